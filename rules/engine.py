@@ -1,0 +1,102 @@
+"""The engine contract every game implements (DESIGN.md, "The engine contract").
+
+The method names are fixed: the service, the bots, the benchmarks and outside checks call
+exactly these. A game's state is whatever object its engine likes (engines pick a fast,
+copyable representation); outside the engine it is opaque and crosses boundaries only
+through ``to_json`` / ``from_json``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse, or one that is malformed.
+
+    ``code`` is stable and machine-readable (clients switch on it); ``message`` names the
+    problem for a person; ``details`` is JSON-able context that reveals nothing hidden.
+    """
+
+    def __init__(self, code: str, message: str, details: dict | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+    def __repr__(self) -> str:
+        return f"IllegalMove({self.code!r}, {self.message!r})"
+
+
+class InvalidOptions(ValueError):
+    """Bad set-up: unknown option, wrong type, or a player count the game refuses."""
+
+    def __init__(self, code: str, message: str, details: dict | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+class Engine(ABC):
+    #: registry key, e.g. "han"
+    name: str = ""
+    #: display name, e.g. "Han"
+    title: str = ""
+    #: bumped whenever a rules change could make an old log replay differently
+    rules_version: str = "1"
+
+    # -- catalogue -------------------------------------------------------------------------
+    @abstractmethod
+    def describe(self) -> dict:
+        """Catalogue entry: ``{"game", "title", "players": {"min", "max"},
+        "options": <JSON schema of the options>, "rules_version"}``."""
+
+    @abstractmethod
+    def normalize_options(self, players: int, options: dict | None) -> dict:
+        """Validate players and options; return the options with defaults filled in.
+        Raises ``InvalidOptions`` naming the bad field."""
+
+    # -- the game --------------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, players: int, options: dict | None, seed: str) -> Any: ...
+
+    @abstractmethod
+    def to_act(self, state: Any) -> list[int]: ...
+
+    @abstractmethod
+    def legal_moves(self, state: Any, seat: int) -> list[dict]: ...
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, move: Any) -> tuple[Any, list[dict]]:
+        """Return ``(new_state, events)``; the old state is left untouched. Events are
+        public information only (they may be shown to anyone)."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> dict: ...
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def result(self, state: Any) -> dict:
+        """``{"scores": [..], "ranks": [..], "winners": [..], "breakdown": [..per seat..]}``"""
+
+    @abstractmethod
+    def to_json(self, state: Any) -> dict: ...
+
+    @abstractmethod
+    def from_json(self, data: dict) -> Any: ...
+
+    # -- for the service and the bots --------------------------------------------------------
+    def redact_move(self, move: dict, mover: int, viewer: int | None) -> dict:
+        """What ``viewer`` may see of a logged move while the game runs. The default
+        shows everything; games with secret moves override it. After the end the service
+        shows the full log."""
+        return move
+
+    def move_value(self, view: dict, seat: int, move: dict) -> float:
+        """Immediate points ``move`` would bring ``seat``, judged from that seat's view
+        only. Used by the greedy bot; 0 where a game cannot tell."""
+        return 0.0
