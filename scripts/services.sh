@@ -1,0 +1,336 @@
+#!/usr/bin/env bash
+# Project-local PostgreSQL and Redis for development and tests.
+#
+#   scripts/services.sh start    start both (idempotent: running it twice is fine)
+#   scripts/services.sh stop     stop both
+#   scripts/services.sh status   report on both (exit 0 only when both are up)
+#   scripts/services.sh env      print the DATABASE_URL / REDIS_URL that match
+#
+# Everything lives under .var/ (git-ignored) and listens on 127.0.0.1 only:
+#   .var/pg      the PostgreSQL cluster (data/ and postgres.log), port $PG_PORT (54329)
+#   .var/run     PostgreSQL's unix socket and Redis's pid file
+#   .var/redis   Redis's working dir and log, port $REDIS_PORT (63799), no persistence
+# Role game/game (CREATEDB) and database game are created on first start.
+#
+# PostgreSQL refuses to run as root, so when run as root the cluster is owned and run by an
+# unprivileged user (`postgres` if present, else a system user `gamesvc` created here).
+# When that user cannot reach the checkout (e.g. a clone under /root), the cluster and its
+# socket live in /var/tmp/game-service-<hash>/ instead and .var/pg is a symlink to it.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VAR="$ROOT/.var"
+PG_PORT="${PG_PORT:-54329}"
+REDIS_PORT="${REDIS_PORT:-63799}"
+PG_USER_NAME=game
+PG_PASSWORD=game
+PG_DB_NAME=game
+
+REDIS_DIR="$VAR/redis"
+REDIS_PIDFILE="$VAR/run/redis.pid"
+REDIS_LOG="$REDIS_DIR/redis.log"
+
+say() { printf '[services] %s\n' "$*"; }
+die() { printf '[services] ERROR: %s\n' "$*" >&2; exit 1; }
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# ---------------------------------------------------------------- finding the binaries
+
+find_pg_bindir() {
+    local candidate
+    if candidate="$(command -v pg_ctl 2>/dev/null)" && [ -x "$(dirname "$(readlink -f "$candidate")")/initdb" ]; then
+        dirname "$(readlink -f "$candidate")"
+        return 0
+    fi
+    # Debian keeps the server binaries off PATH; take the newest installed major version.
+    for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
+        if [ -x "$candidate/initdb" ] && [ -x "$candidate/pg_ctl" ] && [ -x "$candidate/postgres" ]; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
+find_redis_server() { command -v redis-server 2>/dev/null || { [ -x /usr/bin/redis-server ] && echo /usr/bin/redis-server; }; }
+
+ensure_binaries() {
+    local missing=()
+    find_pg_bindir >/dev/null || missing+=(postgresql)
+    find_redis_server >/dev/null || missing+=(redis-server)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if is_root && command -v apt-get >/dev/null; then
+        say "installing ${missing[*]} with apt-get"
+        DEBIAN_FRONTEND=noninteractive apt-get update -q
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+        find_pg_bindir >/dev/null || die "postgresql installed but initdb/pg_ctl/postgres still not found"
+        find_redis_server >/dev/null || die "redis-server installed but still not found"
+    else
+        die "missing: ${missing[*]}. Install them, e.g. on Debian/Ubuntu: sudo apt-get install ${missing[*]}
+(PostgreSQL's initdb/pg_ctl/postgres are looked for on PATH and in /usr/lib/postgresql/*/bin)"
+    fi
+}
+
+# ---------------------------------------------------------------- who runs PostgreSQL, where
+
+SVC_USER=""
+PG_HOME=""     # holds data/ and postgres.log
+PG_SOCKDIR=""
+
+as_svc() {
+    if [ -n "$SVC_USER" ]; then
+        runuser -u "$SVC_USER" -- "$@"
+    else
+        "$@"
+    fi
+}
+
+choose_layout() {
+    mkdir -p "$VAR/run" "$REDIS_DIR"
+    PG_HOME="$VAR/pg"
+    PG_SOCKDIR="$VAR/run"
+    if ! is_root; then
+        return 0
+    fi
+    if getent passwd postgres >/dev/null; then
+        SVC_USER=postgres
+    else
+        getent passwd gamesvc >/dev/null \
+            || useradd --system --no-create-home --shell /usr/sbin/nologin gamesvc
+        SVC_USER=gamesvc
+    fi
+    if [ -L "$VAR/pg" ]; then
+        PG_HOME="$(readlink -f "$VAR/pg")"
+        PG_SOCKDIR="$(dirname "$PG_HOME")/run"
+    else
+        mkdir -p "$VAR/pg"
+        chown "$SVC_USER" "$VAR/pg" "$VAR/run"
+        if ! runuser -u "$SVC_USER" -- test -w "$VAR/pg" -a -w "$VAR/run"; then
+            # The service user cannot traverse a parent of the checkout (a home dir with mode
+            # 700, say): keep the cluster outside the tree, one folder per checkout.
+            local base
+            base="/var/tmp/game-service-$(printf '%s' "$ROOT" | sha1sum | cut -c1-12)"
+            rmdir "$VAR/pg" 2>/dev/null || die "$VAR/pg is not empty but $SVC_USER cannot use it"
+            chown root "$VAR/run"
+            mkdir -p "$base/pg" "$base/run"
+            chown "$SVC_USER" "$base" "$base/pg" "$base/run"
+            ln -s "$base/pg" "$VAR/pg"
+            say "$SVC_USER cannot reach $ROOT; the cluster lives in $base (.var/pg links there)"
+            PG_HOME="$base/pg"
+            PG_SOCKDIR="$base/run"
+        fi
+    fi
+}
+
+# ---------------------------------------------------------------- port checks
+
+port_owner() {
+    # Best effort: which process (and its working dir, the data dir for postgres) holds a port.
+    local port="$1" pid
+    pid="$(ss -ltnpH "sport = :$port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2 || true)"
+    if [ -n "$pid" ]; then
+        printf 'pid %s (%s, cwd %s)' "$pid" "$(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null | cut -c1-80)" \
+            "$(readlink /proc/"$pid"/cwd 2>/dev/null || echo '?')"
+    else
+        printf 'an unknown process'
+    fi
+}
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# ---------------------------------------------------------------- PostgreSQL
+
+PG_BIN=""
+pg() { as_svc "$PG_BIN/$1" "${@:2}"; }
+
+pg_running() { [ -d "$PG_HOME/data" ] && pg pg_ctl -D "$PG_HOME/data" status >/dev/null 2>&1; }
+
+pg_clear_stale_pidfile() {
+    local pidfile="$PG_HOME/data/postmaster.pid" pid
+    [ -f "$pidfile" ] || return 0
+    pid="$(head -1 "$pidfile")"
+    if [ -z "$pid" ] || ! [ -d "/proc/$pid" ] || ! grep -qE '^(postgres|postmaster)' "/proc/$pid/comm" 2>/dev/null; then
+        say "removing stale PostgreSQL pid file (pid ${pid:-?} is not a running postgres)"
+        rm -f "$pidfile"
+    fi
+}
+
+pg_init() {
+    [ -f "$PG_HOME/data/PG_VERSION" ] && return 0
+    say "initialising a PostgreSQL cluster in $PG_HOME/data"
+    as_svc mkdir -p "$PG_HOME/data"
+    pg initdb -D "$PG_HOME/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+        --encoding=UTF8 --locale=C.UTF-8 >"$PG_HOME/initdb.log" 2>&1 \
+        || { cat "$PG_HOME/initdb.log" >&2; die "initdb failed"; }
+    # Settings that do not depend on the port go in the cluster; port and socket are passed
+    # at start so PG_PORT can change between runs. A throwaway development cluster: trade
+    # crash safety for speed.
+    as_svc tee -a "$PG_HOME/data/postgresql.conf" >/dev/null <<'EOF'
+
+# --- project-local development cluster (scripts/services.sh)
+listen_addresses = '127.0.0.1'
+max_connections = 200
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+EOF
+}
+
+pg_bootstrap_role_and_db() {
+    local psql=("$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKDIR" -p "$PG_PORT" -U postgres -d postgres)
+    if [ "$(as_svc "${psql[@]}" -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$PG_USER_NAME'")" != 1 ]; then
+        say "creating role $PG_USER_NAME"
+        as_svc "${psql[@]}" -c "CREATE ROLE $PG_USER_NAME LOGIN CREATEDB PASSWORD '$PG_PASSWORD'"
+    fi
+    if [ "$(as_svc "${psql[@]}" -tAc "SELECT 1 FROM pg_database WHERE datname = '$PG_DB_NAME'")" != 1 ]; then
+        say "creating database $PG_DB_NAME"
+        as_svc "${psql[@]}" -c "CREATE DATABASE $PG_DB_NAME OWNER $PG_USER_NAME"
+    fi
+}
+
+pg_start() {
+    pg_init
+    if pg_running; then
+        say "PostgreSQL already running ($PG_HOME/data)"
+    else
+        pg_clear_stale_pidfile
+        if port_in_use "$PG_PORT"; then
+            die "port $PG_PORT is already served by $(port_owner "$PG_PORT"), not by this checkout's
+cluster ($PG_HOME/data). Stop that server, or use another port: PG_PORT=<port> (and the
+matching DATABASE_URL; the Makefile derives it from PG_PORT)."
+        fi
+        say "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+        pg pg_ctl -D "$PG_HOME/data" -l "$PG_HOME/postgres.log" -w -t 60 \
+            -o "-p $PG_PORT -k '$PG_SOCKDIR'" start >/dev/null \
+            || { tail -20 "$PG_HOME/postgres.log" >&2; die "PostgreSQL did not start"; }
+    fi
+    pg_bootstrap_role_and_db
+}
+
+pg_stop() {
+    if pg_running; then
+        say "stopping PostgreSQL"
+        pg pg_ctl -D "$PG_HOME/data" -m fast -w stop >/dev/null
+    else
+        say "PostgreSQL not running"
+    fi
+}
+
+pg_status() {
+    if pg_running; then
+        say "PostgreSQL: running on 127.0.0.1:$PG_PORT (data $PG_HOME/data)"
+    else
+        say "PostgreSQL: stopped (data $PG_HOME/data)"
+        return 1
+    fi
+}
+
+# ---------------------------------------------------------------- Redis
+
+redis_ping() {
+    # PING without depending on redis-cli: a raw RESP exchange over bash's /dev/tcp.
+    local port="$1" reply
+    exec 3<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null || return 1
+    printf 'PING\r\n' >&3
+    IFS= read -r -t 2 reply <&3 || reply=""
+    exec 3<&- 3>&-
+    [ "${reply%$'\r'}" = "+PONG" ]
+}
+
+redis_pid() {
+    local pid
+    [ -f "$REDIS_PIDFILE" ] || return 1
+    pid="$(cat "$REDIS_PIDFILE")"
+    [ -n "$pid" ] && [ -d "/proc/$pid" ] && grep -q '^redis-server' "/proc/$pid/comm" 2>/dev/null || return 1
+    echo "$pid"
+}
+
+redis_start() {
+    if redis_pid >/dev/null; then
+        say "Redis already running (pid $(redis_pid))"
+        return 0
+    fi
+    if [ -f "$REDIS_PIDFILE" ]; then
+        say "removing stale Redis pid file"
+        rm -f "$REDIS_PIDFILE"
+    fi
+    if port_in_use "$REDIS_PORT"; then
+        die "port $REDIS_PORT is already served by $(port_owner "$REDIS_PORT"), not by this checkout's
+Redis ($REDIS_PIDFILE). Stop it, or use another port: REDIS_PORT=<port> (and the matching
+REDIS_URL; the Makefile derives it from REDIS_PORT)."
+    fi
+    say "starting Redis on 127.0.0.1:$REDIS_PORT"
+    "$(find_redis_server)" --bind 127.0.0.1 --port "$REDIS_PORT" --protected-mode yes \
+        --daemonize yes --pidfile "$REDIS_PIDFILE" --logfile "$REDIS_LOG" --dir "$REDIS_DIR" \
+        --save '' --appendonly no
+    local _
+    for _ in $(seq 50); do
+        redis_ping "$REDIS_PORT" && return 0
+        sleep 0.1
+    done
+    tail -20 "$REDIS_LOG" >&2 || true
+    die "Redis did not answer PING on port $REDIS_PORT"
+}
+
+redis_stop() {
+    local pid _
+    if ! pid="$(redis_pid)"; then
+        say "Redis not running"
+        rm -f "$REDIS_PIDFILE"
+        return 0
+    fi
+    say "stopping Redis (pid $pid)"
+    kill "$pid"
+    for _ in $(seq 50); do
+        [ -d "/proc/$pid" ] || break
+        sleep 0.1
+    done
+    rm -f "$REDIS_PIDFILE"
+}
+
+redis_status() {
+    if redis_pid >/dev/null && redis_ping "$REDIS_PORT"; then
+        say "Redis: running on 127.0.0.1:$REDIS_PORT (pid $(redis_pid))"
+    else
+        say "Redis: stopped"
+        return 1
+    fi
+}
+
+# ---------------------------------------------------------------- main
+
+usage() { echo "usage: $0 start|stop|status|env" >&2; exit 2; }
+
+main() {
+    local command="${1:-}"
+    case "$command" in
+        env)
+            echo "DATABASE_URL=postgres://$PG_USER_NAME:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB_NAME"
+            echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
+            return 0 ;;
+        start) ensure_binaries ;;
+        stop|status) ;;
+        *) usage ;;
+    esac
+    PG_BIN="$(find_pg_bindir || true)"
+    choose_layout
+    case "$command" in
+        start)
+            pg_start
+            redis_start
+            ;;
+        stop)
+            if [ -n "$PG_BIN" ]; then pg_stop; fi
+            redis_stop
+            ;;
+        status)
+            local rc=0
+            if [ -n "$PG_BIN" ]; then pg_status || rc=1; else say "PostgreSQL: not installed"; rc=1; fi
+            redis_status || rc=1
+            return $rc
+            ;;
+    esac
+}
+
+main "$@"
