@@ -36,5 +36,8 @@ def database_from_url(url: str) -> dict:
         "PORT": str(parsed.port or ""),
         "CONN_MAX_AGE": 0,
         # Separate test databases let several test runs share one server (DATABASE_TEST_NAME).
-        "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or unquote(parsed.path.lstrip("/")) + "_test"},
+        "TEST": {
+            "NAME": os.environ.get("DATABASE_TEST_NAME")
+            or unquote(parsed.path.lstrip("/")) + "_test"
+        },
     }

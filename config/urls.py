@@ -4,11 +4,26 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from config.health import HealthView
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/health", HealthView.as_view(), name="health"),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),
-    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="openapi-schema"), name="api-docs"),
-    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="openapi-schema"), name="api-redoc"),
+    path(
+        "api/v1/docs/",
+        SpectacularSwaggerView.as_view(url_name="openapi-schema"),
+        name="api-docs",
+    ),
+    path(
+        "api/v1/redoc/",
+        SpectacularRedocView.as_view(url_name="openapi-schema"),
+        name="api-redoc",
+    ),
 ]
+
+# JSON errors for /api/ paths that never reach a DRF view (unknown URL, unhandled crash).
+handler404 = "config.api_errors.not_found_view"
+handler500 = "config.api_errors.server_error_view"

@@ -1,0 +1,53 @@
+"""Request and response shapes of the accounts API."""
+
+from __future__ import annotations
+
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from accounts.models import User
+
+
+class UserSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = ["id", "username", "email", "date_joined", "is_staff"]
+        read_only_fields = fields
+
+
+class RegistrationSerializer(serializers.ModelSerializer):
+    password = serializers.CharField(
+        write_only=True, trim_whitespace=False, style={"input_type": "password"}
+    )
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+    class Meta:
+        model = User
+        fields = ["username", "password", "email"]
+
+    def validate(self, attrs):
+        # Django's validators (length, common, numeric, similarity to username/email) see an
+        # unsaved user so UserAttributeSimilarityValidator can compare against it.
+        candidate = User(username=attrs.get("username", ""), email=attrs.get("email", ""))
+        try:
+            password_validation.validate_password(attrs["password"], user=candidate)
+        except DjangoValidationError as exc:
+            # Keep Django's codes (password_too_short, password_too_common, ...) in the details.
+            raise DjangoValidationError({"password": exc.error_list}) from exc
+        return attrs
+
+
+class RegistrationResponseSerializer(serializers.Serializer):
+    user = UserSerializer()
+    token = serializers.CharField()
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(trim_whitespace=False, style={"input_type": "password"})
+
+
+class TokenResponseSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    user = UserSerializer()

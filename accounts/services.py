@@ -1,0 +1,40 @@
+"""Writes on accounts: registration and API tokens. Views only parse and render."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from config.api_errors import ApiError
+
+
+class InvalidCredentials(ApiError):
+    status_code = 400
+    default_code = "invalid_credentials"
+    default_detail = "Unable to log in with the provided username and password."
+
+
+@transaction.atomic
+def register_user(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
+    """Create a user (password already validated by the caller) and its API token."""
+    user = User.objects.create_user(username=username, email=email, password=password)
+    token = Token.objects.create(user=user)
+    return user, token
+
+
+def issue_token(*, username: str, password: str, request=None) -> Token:
+    """The user's API token, created on first use. One token per user (DRF authtoken):
+    issuing again returns the same key until it is revoked."""
+    user = authenticate(request, username=username, password=password)
+    if user is None:
+        # Same answer for an unknown user, a wrong password and an inactive account, so the
+        # endpoint does not reveal which usernames exist.
+        raise InvalidCredentials()
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+def revoke_token(token: Token) -> None:
+    token.delete()

@@ -1,0 +1,68 @@
+"""Accounts REST endpoints: register, issue/revoke a token, who am I."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.serializers import (
+    RegistrationResponseSerializer,
+    RegistrationSerializer,
+    TokenRequestSerializer,
+    TokenResponseSerializer,
+    UserSerializer,
+)
+
+
+class RegisterView(APIView):
+    # No authentication: a stale token or session cookie must not block signing up.
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=RegistrationSerializer, responses={201: RegistrationResponseSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = RegistrationSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user, token = services.register_user(**serializer.validated_data)
+        body = {"user": UserSerializer(user).data, "token": token.key}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    # Token auth only: DELETE revokes the token the request came with, and POST is reachable
+    # by scripts without the session's CSRF dance.
+    authentication_classes = [TokenAuthentication]
+
+    def get_permissions(self):
+        if self.request.method == "DELETE":
+            return [IsAuthenticated()]
+        return [AllowAny()]
+
+    @extend_schema(request=TokenRequestSerializer, responses={200: TokenResponseSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = TokenRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token = services.issue_token(request=request, **serializer.validated_data)
+        return Response({"token": token.key, "user": UserSerializer(token.user).data})
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request) -> Response:
+        assert isinstance(request.auth, Token)  # guaranteed: TokenAuthentication + IsAuthenticated
+        services.revoke_token(request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: UserSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(UserSerializer(request.user).data)

@@ -1,0 +1,158 @@
+"""One error shape for the whole API:
+
+    {"error": {"code": "invalid_input", "message": "...", "details": {...}}}
+
+`code` is stable and machine-readable; `message` is for humans and may change; `details`
+carries structured context (per-field errors for invalid input). Raise `ApiError` (or a
+subclass) from services and views for domain errors; DRF's own exceptions are mapped here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """Base for domain errors with a stable code. Subclass with class attributes::
+
+        class StalePly(ApiError):
+            status_code = 409
+            default_code = "stale_ply"
+            default_detail = "The match has moved on since you looked."
+
+    and raise ``StalePly(details={"expected_ply": 3, "current_ply": 4})``; any of message,
+    code, details and status can also be given per instance.
+    """
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "error"
+    default_detail = "The request could not be processed."
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        code: str | None = None,
+        details: dict[str, Any] | None = None,
+        status: int | None = None,
+    ) -> None:
+        super().__init__(detail=message or self.default_detail, code=code or self.default_code)
+        self.code = code or self.default_code
+        self.message = str(message or self.default_detail)
+        self.details = details or {}
+        if status is not None:
+            self.status_code = status
+
+
+# DRF's own codes are already stable; these few get clearer names.
+_RENAMED_CODES = {
+    "parse_error": "malformed_json",
+    "invalid": "invalid_input",
+}
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def _validation_details(exc: exceptions.ValidationError) -> dict[str, Any]:
+    # get_full_details keeps each message's own code ("required", "unique",
+    # "password_too_short"...), so clients can branch per field without parsing text.
+    full = exc.get_full_details()
+    if isinstance(full, dict):
+        return full
+    return {"non_field_errors": full if isinstance(full, list) else [full]}
+
+
+def _first_message(details: Any) -> str | None:
+    """The first human message in nested validation details, prefixed by its field."""
+    if isinstance(details, dict):
+        if "message" in details and isinstance(details["message"], str):
+            return details["message"]
+        for field, value in details.items():
+            message = _first_message(value)
+            if message:
+                return message if field == "non_field_errors" else f"{field}: {message}"
+    if isinstance(details, list):
+        for value in details:
+            message = _first_message(value)
+            if message:
+                return message
+    return None
+
+
+def _describe(exc: exceptions.APIException) -> tuple[str, str, dict[str, Any]]:
+    if isinstance(exc, ApiError):
+        return exc.code, exc.message, exc.details
+    if isinstance(exc, exceptions.ValidationError):
+        details = _validation_details(exc)
+        first = _first_message(details)
+        return "invalid_input", f"Invalid input: {first}" if first else "Invalid input.", details
+    details: dict[str, Any] = {}
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        details["retry_after_seconds"] = int(exc.wait + 0.999)
+    if isinstance(exc.detail, dict):
+        # An APIException raised with a dict: keep the structure, take the first message.
+        details.update(exc.get_full_details())
+        message = _first_message(details) or str(exc.default_detail)
+        code = exc.default_code
+    else:
+        message = str(exc.detail)
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+    if isinstance(exc, exceptions.AuthenticationFailed):
+        # A bad or revoked token: still "not authenticated" to the client, with the reason.
+        details.setdefault("reason", code)
+        code = "not_authenticated"
+    return _RENAMED_CODES.get(code, code), message, details
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Any:
+    """REST_FRAMEWORK["EXCEPTION_HANDLER"]: DRF's handler, re-shaped into the error body."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    elif isinstance(exc, DjangoValidationError):
+        # A model-level validation error that escaped a service: still bad input, not a 500.
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # not an API error: Django's 500 handling (JSON under /api/, see below)
+    code, message, details = _describe(exc)
+    response.data = error_body(code, message, details)
+    return response
+
+
+# ----------------------------------------------------------------- Django-level handlers
+# Errors raised outside DRF views (an unknown URL, a crash) still answer in the API's shape
+# under /api/. Django only uses these when DEBUG is off.
+
+
+def _is_api_path(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found_view(request, exception=None):
+    if _is_api_path(request):
+        return JsonResponse(
+            error_body("not_found", f"No API endpoint at {request.path}."), status=404
+        )
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def server_error_view(request):
+    if _is_api_path(request):
+        return JsonResponse(error_body("server_error", "Internal server error."), status=500)
+    from django.views.defaults import server_error
+
+    return server_error(request)
