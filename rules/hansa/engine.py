@@ -1,0 +1,144 @@
+"""The Queen of Hansa behind the engine contract (rules/engine.py, DESIGN.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine import Engine, IllegalMove, InvalidOptions
+from rules.hansa import flow, moves, scoring
+from rules.hansa.data import HansaData, load_default_data
+from rules.hansa.state import OVER, HansaState
+from rules.hansa.view import build_view
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "properties": {},
+    "additionalProperties": False,
+}
+
+
+class HansaEngine(Engine):
+    name = "hansa"
+    title = "The Queen of Hansa"
+    rules_version = "1"
+
+    def __init__(self, data: HansaData | None = None) -> None:
+        self.data = data if data is not None else load_default_data()
+
+    # -- catalogue -------------------------------------------------------------------------
+    def describe(self) -> dict:
+        return {
+            "game": self.name,
+            "title": self.title,
+            "players": {"min": min(self.data.player_counts), "max": max(self.data.player_counts)},
+            "options": dict(OPTIONS_SCHEMA),
+            "rules_version": self.rules_version,
+        }
+
+    def normalize_options(self, players: int, options: dict | None) -> dict:
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise InvalidOptions("invalid_options", "options must be a JSON object")
+        if options:
+            name = sorted(options)[0]
+            raise InvalidOptions(
+                "unknown_option",
+                f"unknown option {name!r}: The Queen of Hansa has no options",
+                {"option": name},
+            )
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or players not in self.data.player_counts
+        ):
+            low, high = min(self.data.player_counts), max(self.data.player_counts)
+            raise InvalidOptions(
+                "invalid_player_count",
+                f"The Queen of Hansa is played by {low} to {high} players, not {players!r}",
+                {"players": players},
+            )
+        return {}
+
+    # -- the game --------------------------------------------------------------------------
+    def setup(self, players: int, options: dict | None, seed: str) -> HansaState:
+        self.normalize_options(players, options)
+        state, _events = flow.setup(self.data, players, str(seed))
+        return state
+
+    def to_act(self, state: HansaState) -> list[int]:
+        return moves.to_act(state, self.data)
+
+    def legal_moves(self, state: HansaState, seat: int) -> list[dict]:
+        return moves.legal_moves(state, self.data, seat)
+
+    def apply(self, state: HansaState, seat: int, move: Any) -> tuple[HansaState, list[dict]]:
+        new_state = state.copy()
+        events = moves.apply_move(new_state, self.data, seat, move)
+        return new_state, events
+
+    def view(self, state: HansaState, seat: int | None) -> dict:
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players
+        ):
+            raise IllegalMove("invalid_seat", f"there is no seat {seat!r} in this game")
+        result = self.result(state) if state.phase == OVER else None
+        return build_view(state, self.data, seat, result)
+
+    def is_over(self, state: HansaState) -> bool:
+        return state.phase == OVER
+
+    def result(self, state: HansaState) -> dict:
+        """Final scores, competition ranks (tie-break: most notable-person types, then
+        shared) and the breakdown. Before the end it gives the standings so far."""
+        scores = list(state.profit)
+        type_counts = [self._person_types(state, seat) for seat in range(state.players)]
+        ranks = scoring.final_ranks(scores, type_counts)
+        breakdown = []
+        for entry in state.breakdown:
+            breakdown.append({
+                "rounds": [
+                    {"cities": dict(r["cities"]), "luxury": r["luxury"]} for r in entry["rounds"]
+                ],
+                "parliament": entry["parliament"],
+                "golden_ship": entry["golden_ship"],
+                "persons": dict(entry["persons"]),
+                "total": entry["total"],
+            })
+        return {
+            "scores": scores,
+            "ranks": ranks,
+            "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
+            "tie_break": {"person_types": type_counts},
+            "breakdown": breakdown,
+            "final": state.phase == OVER,
+        }
+
+    def _person_types(self, state: HansaState, seat: int) -> int:
+        cards = state.face_up[seat] + state.face_down[seat]
+        return len({self.data.cards[cid].person for cid in cards if self.data.cards[cid].person})
+
+    def to_json(self, state: HansaState) -> dict:
+        return state.to_json()
+
+    def from_json(self, data: dict) -> HansaState:
+        return HansaState.from_json(data)
+
+    # -- for the service and the bots --------------------------------------------------------
+    def redact_move(self, move: dict, mover: int, viewer: int | None) -> dict:
+        """Hide the secret parts of another seat's move while the game runs. Without the
+        state this cannot know whether a simultaneous choice is revealed yet, so it always
+        hides it: the revealed outcome is in the view and in the events."""
+        if viewer == mover or not isinstance(move, dict):
+            return move
+        move_type = move.get("type")
+        if move_type in ("keep", "store", "final_card"):
+            return {"type": move_type}
+        if move_type == "parliament":
+            return {key: value for key, value in move.items() if key != "card"}
+        return move
+
+    def move_value(self, view: dict, seat: int, move: dict) -> float:
+        from rules.hansa.heuristics import estimate_move_value
+
+        return estimate_move_value(self.data, view, seat, move)
