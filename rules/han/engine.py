@@ -1,0 +1,404 @@
+"""HanEngine: the Han rules behind the engine contract (rules/engine.py, DESIGN.md).
+
+The turn is a sequence of moves by one seat: first ``place``, ``discard`` (rule B) or, with
+an empty hand in the final round, ``pass`` (ruling H13); then one ``draw`` per card until the
+hand holds 3 (ruling H9); then the display is refilled and the next seat plays. Formats and
+codes: rules/han/README.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine import Engine, IllegalMove, InvalidOptions
+from rules.han import placement
+from rules.han.board import get_board, map_ids
+from rules.han.scoring import final_result, province_points
+from rules.han.state import DRAWING, EMPTY, PLACING, HanState
+from rules.han.view import build_view, move_value_from_view
+from rules.rng import SeededRng
+
+HAND_SIZE = 3
+HOUSES_PER_PLAYER = 20
+EMISSARIES_PER_PLAYER = 9
+OPTION_KEYS = ("map", "variant")
+DEFAULT_MAP_MANY = "border-disputes"
+DEFAULT_MAP_TWO = "ways-of-diplomacy"
+
+
+class HanEngine(Engine):
+    name = "han"
+    title = "Han"
+    rules_version = "1"
+
+    # -- catalogue -------------------------------------------------------------------------
+    def describe(self) -> dict:
+        maps = {}
+        for map_id in map_ids():
+            board = get_board(map_id)
+            maps[map_id] = {
+                "name": board.name,
+                "players": [board.min_players, board.max_players],
+                "variant": board.variant_kind,
+            }
+        return {
+            "game": self.name,
+            "title": self.title,
+            "players": {
+                "min": min(m["players"][0] for m in maps.values()),
+                "max": max(m["players"][1] for m in maps.values()),
+            },
+            "options": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "map": {
+                        "type": "string",
+                        "enum": list(maps),
+                        "description": (
+                            f"default: {DEFAULT_MAP_MANY} for 3-5 players, {DEFAULT_MAP_TWO} for 2"
+                        ),
+                    },
+                    "variant": {
+                        "type": "boolean",
+                        "default": False,
+                        "description": (
+                            "fortifications on Border Disputes, market places on Ways of Diplomacy"
+                        ),
+                    },
+                },
+            },
+            "maps": maps,
+            "rules_version": self.rules_version,
+        }
+
+    def normalize_options(self, players: int, options: dict | None) -> dict:
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise InvalidOptions("invalid_option", "options must be an object")
+        for key in options:
+            if key not in OPTION_KEYS:
+                raise InvalidOptions("unknown_option", f"unknown option {key!r}", {"field": key})
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InvalidOptions(
+                "invalid_player_count", "players must be an integer", {"field": "players"}
+            )
+        maps = map_ids()
+        map_id = options.get("map")
+        if map_id is None:
+            map_id = DEFAULT_MAP_MANY if players >= 3 else DEFAULT_MAP_TWO
+        elif not isinstance(map_id, str) or map_id not in maps:
+            raise InvalidOptions(
+                "invalid_option",
+                f"option 'map' must be one of {maps}",
+                {"field": "map", "allowed": maps},
+            )
+        variant = options.get("variant", False)
+        if not isinstance(variant, bool):
+            raise InvalidOptions(
+                "invalid_option", "option 'variant' must be true or false", {"field": "variant"}
+            )
+        board = get_board(map_id)
+        if not board.min_players <= players <= board.max_players:
+            raise InvalidOptions(
+                "invalid_player_count",
+                f"{board.name} is for {board.min_players}-{board.max_players} players, "
+                f"not {players}",
+                {"field": "players", "min": board.min_players, "max": board.max_players},
+            )
+        return {"map": map_id, "variant": variant}
+
+    # -- the game --------------------------------------------------------------------------
+    def setup(self, players: int, options: dict | None, seed: str) -> HanState:
+        opts = self.normalize_options(players, options)
+        board = get_board(opts["map"])
+        rng = SeededRng(seed)
+        removed = board.cards_removed(players)
+        deck: list[str] = []
+        for colour, count in zip(board.colors, board.card_counts, strict=True):
+            deck.extend([colour] * (count - removed))
+        rng.shuffle(deck)  # the pile's top is its end
+
+        state = HanState.__new__(HanState)
+        state.map_id = board.id
+        state.board = board
+        state.variant = opts["variant"]
+        state.players = players
+        state.rng = rng
+        state.pile = deck
+        state.hands = [[] for _ in range(players)]
+        for _ in range(HAND_SIZE):
+            for seat in range(players):
+                state.hands[seat].append(deck.pop())
+        for hand in state.hands:
+            hand.sort(key=board.color_index.__getitem__)
+        state.display = [deck.pop() for _ in range(min(board.display_size, len(deck)))]
+        state.discard = []
+        nspaces, nprov = len(board.space_ids), len(board.province_ids)
+        state.space_owner = [-1] * nspaces
+        state.space_kind = [EMPTY] * nspaces
+        state.emissaries = [0] * (nprov * players)
+        state.market_emissaries = [0] * (nprov * players)
+        state.scored = [False] * nprov
+        state.province_points = [0] * (nprov * players)
+        state.scores = [0] * players
+        state.houses = [HOUSES_PER_PLAYER] * players
+        state.emissary_supply = [EMISSARIES_PER_PLAYER] * players
+        markers = (2 if players == 2 else 1) if state.variant else 0
+        state.markers = [markers] * players
+        # seat 0 begins and holds the Emperor until the final scoring
+        state.turn = 0
+        state.phase = PLACING
+        state.emperor = 0
+        state.depletions = 0
+        state.final_round = False
+        state.last_seat = None
+        state.over = False
+        state.end_reason = None
+        state.refresh_counters()
+        return state
+
+    def to_act(self, state: HanState) -> list[int]:
+        return [] if state.over else [state.turn]
+
+    def legal_moves(self, state: HanState, seat: int) -> list[dict]:
+        if state.over or seat != state.turn:
+            return []
+        if state.phase == DRAWING:
+            moves: list[dict] = [
+                {"type": "draw", "from": "display", "index": i} for i in range(len(state.display))
+            ]
+            if state.pile:
+                moves.append({"type": "draw", "from": "pile"})
+            return moves
+        hand = state.hands[seat]
+        if not hand:
+            return [{"type": "pass"}]  # ruling H13
+        moves = placement.place_moves(state, seat)
+        seen = set()
+        for card in hand:
+            if card not in seen:
+                seen.add(card)
+                moves.append({"type": "discard", "card": card})
+        return moves
+
+    def apply(self, state: HanState, seat: int, move: Any) -> tuple[HanState, list[dict]]:
+        if not isinstance(move, dict):
+            raise IllegalMove("malformed_move", "a move must be a JSON object")
+        move_type = move.get("type")
+        if not isinstance(move_type, str):
+            raise IllegalMove("malformed_move", "a move needs a string 'type'")
+        if move_type not in ("place", "discard", "pass", "draw"):
+            raise IllegalMove(
+                "unknown_move_type",
+                f"unknown move type {move_type!r}",
+                {"types": ["place", "discard", "pass", "draw"]},
+            )
+        if state.over:
+            raise IllegalMove("game_over", "the game is over")
+        if seat != state.turn:
+            raise IllegalMove("not_your_turn", f"it is seat {state.turn}'s turn")
+        if move_type == "draw":
+            if state.phase != DRAWING:
+                raise IllegalMove("wrong_phase", "place, discard or pass first; draw afterwards")
+            return self._draw(state, seat, move)
+        if state.phase != PLACING:
+            raise IllegalMove("wrong_phase", "draw cards until your hand holds 3 (ruling H9)")
+        if move_type == "place":
+            return self._place(state, seat, move)
+        if move_type == "discard":
+            return self._discard(state, seat, move)
+        return self._pass(state, seat, move)
+
+    # -- moves -----------------------------------------------------------------------------
+    def _place(self, state: HanState, seat: int, move: dict):
+        cards, pieces = placement.parse_place(state, move)
+        placement.check_place(state, seat, cards, pieces)
+        new = state.copy()
+        events: list[dict] = [
+            {"type": "placed", "seat": seat, "cards": list(cards), "pieces": move["pieces"]}
+        ]
+        events[0]["pieces"] = [dict(p) for p in move["pieces"]]
+        for kind, target in pieces:
+            completed: list[int] = []
+            placement.place_piece(new, seat, kind, target, completed)
+            for p in completed:
+                self._score_province(new, p, events)
+        hand = new.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        new.discard.extend(cards)
+        if not placement.placement_possible(new):
+            self._end_game(new, "no_placement", events)  # ruling H11
+            return new, events
+        self._after_action(new, seat, events)
+        return new, events
+
+    def _discard(self, state: HanState, seat: int, move: dict):
+        if set(move) != {"type", "card"}:
+            raise IllegalMove("malformed_move", "a discard move is {'type': 'discard', 'card'}")
+        card = move["card"]
+        if not isinstance(card, str):
+            raise IllegalMove("malformed_move", "'card' must be a colour name")
+        if card not in state.board.color_index:
+            raise IllegalMove("unknown_card", f"unknown card colour {card!r}")
+        if card not in state.hands[seat]:
+            raise IllegalMove("card_not_in_hand", f"you hold no {card} card")
+        new = state.copy()
+        new.hands[seat].remove(card)
+        new.discard.append(card)
+        events = [{"type": "discarded", "seat": seat, "card": card}]
+        self._after_action(new, seat, events)
+        return new, events
+
+    def _pass(self, state: HanState, seat: int, move: dict):
+        if set(move) != {"type"}:
+            raise IllegalMove("malformed_move", "a pass move is {'type': 'pass'}")
+        if state.hands[seat]:
+            raise IllegalMove("cannot_pass", "you hold cards: place or discard (ruling H13)")
+        new = state.copy()
+        events = [{"type": "passed", "seat": seat}]
+        self._end_turn(new, events)
+        return new, events
+
+    def _draw(self, state: HanState, seat: int, move: dict):
+        source = move.get("from")
+        if source == "display":
+            if set(move) != {"type", "from", "index"}:
+                raise IllegalMove(
+                    "malformed_move",
+                    "a display draw is {'type': 'draw', 'from': 'display', 'index': n}",
+                )
+            index = move["index"]
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise IllegalMove("malformed_move", "'index' must be an integer")
+            if not 0 <= index < len(state.display):
+                raise IllegalMove(
+                    "display_index_out_of_range",
+                    f"the display holds {len(state.display)} card(s); index {index} is not one",
+                )
+        elif source == "pile":
+            if set(move) != {"type", "from"}:
+                raise IllegalMove(
+                    "malformed_move", "a pile draw is {'type': 'draw', 'from': 'pile'}"
+                )
+            if not state.pile:
+                raise IllegalMove("pile_empty", "the draw pile is empty")
+        else:
+            raise IllegalMove("malformed_move", "'from' must be 'display' or 'pile'")
+        new = state.copy()
+        hand = new.hands[seat]
+        if source == "display":
+            card = new.display.pop(index)
+            events: list[dict] = [
+                {"type": "drew", "seat": seat, "from": "display", "index": index, "card": card}
+            ]
+        else:
+            card = new.pile.pop()
+            events = [{"type": "drew", "seat": seat, "from": "pile"}]
+        hand.append(card)
+        hand.sort(key=new.board.color_index.__getitem__)
+        if not new.pile and source == "pile":
+            self._deplete(new, events)
+        if new.final_round:
+            # ruling H10: after the second depletion nobody draws any more card
+            self._end_turn(new, events)
+        elif len(hand) >= HAND_SIZE:
+            self._refill_display(new, events)
+            self._end_turn(new, events)
+        return new, events
+
+    # -- turn flow -------------------------------------------------------------------------
+    def _after_action(self, state: HanState, seat: int, events: list[dict]) -> None:
+        if state.final_round or len(state.hands[seat]) >= HAND_SIZE:
+            # final round: no drawing (rulebook "End of the Game"; ruling H10)
+            self._end_turn(state, events)
+        else:
+            state.phase = DRAWING
+
+    def _refill_display(self, state: HanState, events: list[dict]) -> None:
+        added = []
+        size = state.board.display_size
+        while len(state.display) < size and state.pile and not state.final_round:
+            card = state.pile.pop()
+            state.display.append(card)
+            added.append(card)
+            if not state.pile:
+                self._deplete(state, events)
+        if added:
+            events.append({"type": "display_refilled", "cards": added, "display": state.display[:]})
+
+    def _deplete(self, state: HanState, events: list[dict]) -> None:
+        """Ruling H10: reshuffle once; the second time the game ends after this round."""
+        state.depletions += 1
+        if state.depletions == 1:
+            state.pile = state.discard
+            state.discard = []
+            state.rng.shuffle(state.pile)
+            events.append({"type": "pile_reshuffled", "size": len(state.pile)})
+            if not state.pile:
+                self._deplete(state, events)  # nothing to reshuffle: it ran out again
+            return
+        state.final_round = True
+        state.last_seat = (state.emperor - 1) % state.players
+        events.append({"type": "final_round", "last_seat": state.last_seat})
+
+    def _end_turn(self, state: HanState, events: list[dict]) -> None:
+        if state.final_round and state.turn == state.last_seat:
+            self._end_game(state, "pile_depleted", events)
+            return
+        state.turn = (state.turn + 1) % state.players
+        state.phase = PLACING
+        events.append({"type": "turn", "seat": state.turn})
+
+    def _end_game(self, state: HanState, reason: str, events: list[dict]) -> None:
+        state.over = True
+        state.end_reason = reason
+        result = final_result(state)
+        events.append(
+            {
+                "type": "game_over",
+                "reason": reason,
+                "scores": result["scores"],
+                "winners": result["winners"],
+            }
+        )
+
+    def _score_province(self, state: HanState, province: int, events: list[dict]) -> None:
+        """House scoring the moment a province fills (rulings H5, H6)."""
+        n = state.players
+        points = province_points(state, province)
+        state.scored[province] = True
+        for seat, pts in enumerate(points):
+            state.province_points[province * n + seat] = pts
+            state.scores[seat] += pts
+        events.append(
+            {
+                "type": "province_scored",
+                "province": state.board.province_ids[province],
+                "points": points,
+                "scores": state.scores[:],
+            }
+        )
+
+    # -- reading ---------------------------------------------------------------------------
+    def view(self, state: HanState, seat: int | None) -> dict:
+        return build_view(state, seat, final_result(state) if state.over else None)
+
+    def is_over(self, state: HanState) -> bool:
+        return state.over
+
+    def result(self, state: HanState) -> dict:
+        if not state.over:
+            raise IllegalMove("game_not_over", "the result exists only once the game is over")
+        return final_result(state)
+
+    def to_json(self, state: HanState) -> dict:
+        return state.to_json()
+
+    def from_json(self, data: dict) -> HanState:
+        return HanState.from_json(data)
+
+    def move_value(self, view: dict, seat: int, move: dict) -> float:
+        return float(move_value_from_view(view, seat, move))

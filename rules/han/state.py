@@ -1,0 +1,176 @@
+"""The Han game state: flat lists indexed by board ints, cheap to copy, exact JSON round trip.
+
+Per-province-per-seat tables are flat lists indexed ``province * players + seat``. Derived
+counters (houses per province and seat, filled spaces per province) are rebuilt from the
+spaces on ``from_json`` rather than stored, so the JSON holds only facts.
+"""
+
+from __future__ import annotations
+
+from rules.han.board import Board, get_board
+from rules.rng import SeededRng
+
+PLACING = 0
+DRAWING = 1
+PHASE_NAMES = ("placing", "drawing")
+
+# space kinds
+EMPTY = 0
+HOUSE = 1
+FORTIFIED_HOUSE = 2  # a fortification marker with a house on it (variant V1)
+MARKET = 3  # a market-place marker; its emissary is counted in market_emissaries (V2)
+KIND_NAMES = (None, "house", "fortification", "market_place")
+
+
+class HanState:
+    __slots__ = (
+        "map_id",
+        "variant",
+        "players",
+        "rng",
+        "pile",
+        "display",
+        "discard",
+        "hands",
+        "space_owner",
+        "space_kind",
+        "emissaries",
+        "market_emissaries",
+        "scored",
+        "province_points",
+        "scores",
+        "houses",
+        "emissary_supply",
+        "markers",
+        "turn",
+        "phase",
+        "emperor",
+        "depletions",
+        "final_round",
+        "last_seat",
+        "over",
+        "end_reason",
+        # derived, rebuilt by refresh_counters()
+        "province_houses",
+        "province_filled",
+        "board",
+    )
+
+    def copy(self) -> HanState:
+        new = HanState.__new__(HanState)
+        new.map_id = self.map_id
+        new.variant = self.variant
+        new.players = self.players
+        new.rng = self.rng.copy()
+        new.pile = self.pile[:]
+        new.display = self.display[:]
+        new.discard = self.discard[:]
+        new.hands = [h[:] for h in self.hands]
+        new.space_owner = self.space_owner[:]
+        new.space_kind = self.space_kind[:]
+        new.emissaries = self.emissaries[:]
+        new.market_emissaries = self.market_emissaries[:]
+        new.scored = self.scored[:]
+        new.province_points = self.province_points[:]
+        new.scores = self.scores[:]
+        new.houses = self.houses[:]
+        new.emissary_supply = self.emissary_supply[:]
+        new.markers = self.markers[:]
+        new.turn = self.turn
+        new.phase = self.phase
+        new.emperor = self.emperor
+        new.depletions = self.depletions
+        new.final_round = self.final_round
+        new.last_seat = self.last_seat
+        new.over = self.over
+        new.end_reason = self.end_reason
+        new.province_houses = self.province_houses[:]
+        new.province_filled = self.province_filled[:]
+        new.board = self.board
+        return new
+
+    def refresh_counters(self) -> None:
+        board: Board = self.board
+        n = self.players
+        houses = [0] * (len(board.province_ids) * n)
+        filled = [0] * len(board.province_ids)
+        for space, kind in enumerate(self.space_kind):
+            if kind == EMPTY:
+                continue
+            owner = self.space_owner[space]
+            for p in board.space_provinces[space]:
+                filled[p] += 1
+                if kind != MARKET:
+                    houses[p * n + owner] += 1
+        self.province_houses = houses
+        self.province_filled = filled
+
+    def to_json(self) -> dict:
+        return {
+            "map": self.map_id,
+            "variant": self.variant,
+            "players": self.players,
+            "rng": self.rng.to_json(),
+            "pile": self.pile[:],
+            "display": self.display[:],
+            "discard": self.discard[:],
+            "hands": [h[:] for h in self.hands],
+            "space_owner": self.space_owner[:],
+            "space_kind": self.space_kind[:],
+            "emissaries": self.emissaries[:],
+            "market_emissaries": self.market_emissaries[:],
+            "scored": self.scored[:],
+            "province_points": self.province_points[:],
+            "scores": self.scores[:],
+            "houses": self.houses[:],
+            "emissary_supply": self.emissary_supply[:],
+            "markers": self.markers[:],
+            "turn": self.turn,
+            "phase": self.phase,
+            "emperor": self.emperor,
+            "depletions": self.depletions,
+            "final_round": self.final_round,
+            "last_seat": self.last_seat,
+            "over": self.over,
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> HanState:
+        state = cls.__new__(cls)
+        state.map_id = data["map"]
+        state.board = get_board(state.map_id)
+        state.variant = bool(data["variant"])
+        state.players = int(data["players"])
+        state.rng = SeededRng.from_json(data["rng"])
+        for name in (
+            "pile",
+            "display",
+            "discard",
+            "space_owner",
+            "space_kind",
+            "emissaries",
+            "market_emissaries",
+            "scored",
+            "province_points",
+            "scores",
+            "houses",
+            "emissary_supply",
+            "markers",
+        ):
+            setattr(state, name, list(data[name]))
+        state.hands = [list(h) for h in data["hands"]]
+        state.turn = int(data["turn"])
+        state.phase = int(data["phase"])
+        state.emperor = int(data["emperor"])
+        state.depletions = int(data["depletions"])
+        state.final_round = bool(data["final_round"])
+        state.last_seat = data["last_seat"]
+        state.over = bool(data["over"])
+        state.end_reason = data["end_reason"]
+        state.refresh_counters()
+        return state
+
+    def pieces_left(self, seat: int) -> int:
+        """Ruling H12: houses, emissaries and unplaced markers still in supply."""
+        return self.houses[seat] + self.emissary_supply[seat] + self.markers[seat]
