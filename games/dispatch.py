@@ -1,0 +1,56 @@
+"""Handing follow-up work (bot turns, final scoring) to Celery after a commit.
+
+Services call these from ``transaction.on_commit``. Two things make that safe:
+
+- a broker that is down is logged, never raised: the move is committed already, and the
+  periodic sweep (``games.tasks.sweep_stalled_matches``) re-enqueues what was lost;
+- with ``CELERY_TASK_ALWAYS_EAGER`` (tests, the ``play_bots`` command) tasks run inline.
+  A bot-only match would then nest one bot turn inside the commit of the previous one,
+  hundreds deep; instead the first enqueue drains a queue in a loop (a trampoline), so
+  the stack stays flat whatever the length of the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+
+from config.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
+
+_local = threading.local()
+
+
+def enqueue(task_name: str, *args) -> None:
+    """Send task ``task_name`` with ``args``; never raises."""
+    import games.tasks  # noqa: F401 - registers the tasks; imported late, it imports services
+
+    task = celery_app.tasks[task_name]
+    if not celery_app.conf.task_always_eager:
+        try:
+            task.apply_async(args=args, retry=True, retry_policy={"max_retries": 2})
+        except Exception:  # noqa: BLE001 - the sweep re-enqueues what is lost here
+            logger.exception("could not enqueue %s%r; the sweep will retry it", task_name, args)
+        return
+
+    pending = getattr(_local, "pending", None)
+    if pending is not None:  # already draining further up this stack: queue it
+        pending.append((task, args))
+        return
+    _local.pending = pending = deque([(task, args)])
+    try:
+        while pending:
+            queued_task, queued_args = pending.popleft()
+            queued_task.apply(args=queued_args, throw=celery_app.conf.task_eager_propagates)
+    finally:
+        _local.pending = None
+
+
+def enqueue_bot_turn(match_id: int, seat: int, ply: int) -> None:
+    enqueue("games.tasks.play_bot_turn", match_id, seat, ply)
+
+
+def enqueue_scoring(match_id: int) -> None:
+    enqueue("games.tasks.score_match", match_id)

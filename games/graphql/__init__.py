@@ -1,0 +1,2 @@
+"""The GraphQL API (strawberry-django): the same capabilities as REST, plus live match
+updates over websockets. Resolvers parse, call games.services / games.selectors, render."""

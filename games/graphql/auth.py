@@ -1,0 +1,57 @@
+"""Who is calling: the same DRF token (and, for HTTP, session) authentication as REST.
+
+REST and GraphQL must accept exactly the same credentials, so both transports go through
+the authentication classes configured in ``REST_FRAMEWORK`` rather than a copy of them.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+
+
+class InvalidToken(Exception):
+    """A token was sent but is unknown, revoked, or belongs to an inactive user."""
+
+    code = "authentication_failed"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def authenticate_http_request(request: HttpRequest):
+    """The user behind an HTTP request, as REST would see it: ``Authorization: Token ...``
+    or a session (with DRF's CSRF check for session-authenticated unsafe requests).
+    Anonymous when no credentials are sent; ``InvalidToken`` when bad ones are."""
+    authenticators = [cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    drf_request = Request(request, authenticators=authenticators)
+    try:
+        return drf_request.user
+    except AuthenticationFailed as exc:
+        raise InvalidToken(str(exc.detail)) from exc
+
+
+def _token_authenticator() -> TokenAuthentication:
+    for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES:
+        if issubclass(cls, TokenAuthentication):
+            return cls()
+    return TokenAuthentication()
+
+
+def user_for_token(key: str | None):
+    """The user a bare token key stands for (websockets carry no Authorization header).
+    Anonymous for no key; ``InvalidToken`` for a bad one."""
+    if not key:
+        return AnonymousUser()
+    if not isinstance(key, str):
+        raise InvalidToken("The token must be a string.")
+    try:
+        user, _token = _token_authenticator().authenticate_credentials(key)
+    except AuthenticationFailed as exc:
+        raise InvalidToken(str(exc.detail)) from exc
+    return user

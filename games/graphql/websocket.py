@@ -1,0 +1,72 @@
+"""Websocket transport for subscriptions (graphql-transport-ws over channels).
+
+A client authenticates with the same DRF token as REST, either in the connection_init
+payload ``{"authToken": "..."}`` (preferred: it stays out of server logs) or as a
+``?token=`` query parameter. No token means an anonymous spectator.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections
+from strawberry.channels import GraphQLWSConsumer
+from strawberry.exceptions import ConnectionRejectionError
+
+from games.graphql.auth import InvalidToken, user_for_token
+from games.graphql.context import GraphQLContext
+
+
+def _user_for_token_closing_connections(key):
+    # Runs in a worker thread that outlives the request; drop stale connections first.
+    close_old_connections()
+    return user_for_token(key)
+
+
+class QueryTokenAuthMiddleware(BaseMiddleware):
+    """Sets ``scope["user"]`` from a ``?token=`` query parameter (anonymous without one)."""
+
+    async def __call__(self, scope, receive, send):
+        scope = dict(scope)
+        params = parse_qs(scope.get("query_string", b"").decode("latin1"))
+        key = (params.get("token") or [None])[0]
+        try:
+            scope["user"] = await database_sync_to_async(_user_for_token_closing_connections)(
+                key
+            )
+        except InvalidToken as exc:
+            scope["user"] = AnonymousUser()
+            scope["auth_error"] = exc.message
+        return await super().__call__(scope, receive, send)
+
+
+class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
+    async def connect(self) -> None:
+        if self.scope.get("auth_error"):
+            # Refuse the handshake (HTTP 403) rather than downgrade a bad token to anonymous.
+            await self.close()
+            return
+        await super().connect()
+
+    async def get_context(self, request, response) -> GraphQLContext:
+        return GraphQLContext(
+            request=request,
+            response=response,
+            user=request.scope.get("user") or AnonymousUser(),
+            ws=request,
+        )
+
+    async def on_ws_connect(self, context: GraphQLContext):
+        key = (context.connection_params or {}).get("authToken")
+        if key is not None:
+            try:
+                context.user = await database_sync_to_async(
+                    _user_for_token_closing_connections
+                )(key)
+            except InvalidToken as exc:
+                # strawberry closes the socket with 4403 Forbidden.
+                raise ConnectionRejectionError({"code": exc.code}) from exc
+        return await super().on_ws_connect(context)

@@ -1,0 +1,291 @@
+"""Reads of matches that several callers need (REST, GraphQL, admin, the bots' tasks).
+
+Every function that returns game information returns it *as the given reader may see it*:
+the reader's own seat view for a seated user, the spectator view otherwise, and
+everything only once the match has ended. ``engine.view`` and ``engine.redact_move`` are
+the only redaction used; nothing here strips hidden fields by itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+
+from games import errors
+from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
+from games.replay import replay_state
+from rules import available_games, get_engine
+from rules.bots import BOT_KINDS
+
+#: largest id PostgreSQL's bigint holds: anything above is "no such match", not a 500
+_MAX_ID = 2**63 - 1
+
+
+# -- the catalogue ----------------------------------------------------------------------------
+def list_games() -> list[dict]:
+    """Catalogue entries (``engine.describe()`` plus ``bot_kinds``) of every game."""
+    return [get_game(game) for game in available_games()]
+
+
+def get_game(game: str) -> dict:
+    """The catalogue entry of ``game``: ``{"game", "title", "players": {"min", "max"},
+    "options", "rules_version", "bot_kinds"}``. Raises UnknownGame (404)."""
+    if game not in available_games():
+        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.")
+    entry = dict(get_engine(game).describe())
+    entry.setdefault("game", game)
+    entry["bot_kinds"] = list(BOT_KINDS)
+    return entry
+
+
+# -- finding matches --------------------------------------------------------------------------
+def parse_match_id(match_id: Any) -> int:
+    """A match id from a URL or a request; anything malformed is MatchNotFound (404)."""
+    if isinstance(match_id, bool):
+        raise errors.MatchNotFound()
+    if isinstance(match_id, str):
+        text = match_id.strip()
+        if not text.isascii() or not text.isdigit():
+            raise errors.MatchNotFound(details={"match_id": match_id[:40]})
+        match_id = int(text)
+    if not isinstance(match_id, int) or not 1 <= match_id <= _MAX_ID:
+        raise errors.MatchNotFound()
+    return match_id
+
+
+def get_match(match_id: Any) -> Match:
+    """The match with ``match_id`` (int or digit string), seats prefetched.
+    Raises MatchNotFound (404)."""
+    pk = parse_match_id(match_id)
+    try:
+        return (
+            Match.objects.select_related("created_by")
+            .prefetch_related("seats__user")
+            .get(pk=pk)
+        )
+    except Match.DoesNotExist:
+        raise errors.MatchNotFound(details={"match_id": pk}) from None
+
+
+def list_matches(
+    *,
+    user=None,
+    game: str | None = None,
+    status: str | None = None,
+    mine: bool = False,
+    open_seats: bool | None = None,
+) -> QuerySet[Match]:
+    """Matches newest first, filtered by ``game``, ``status``, ``mine`` (``user`` holds a
+    seat or created it) and ``open_seats`` (True: open matches with a free seat; False:
+    the others). Raises InvalidRequest for an unknown status, UnknownGame (400) for an
+    unknown game."""
+    matches = Match.objects.select_related("created_by").prefetch_related("seats__user")
+    if game is not None:
+        if game not in available_games():
+            raise errors.UnknownGame(f"No game called {game[:40]!r}.", http_status=400)
+        matches = matches.filter(game=game)
+    if status is not None:
+        if status not in MatchStatus.values:
+            raise errors.InvalidRequest(
+                f"status must be one of {', '.join(MatchStatus.values)}.",
+                details={"status": list(MatchStatus.values)},
+            )
+        matches = matches.filter(status=status)
+    if mine:
+        if user is None or not user.is_authenticated:
+            return matches.none()
+        matches = matches.filter(
+            Q(created_by=user) | Exists(Seat.objects.filter(match=OuterRef("pk"), user=user))
+        )
+    if open_seats is not None:
+        with_free_seat = Q(status=MatchStatus.OPEN) & Q(taken__lt=F("players"))
+        matches = matches.annotate(taken=Count("seats", distinct=True))
+        matches = matches.filter(with_free_seat if open_seats else ~with_free_seat)
+    return matches.order_by("-created_at", "-id")
+
+
+def seat_of(match: Match, user) -> int | None:
+    """The position ``user`` holds in ``match``, or None (spectator, anonymous)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    for seat in match.seats.all():  # prefetched by get_match
+        if seat.user_id == user.pk:
+            return seat.position
+    return None
+
+
+def seats_of(match: Match) -> list[dict]:
+    """Every position with who holds it: ``{"position", "kind": "human"|"bot"|"open",
+    "user", "bot_kind"}`` (public information)."""
+    taken = {seat.position: seat for seat in match.seats.all()}
+    rows = []
+    for position in range(match.players):
+        seat = taken.get(position)
+        if seat is None:
+            rows.append({"position": position, "kind": "open", "user": None, "bot_kind": None})
+        elif seat.bot_kind:
+            rows.append(
+                {"position": position, "kind": "bot", "user": None, "bot_kind": seat.bot_kind}
+            )
+        else:
+            rows.append(
+                {"position": position, "kind": "human", "user": seat.user.username,
+                 "bot_kind": None}
+            )
+    return rows
+
+
+def _state(match: Match) -> Any | None:
+    if match.state is None:
+        return None
+    return get_engine(match.game).from_json(match.state)
+
+
+def to_act_of(match: Match) -> list[int]:
+    """Seats owing a decision now (empty unless the match is active)."""
+    if match.status != MatchStatus.ACTIVE or match.state is None:
+        return []
+    engine = get_engine(match.game)
+    return list(engine.to_act(engine.from_json(match.state)))
+
+
+def revealed_seed(match: Match) -> str | None:
+    """The seed once the match has ended (finished or aborted), None before."""
+    return match.seed if match.status in ENDED_STATUSES else None
+
+
+def match_summary(match: Match, user=None) -> dict:
+    """The public facts of a match (no game state): what list endpoints show."""
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "options": match.options,
+        "players": match.players,
+        "status": match.status,
+        "ply": match.ply,
+        "seats": seats_of(match),
+        "your_seat": seat_of(match, user),
+        "seed_commitment": match.seed_commitment,
+        "seed": revealed_seed(match),
+        "rules_version": match.rules_version,
+        "created_by": match.created_by.username if match.created_by else None,
+        "created_at": match.created_at,
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+        "abort_reason": match.abort_reason,
+    }
+
+
+def view_for(match: Match, user=None) -> dict | None:
+    """The game as ``user`` may see it now (``engine.view``): the seat's view for a seated
+    user, the spectator view otherwise. None before the start. (After the end the full
+    state is in ``replay_view`` and the log is shown whole.)"""
+    state = _state(match)
+    if state is None:
+        return None
+    return get_engine(match.game).view(state, seat_of(match, user))
+
+
+def match_detail(match: Match, user=None) -> dict:
+    """``match_summary`` plus ``to_act`` and the reader's ``view``."""
+    detail = match_summary(match, user)
+    detail["to_act"] = to_act_of(match)
+    detail["view"] = view_for(match, user)
+    return detail
+
+
+def legal_moves_for(match: Match, user) -> dict:
+    """``{"seat", "ply", "to_act", "moves"}``: the caller's legal moves now (empty when the
+    seat owes no decision). Raises NotSeated (403) for a reader without a seat."""
+    seat = seat_of(match, user)
+    if seat is None:
+        raise errors.NotSeated()
+    to_act = to_act_of(match)
+    moves: list[dict] = []
+    if seat in to_act:
+        engine = get_engine(match.game)
+        moves = engine.legal_moves(engine.from_json(match.state), seat)
+    return {"seat": seat, "ply": match.ply, "to_act": to_act, "moves": moves}
+
+
+# -- the log, replays, results ------------------------------------------------------------------
+def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
+    """A ply from a query string, in [0, upper]; anything else is InvalidPly (400)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        ply = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        ply = int(value.strip())
+    else:
+        raise errors.InvalidPly(f"{name} must be a whole number from 0 to {upper}.",
+                                details={name: str(value)[:20], "max": upper})
+    if not 0 <= ply <= upper:
+        raise errors.InvalidPly(f"{name} must be a whole number from 0 to {upper}.",
+                                details={name: ply, "max": upper})
+    return ply
+
+
+def move_log(match: Match, user=None, *, since: int = 0) -> list[dict]:
+    """Logged moves from ply ``since`` on: ``{"ply", "seat", "move", "created_at"}``. While
+    the match runs each move passes through ``engine.redact_move`` for the reader's seat;
+    after the end the log is shown whole."""
+    engine = get_engine(match.game)
+    reader = seat_of(match, user)
+    ended = match.status in ENDED_STATUSES
+    entries = []
+    for logged in Move.objects.filter(match_id=match.pk, ply__gte=since).order_by("ply"):
+        shown = logged.move if ended else engine.redact_move(logged.move, logged.seat, reader)
+        entries.append(
+            {"ply": logged.ply, "seat": logged.seat, "move": shown,
+             "created_at": logged.created_at}
+        )
+    return entries
+
+
+def replay_view(match: Match, user, ply: Any) -> dict:
+    """``{"ply", "seat", "view"}``: the state after ``ply`` moves as the reader may see
+    it (their seat's view, the spectator's without a seat); the full state once the match
+    has ended. Raises InvalidPly (400), MatchNotActive (409) before the start."""
+    if match.state is None:
+        raise errors.MatchNotActive("The match has not started: there is nothing to replay.")
+    ply = parse_ply(ply, upper=match.ply)
+    engine = get_engine(match.game)
+    state = replay_state(match, upto=ply)
+    seat = seat_of(match, user)
+    body = {"ply": ply, "seat": seat, "view": engine.view(state, seat)}
+    if match.status in ENDED_STATUSES:
+        body["state"] = engine.to_json(state)
+    return body
+
+
+def match_result(match: Match) -> dict:
+    """``{"match_id", "status", "seed", "results": [{"seat", "score", "rank",
+    "breakdown"}], "winners"}``. Raises NotFinished (409) before the scores are written."""
+    if match.status != MatchStatus.FINISHED:
+        raise errors.NotFinished(details={"status": match.status})
+    rows = list(Result.objects.filter(match_id=match.pk).order_by("seat"))
+    return {
+        "match_id": match.pk,
+        "status": match.status,
+        "seed": match.seed,
+        "results": [
+            {"seat": row.seat, "score": row.score, "rank": row.rank, "breakdown": row.breakdown}
+            for row in rows
+        ],
+        "winners": [row.seat for row in rows if row.rank == 1],
+    }
+
+
+def match_events(match: Match, user=None, *, since: Any = 0) -> dict:
+    """For polling clients: ``{"since", "ply", "status", "to_act", "moves", "view"}`` with
+    the (redacted) moves from ply ``since`` and the reader's current view.
+    Raises InvalidPly (400) for a ``since`` outside [0, ply]."""
+    since_ply = parse_ply(since if since is not None else 0, upper=match.ply, name="since")
+    return {
+        "since": since_ply,
+        "ply": match.ply,
+        "status": match.status,
+        "to_act": to_act_of(match),
+        "moves": move_log(match, user, since=since_ply),
+        "view": view_for(match, user),
+    }

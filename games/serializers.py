@@ -1,0 +1,187 @@
+"""Request parsing and response shapes of the games REST API.
+
+Request serializers only check the envelope (a JSON object with the expected keys); the
+domain checks (game, options, seats, moves, plies) belong to the services and selectors,
+which raise the stable error codes. Response serializers render the dicts the selectors
+build and document them in the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import MatchStatus
+
+
+# -- requests ---------------------------------------------------------------------------------
+class CreateMatchRequestSerializer(serializers.Serializer):
+    game = serializers.JSONField(help_text='Registry key of the game: "han" or "hansa".')
+    players = serializers.JSONField(help_text="Number of seats.")
+    options = serializers.JSONField(
+        required=False, default=None, help_text="Game options (see GET /games/{game}/)."
+    )
+    bot_seats = serializers.JSONField(
+        required=False, default=None,
+        help_text='Seats given to bots: {"<position>": "<bot kind>"}, e.g. {"1": "greedy"}.',
+    )
+    take_seat = serializers.BooleanField(
+        required=False, default=True, help_text="Sit at the table yourself (default true)."
+    )
+    creator_seat = serializers.JSONField(
+        required=False, default=None, help_text="Your position (default: lowest free)."
+    )
+
+
+class JoinRequestSerializer(serializers.Serializer):
+    position = serializers.JSONField(
+        required=False, default=None, help_text="Seat to take (default: lowest free)."
+    )
+
+
+class StartRequestSerializer(serializers.Serializer):
+    fill_with = serializers.JSONField(
+        required=False, default=None,
+        help_text='Bot kind for every open seat ("random" or "greedy"); without it a match '
+        "with open seats is refused with match_not_full.",
+    )
+
+
+class AbortRequestSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
+
+
+class SubmitMoveRequestSerializer(serializers.Serializer):
+    move = serializers.JSONField(
+        required=False, default=None,
+        help_text="The move, a JSON object as listed by GET legal-moves.",
+    )
+    expected_ply = serializers.JSONField(
+        required=False, default=None,
+        help_text="The ply you saw; a different current ply is refused with stale_ply.",
+    )
+
+
+# -- responses --------------------------------------------------------------------------------
+class PlayerRangeSerializer(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+class GameSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    title = serializers.CharField()
+    players = PlayerRangeSerializer()
+    options = serializers.JSONField(help_text="JSON schema of the game's options.")
+    rules_version = serializers.CharField()
+    bot_kinds = serializers.ListField(child=serializers.CharField())
+
+
+class SeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["human", "bot", "open"])
+    user = serializers.CharField(allow_null=True)
+    bot_kind = serializers.CharField(allow_null=True)
+
+
+class MatchSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    options = serializers.JSONField()
+    players = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=MatchStatus.choices)
+    ply = serializers.IntegerField(help_text="Moves played so far.")
+    seats = SeatSerializer(many=True)
+    your_seat = serializers.IntegerField(allow_null=True)
+    seed_commitment = serializers.CharField(help_text="sha256(seed), public from the start.")
+    seed = serializers.CharField(
+        allow_null=True, help_text="Revealed once the match is finished or aborted."
+    )
+    rules_version = serializers.CharField()
+    created_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    abort_reason = serializers.CharField(allow_blank=True)
+
+
+class MatchPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = MatchSummarySerializer(many=True)
+
+
+class MatchDetailSerializer(MatchSummarySerializer):
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    view = serializers.JSONField(
+        allow_null=True, help_text="engine.view for your seat, or the spectator view."
+    )
+
+
+class SeatResponseSerializer(serializers.Serializer):
+    match_id = serializers.IntegerField()
+    position = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class LegalMovesSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    ply = serializers.IntegerField()
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    moves = serializers.ListField(child=serializers.JSONField())
+
+
+class LoggedMoveSerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move = serializers.JSONField(help_text="Redacted for you while the match runs.")
+    created_at = serializers.DateTimeField()
+
+
+class SubmittedMoveSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="The ply of the logged move.")
+    seat = serializers.IntegerField()
+    move = serializers.JSONField()
+    events = serializers.ListField(child=serializers.JSONField())
+    match = MatchDetailSerializer()
+
+
+class ReplaySerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    view = serializers.JSONField()
+    state = serializers.JSONField(required=False, help_text="The full state, once ended.")
+
+
+class SeatResultSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    score = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    breakdown = serializers.JSONField()
+
+
+class ResultSerializer(serializers.Serializer):
+    match_id = serializers.IntegerField()
+    status = serializers.CharField()
+    seed = serializers.CharField()
+    results = SeatResultSerializer(many=True)
+    winners = serializers.ListField(child=serializers.IntegerField())
+
+
+class EventsSerializer(serializers.Serializer):
+    since = serializers.IntegerField()
+    ply = serializers.IntegerField()
+    status = serializers.CharField()
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    moves = LoggedMoveSerializer(many=True)
+    view = serializers.JSONField(allow_null=True)
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    details = serializers.JSONField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorBodySerializer()

@@ -1,0 +1,47 @@
+"""Celery tasks of the games app: thin wrappers that call services.
+
+All are ``acks_late`` (a worker that dies mid-task leaves the message to be redelivered)
+and retry on transient database errors; the services they call are idempotent, so a
+redelivered or duplicated task is a no-op.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from games import services
+
+logger = logging.getLogger(__name__)
+
+_TRANSIENT = (OperationalError, InterfaceError)
+_RETRY = {
+    "acks_late": True,
+    "autoretry_for": _TRANSIENT,
+    "retry_backoff": True,
+    "retry_backoff_max": 30,
+    "max_retries": 5,
+}
+
+
+@shared_task(name="games.tasks.play_bot_turn", **_RETRY)
+def play_bot_turn(match_id: int, seat: int, ply: int) -> bool:
+    """Let the bot at ``seat`` play if the match is still at ``ply`` (else a no-op)."""
+    return services.play_bot_turn(match_id=match_id, seat=seat, ply=ply)
+
+
+@shared_task(name="games.tasks.score_match", **_RETRY)
+def score_match(match_id: int) -> bool:
+    """Write the results of a match whose game is over (a no-op once finished)."""
+    return services.score_match(match_id=match_id)
+
+
+@shared_task(name="games.tasks.sweep_stalled_matches", **_RETRY)
+def sweep_stalled_matches(idle_seconds: float = 30.0) -> dict:
+    """Periodic (CELERY_BEAT_SCHEDULE): re-enqueue bot turns and scorings that were lost."""
+    counts = services.resume_stalled_matches(idle_seconds=idle_seconds)
+    if any(counts.values()):
+        logger.info("sweep re-enqueued %s", counts)
+    return counts

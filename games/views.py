@@ -1,0 +1,312 @@
+"""REST endpoints of the games app: parse, call a service or selector, render.
+
+No game logic here: writes go through ``games.services``, reads through
+``games.selectors``; their errors carry the stable codes the API returns.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import errors, selectors, services
+from games import serializers as s
+from games.api_examples import (
+    CREATE_MATCH_EXAMPLES,
+    ERROR_EXAMPLES,
+    EVENTS_EXAMPLE,
+    GAME_EXAMPLE,
+    LEGAL_MOVES_EXAMPLE,
+    MATCH_DETAIL_EXAMPLE,
+    MOVE_LOG_EXAMPLE,
+    REPLAY_EXAMPLE,
+    RESULT_EXAMPLE,
+    SUBMIT_MOVE_EXAMPLES,
+)
+
+MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="Match id.")
+
+
+def _errors(*codes: int) -> dict:
+    return {code: s.ErrorSerializer for code in codes}
+
+
+def _parse(serializer_class, request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _flag(request, name: str) -> bool | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise errors.InvalidRequest(f"{name} must be true or false.", details={name: raw[:20]})
+
+
+def _detail(match, user) -> dict:
+    return s.MatchDetailSerializer(selectors.match_detail(match, user)).data
+
+
+# -- the catalogue ----------------------------------------------------------------------------
+class GameListView(APIView):
+    @extend_schema(
+        summary="The games this service plays",
+        responses={200: s.GameSerializer(many=True)},
+        examples=[GAME_EXAMPLE],
+        tags=["games"],
+    )
+    def get(self, request):
+        return Response(s.GameSerializer(selectors.list_games(), many=True).data)
+
+
+class GameDetailView(APIView):
+    @extend_schema(
+        summary="One game: its option schema, player counts and bot kinds",
+        responses={200: s.GameSerializer, **_errors(404)},
+        examples=[GAME_EXAMPLE, ERROR_EXAMPLES["unknown_game"]],
+        tags=["games"],
+    )
+    def get(self, request, game: str):
+        return Response(s.GameSerializer(selectors.get_game(game)).data)
+
+
+# -- the lobby --------------------------------------------------------------------------------
+class MatchListView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        summary="List matches",
+        operation_id="matches_list",
+        parameters=[
+            OpenApiParameter("game", str, description='"han" or "hansa".'),
+            OpenApiParameter("status", str, description="open, active, scoring, finished, "
+                             "aborted."),
+            OpenApiParameter("mine", bool, description="Only matches you sit in or created."),
+            OpenApiParameter("open", bool, description="Only open matches with a free seat."),
+        ],
+        responses={200: s.MatchPageSerializer, **_errors(400)},
+        tags=["matches"],
+    )
+    def get(self, request):
+        matches = selectors.list_matches(
+            user=request.user,
+            game=request.query_params.get("game") or None,
+            status=request.query_params.get("status") or None,
+            mine=bool(_flag(request, "mine")),
+            open_seats=_flag(request, "open"),
+        )
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(matches, request, view=self)
+        rows = [selectors.match_summary(match, request.user) for match in page]
+        return paginator.get_paginated_response(s.MatchSummarySerializer(rows, many=True).data)
+
+    @extend_schema(
+        summary="Create a match",
+        request=s.CreateMatchRequestSerializer,
+        responses={201: s.MatchDetailSerializer, **_errors(400, 401, 409)},
+        examples=CREATE_MATCH_EXAMPLES,
+        tags=["matches"],
+    )
+    def post(self, request):
+        data = _parse(s.CreateMatchRequestSerializer, request)
+        bot_seats = data["bot_seats"]
+        if isinstance(bot_seats, dict):  # JSON object keys are strings: positions
+            bot_seats = {_position_key(key): kind for key, kind in bot_seats.items()}
+        match = services.create_match(
+            user=request.user,
+            game=data["game"],
+            players=data["players"],
+            options=data["options"],
+            bot_seats=bot_seats,
+            take_seat=data["take_seat"],
+            creator_seat=data["creator_seat"],
+        )
+        match = selectors.get_match(match.pk)
+        return Response(_detail(match, request.user), status=status.HTTP_201_CREATED)
+
+
+def _position_key(key: str):
+    return int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else key
+
+
+class MatchDetailView(APIView):
+    @extend_schema(
+        summary="A match, with the game as you may see it",
+        parameters=[MATCH_ID],
+        responses={200: s.MatchDetailSerializer, **_errors(404)},
+        examples=[MATCH_DETAIL_EXAMPLE, ERROR_EXAMPLES["match_not_found"]],
+        tags=["matches"],
+    )
+    def get(self, request, match_id: str):
+        return Response(_detail(selectors.get_match(match_id), request.user))
+
+
+class _MatchActionView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def _respond(self, request, match_id) -> Response:
+        return Response(_detail(selectors.get_match(match_id), request.user))
+
+
+class JoinMatchView(_MatchActionView):
+    @extend_schema(
+        summary="Take a seat (the match starts when the last seat is taken)",
+        parameters=[MATCH_ID],
+        request=s.JoinRequestSerializer,
+        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 404, 409)},
+        examples=[ERROR_EXAMPLES["match_full"]],
+        tags=["matches"],
+    )
+    def post(self, request, match_id: str):
+        data = _parse(s.JoinRequestSerializer, request)
+        seat = services.join_match(user=request.user, match_id=match_id,
+                                   position=data["position"])
+        return self._respond(request, seat.match_id)
+
+
+class LeaveMatchView(_MatchActionView):
+    @extend_schema(
+        summary="Give up your seat while the match is open",
+        parameters=[MATCH_ID],
+        request=None,
+        responses={200: s.MatchDetailSerializer, **_errors(401, 403, 404, 409)},
+        tags=["matches"],
+    )
+    def post(self, request, match_id: str):
+        services.leave_match(user=request.user, match_id=match_id)
+        return self._respond(request, match_id)
+
+
+class StartMatchView(_MatchActionView):
+    @extend_schema(
+        summary="Start the match now (creator or admin)",
+        parameters=[MATCH_ID],
+        request=s.StartRequestSerializer,
+        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=["matches"],
+    )
+    def post(self, request, match_id: str):
+        data = _parse(s.StartRequestSerializer, request)
+        services.start_match(user=request.user, match_id=match_id, fill_with=data["fill_with"])
+        return self._respond(request, match_id)
+
+
+class AbortMatchView(_MatchActionView):
+    @extend_schema(
+        summary="Abort the match (creator or admin)",
+        parameters=[MATCH_ID],
+        request=s.AbortRequestSerializer,
+        responses={200: s.MatchDetailSerializer, **_errors(401, 403, 404, 409)},
+        tags=["matches"],
+    )
+    def post(self, request, match_id: str):
+        data = _parse(s.AbortRequestSerializer, request)
+        services.abort_match(user=request.user, match_id=match_id, reason=data["reason"])
+        return self._respond(request, match_id)
+
+
+# -- playing ----------------------------------------------------------------------------------
+class LegalMovesView(APIView):
+    @extend_schema(
+        summary="Your seat's legal moves now",
+        parameters=[MATCH_ID],
+        responses={200: s.LegalMovesSerializer, **_errors(403, 404)},
+        examples=[LEGAL_MOVES_EXAMPLE, ERROR_EXAMPLES["not_seated"]],
+        tags=["play"],
+    )
+    def get(self, request, match_id: str):
+        match = selectors.get_match(match_id)
+        return Response(s.LegalMovesSerializer(selectors.legal_moves_for(match, request.user)).data)
+
+
+class MovesView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        summary="The move log (redacted for you while the match runs)",
+        parameters=[MATCH_ID],
+        responses={200: s.LoggedMoveSerializer(many=True), **_errors(404)},
+        examples=[MOVE_LOG_EXAMPLE],
+        tags=["play"],
+    )
+    def get(self, request, match_id: str):
+        match = selectors.get_match(match_id)
+        return Response(s.LoggedMoveSerializer(selectors.move_log(match, request.user),
+                                               many=True).data)
+
+    @extend_schema(
+        summary="Submit a move for your seat",
+        parameters=[MATCH_ID],
+        request=s.SubmitMoveRequestSerializer,
+        responses={201: s.SubmittedMoveSerializer, **_errors(400, 401, 403, 404, 409)},
+        examples=SUBMIT_MOVE_EXAMPLES,
+        tags=["play"],
+    )
+    def post(self, request, match_id: str):
+        data = _parse(s.SubmitMoveRequestSerializer, request)
+        submitted = services.submit_move(
+            match_id=match_id, user=request.user, move=data["move"],
+            expected_ply=data["expected_ply"],
+        )
+        match = selectors.get_match(submitted.match.pk)
+        body = {
+            "ply": submitted.move.ply,
+            "seat": submitted.move.seat,
+            "move": submitted.move.move,
+            "events": submitted.events,
+            "match": selectors.match_detail(match, request.user),
+        }
+        return Response(s.SubmittedMoveSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class ReplayView(APIView):
+    @extend_schema(
+        summary="The state after ply N, as you may see it (everything once ended)",
+        parameters=[MATCH_ID, OpenApiParameter("ply", int, required=True,
+                                               description="0 .. the match's ply.")],
+        responses={200: s.ReplaySerializer, **_errors(400, 404, 409)},
+        examples=[REPLAY_EXAMPLE, ERROR_EXAMPLES["invalid_ply"]],
+        tags=["play"],
+    )
+    def get(self, request, match_id: str):
+        match = selectors.get_match(match_id)
+        ply = request.query_params.get("ply", "")
+        return Response(s.ReplaySerializer(selectors.replay_view(match, request.user, ply)).data)
+
+
+class ResultView(APIView):
+    @extend_schema(
+        summary="Final scores, ranks and breakdown",
+        parameters=[MATCH_ID],
+        responses={200: s.ResultSerializer, **_errors(404, 409)},
+        examples=[RESULT_EXAMPLE, ERROR_EXAMPLES["not_finished"]],
+        tags=["play"],
+    )
+    def get(self, request, match_id: str):
+        match = selectors.get_match(match_id)
+        return Response(s.ResultSerializer(selectors.match_result(match)).data)
+
+
+class EventsView(APIView):
+    @extend_schema(
+        summary="For polling: moves since a ply, the status and your current view",
+        parameters=[MATCH_ID, OpenApiParameter("since", int, description="Default 0.")],
+        responses={200: s.EventsSerializer, **_errors(400, 404)},
+        examples=[EVENTS_EXAMPLE],
+        tags=["play"],
+    )
+    def get(self, request, match_id: str):
+        match = selectors.get_match(match_id)
+        since = request.query_params.get("since", "0")
+        return Response(s.EventsSerializer(selectors.match_events(match, request.user,
+                                                                  since=since)).data)
