@@ -165,6 +165,7 @@ def create_match(
     bot_seats: Mapping[int, str] | None = None,
     take_seat: bool = True,
     creator_seat: int | None = None,
+    seed: str | None = None,
 ) -> Match:
     """Create a match of ``game`` for ``players`` seats.
 
@@ -172,6 +173,8 @@ def create_match(
     maps positions to bot kinds ("random", "greedy"). With ``take_seat`` the creator sits at
     ``creator_seat`` (default: the lowest position without a bot). A match whose seats are
     all taken starts at once. ``user`` None creates a system match (no creator seat).
+    ``seed`` is for tests and the ``play_bots`` command only (reproducing a game); the API
+    never passes it, so players cannot choose their deal.
 
     Raises UnknownGame (400), InvalidPlayerCount, InvalidOptions, InvalidSeat,
     UnknownBotKind, SeatTaken, MatchFull, AuthenticationRequired.
@@ -217,9 +220,10 @@ def create_match(
             if seat_for_creator in bots:
                 raise errors.SeatTaken(details={"position": seat_for_creator})
 
-    seed = secrets.token_hex(16)
-    match.seed = seed
-    match.seed_commitment = seed_commitment(seed)
+    if seed is None:
+        seed = secrets.token_hex(16)
+    match.seed = str(seed)[:128]
+    match.seed_commitment = seed_commitment(match.seed)
     match.rules_version = str(catalogue.get("rules_version", engine.rules_version))
     match.created_by = user
     match.save()

@@ -17,21 +17,24 @@ from rest_framework.settings import api_settings
 class InvalidToken(Exception):
     """A token was sent but is unknown, revoked, or belongs to an inactive user."""
 
-    code = "authentication_failed"
+    # REST answers a bad token with 401 "not_authenticated" (reason in details): the same.
+    code = "not_authenticated"
+    reason = "authentication_failed"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-def authenticate_http_request(request: HttpRequest):
-    """The user behind an HTTP request, as REST would see it: ``Authorization: Token ...``
-    or a session (with DRF's CSRF check for session-authenticated unsafe requests).
-    Anonymous when no credentials are sent; ``InvalidToken`` when bad ones are."""
+def authenticate_http_request(request: HttpRequest) -> tuple[object, object | None]:
+    """``(user, auth)`` behind an HTTP request, as REST would see it: ``Authorization:
+    Token ...`` (auth is the Token) or a session (with DRF's CSRF check for
+    session-authenticated unsafe requests). Anonymous when no credentials are sent;
+    ``InvalidToken`` when bad ones are."""
     authenticators = [cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
     drf_request = Request(request, authenticators=authenticators)
     try:
-        return drf_request.user
+        return drf_request.user, drf_request.auth
     except AuthenticationFailed as exc:
         raise InvalidToken(str(exc.detail)) from exc
 

@@ -14,6 +14,8 @@ from strawberry.types import Info
 class GraphQLContext(StrawberryDjangoContext):
     #: the authenticated user, or AnonymousUser (a spectator)
     user: Any = field(default_factory=AnonymousUser)
+    #: what authenticated an HTTP request (the DRF Token for token auth), else None
+    auth: Any = None
     #: the websocket consumer for subscriptions, None over HTTP
     ws: Any = None
     #: the graphql-transport-ws connection_init payload (set by strawberry)

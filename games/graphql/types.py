@@ -288,3 +288,23 @@ class MeType:
             id=strawberry.ID(str(user.pk)), username=user.username, email=user.email,
             date_joined=user.date_joined, is_staff=user.is_staff,
         )
+
+
+@strawberry.type(description="One push of matchUpdates: what changed, as the subscriber may "
+                 "see it.")
+class MatchUpdate:
+    match_id: strawberry.ID
+    ply: int
+    status: MatchStatusEnum  # type: ignore[valid-type]
+    to_act: list[int]
+    seats: list[Seat]
+    moves: list[LoggedMove] = strawberry.field(
+        description="Moves logged since the previous push (redacted for the subscriber "
+        "while the match runs)."
+    )
+    view: JSON | None = strawberry.field(
+        description="The subscriber's seat view, or the spectator view."
+    )
+    result: MatchResult | None = strawberry.field(
+        description="Final scores, in the push that reports the match finished."
+    )

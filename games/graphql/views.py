@@ -23,15 +23,19 @@ class GameGraphQLView(GraphQLView):
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         try:
-            request.graphql_user = authenticate_http_request(request)
+            request.graphql_user, request.graphql_auth = authenticate_http_request(request)
         except InvalidToken as exc:
             # As in REST: a bad token is refused outright rather than treated as anonymous,
             # so a client with a revoked token finds out at once.
             return JsonResponse(
-                {"errors": [{"message": exc.message, "extensions": {"code": exc.code}}]},
+                {"errors": [{"message": exc.message, "extensions": {
+                    "code": exc.code, "details": {"reason": exc.reason}}}]},
                 status=401,
             )
         return super().dispatch(request, *args, **kwargs)
 
     def get_context(self, request: HttpRequest, response: HttpResponse) -> GraphQLContext:
-        return GraphQLContext(request=request, response=response, user=request.graphql_user)
+        return GraphQLContext(
+            request=request, response=response, user=request.graphql_user,
+            auth=request.graphql_auth,
+        )

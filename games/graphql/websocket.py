@@ -68,5 +68,7 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
                 )(key)
             except InvalidToken as exc:
                 # strawberry closes the socket with 4403 Forbidden.
-                raise ConnectionRejectionError({"code": exc.code}) from exc
+                raise ConnectionRejectionError(
+                    {"code": exc.code, "details": {"reason": exc.reason}}
+                ) from exc
         return await super().on_ws_connect(context)
