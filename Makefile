@@ -1,0 +1,55 @@
+# Two commands matter: `make run` (development server + worker) and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+
+# Ports of the project-local services (scripts/services.sh); the URLs follow unless set.
+PG_PORT ?= 54329
+REDIS_PORT ?= 63799
+DATABASE_URL ?= postgres://game:game@127.0.0.1:$(PG_PORT)/game
+REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
+export PG_PORT REDIS_PORT DATABASE_URL REDIS_URL
+
+PYTEST_ARGS ?=
+
+.PHONY: help install services services-stop services-status run test lint
+
+help:
+	@echo "make run              venv + services + migrate + seed, then web server and worker"
+	@echo "make test             venv + services, then pytest (extra args: PYTEST_ARGS=...)"
+	@echo "make lint             ruff"
+	@echo "make services         start the local PostgreSQL and Redis (.var/)"
+	@echo "make services-stop    stop them"
+	@echo "make services-status  report on them"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when pyproject.toml changed since the last install (the stamp file).
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+services:
+	scripts/services.sh start
+
+services-stop:
+	scripts/services.sh stop
+
+services-status:
+	scripts/services.sh status
+
+run: install services
+	scripts/run.sh
+
+test: install services
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
