@@ -1,9 +1,10 @@
-"""ASGI entry point (daphne). HTTP goes to Django; the websocket route for GraphQL
-subscriptions is added to this router when the GraphQL layer lands."""
+"""ASGI entry point (daphne). HTTP goes to Django (GraphQL over HTTP included, at
+/graphql/); websockets at /graphql/ carry the GraphQL subscriptions (graphql-transport-ws),
+authenticated by the same DRF tokens as REST (see games/graphql/websocket.py)."""
 
 import os
 
-from channels.routing import ProtocolTypeRouter
+from channels.routing import ProtocolTypeRouter, URLRouter
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
 
@@ -15,4 +16,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # web server in front for heavy traffic).
 django_asgi_app = ASGIStaticFilesHandler(get_asgi_application())
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from games.graphql.routing import websocket_urlpatterns  # noqa: E402 - needs Django set up
+
+application = ProtocolTypeRouter(
+    {"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)}
+)

@@ -5,10 +5,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config.health import HealthView
+from games.graphql.schema import schema as graphql_schema
+from games.graphql.views import GameGraphQLView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/health", HealthView.as_view(), name="health"),
+    path("graphql/", GameGraphQLView.as_view(schema=graphql_schema), name="graphql"),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),

@@ -8,6 +8,7 @@ mutation payload's ``errors`` list, or in ``extensions.code`` of a query error.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from typing import Annotated
 
 import strawberry
 import strawberry_django
@@ -59,9 +60,12 @@ class Query:
         game: str | None = None,
         status: MatchStatusEnum | None = None,  # type: ignore[valid-type]
         mine: bool = False,
-        open_seats: bool | None = strawberry.argument(
-            default=None, description="true: open matches with a free seat; false: the others."
-        ),
+        open_seats: Annotated[
+            bool | None,
+            strawberry.argument(
+                description="true: open matches with a free seat; false: the others."
+            ),
+        ] = None,
         limit: int = DEFAULT_PAGE_SIZE,
         offset: int = 0,
     ) -> MatchPage:

@@ -1,0 +1,104 @@
+"""``matchUpdates``: turning the channel-layer messages of games.notifications into
+per-subscriber pushes.
+
+A notification says only "match N changed (ply, status)": it carries nothing hidden. Each
+subscriber re-reads the match through ``games.selectors`` as itself, so a player gets
+their own seat's view and a spectator the spectator view, redacted by the engine alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass
+
+import strawberry
+from channels.db import database_sync_to_async
+from strawberry.types import Info
+
+from config.api_errors import ApiError
+from games import errors, selectors
+from games.graphql.context import current_user
+from games.graphql.errors import as_graphql_error
+from games.graphql.types import (
+    LoggedMove,
+    MatchStatusEnum,
+    MatchUpdate,
+    Seat,
+    result_or_none,
+)
+from games.models import ENDED_STATUSES, MatchStatus
+from games.notifications import MATCH_UPDATE_TYPE, match_group_name
+
+
+@dataclass(frozen=True)
+class _Reading:
+    update: MatchUpdate
+    # what a subscriber can tell apart: a push that would repeat the last one is skipped
+    fingerprint: tuple
+    ended: bool
+
+
+def _read(match_id: int, user, since: int | None) -> _Reading:
+    match = selectors.get_match(match_id)
+    events = selectors.match_events(match, user, since=match.ply if since is None else since)
+    seats = selectors.seats_of(match)
+    finished = match.status == MatchStatus.FINISHED
+    update = MatchUpdate(
+        match_id=strawberry.ID(str(match.pk)),
+        ply=events["ply"],
+        status=MatchStatusEnum(events["status"]),
+        to_act=list(events["to_act"]),
+        seats=[Seat.from_row(row) for row in seats],
+        moves=[LoggedMove.from_entry(entry) for entry in events["moves"]],
+        view=events["view"],
+        result=result_or_none(match) if finished else None,
+    )
+    fingerprint = (
+        events["ply"], events["status"],
+        tuple((row["position"], row["kind"], row["user"], row["bot_kind"]) for row in seats),
+    )
+    return _Reading(update=update, fingerprint=fingerprint, ended=match.status in ENDED_STATUSES)
+
+
+_read_async = database_sync_to_async(_read)
+
+
+async def match_updates(
+    info: Info, match_id: strawberry.ID, since: int | None
+) -> AsyncGenerator[MatchUpdate, None]:
+    consumer = info.context.ws
+    if consumer is None:
+        raise as_graphql_error(
+            errors.InvalidRequest("Subscriptions are served over websockets only.")
+        )
+    user = current_user(info)
+    try:
+        pk = selectors.parse_match_id(match_id)
+    except ApiError as exc:
+        raise as_graphql_error(exc) from None
+
+    async with consumer.listen_to_channel(
+        MATCH_UPDATE_TYPE, groups=[match_group_name(pk)]
+    ) as notifications:
+        # Join the group before the first read: a move landing in between is then both in
+        # the first push's state and announced, never lost.
+        try:
+            reading = await _read_async(pk, user, since)
+        except ApiError as exc:
+            raise as_graphql_error(exc) from None
+        yield reading.update
+        if reading.ended:
+            return
+        last = reading
+        async for _notification in notifications:
+            try:
+                reading = await _read_async(pk, user, last.update.ply)
+            except ApiError as exc:  # the match was deleted under us
+                raise as_graphql_error(exc) from None
+            if reading.fingerprint == last.fingerprint:
+                continue  # already pushed (several notifications, one read)
+            yield reading.update
+            if reading.ended:
+                return
+            last = reading
+
