@@ -51,9 +51,10 @@ def redis_is_up() -> bool:
 HealthSerializer = inline_serializer(
     name="Health",
     fields={
-        "status": serializers.ChoiceField(choices=["ok", "unavailable"]),
-        "database": serializers.ChoiceField(choices=["ok", "down"]),
-        "redis": serializers.ChoiceField(choices=["ok", "down"]),
+        # Plain strings, not choice fields: enums named "status" collide in the schema.
+        "status": serializers.CharField(help_text='"ok" or "unavailable"'),
+        "database": serializers.CharField(help_text='"ok" or "down"'),
+        "redis": serializers.CharField(help_text='"ok" or "down"'),
     },
 )
 
