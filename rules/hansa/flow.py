@@ -54,10 +54,13 @@ def setup(data: HansaData, players: int, seed: str) -> tuple[HansaState, list[di
     # each seat in turn takes its whole starting hand from the top of the normal deck
     for seat in range(players):
         state.hands[seat] = board.draw_cards(state.normal_deck, data.hand_dealt)
-    if data.hand_dealt > data.hand_kept:
-        state.phase = KEEP
-    else:
-        start_turns(state, data, events)
+    state.phase = KEEP
+    for seat in range(players):
+        # nothing to choose when the deck dealt no more than a hand (only with other data)
+        if len(state.hands[seat]) <= data.hand_kept:
+            state.pending[seat] = {"cards": list(state.hands[seat]), "forced": True}
+    if not owing_seats(state, data):
+        resolve_keep(state, data, events)
     return state, events
 
 

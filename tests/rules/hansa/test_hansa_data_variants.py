@@ -1,0 +1,104 @@
+"""The engine works for any card and table files in the shipped format: other values,
+short decks, a longer track, other hand sizes."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from rules.hansa.data import DATA_DIR, DataFormatError, HansaData
+from rules.hansa.engine import HansaEngine
+from rules.rng import SeededRng
+
+from .helpers import play_random
+
+
+def _files():
+    with open(DATA_DIR / "cards.json") as cards, open(DATA_DIR / "tables.json") as tables:
+        return json.load(cards), json.load(tables)
+
+
+def _finish(engine, players, seed):
+    state = engine.setup(players, {}, seed)
+    end, log = play_random(engine, state, SeededRng(f"variant-{seed}"))
+    result = engine.result(end)
+    for seat, entry in enumerate(result["breakdown"]):
+        parts = (sum(sum(r["cities"].values()) + r["luxury"] for r in entry["rounds"])
+                 + entry["parliament"] + entry["golden_ship"]
+                 + entry["persons"]["types"] + entry["persons"]["sets"])
+        assert parts == result["scores"][seat]
+    return end, log
+
+
+def test_shipped_files_load_and_match_the_rulebook_counts():
+    cards, tables = _files()
+    data = HansaData(cards, tables)
+    assert len(data.cards) == 60
+    assert [len(data.cards_in_game(n)) for n in (2, 3, 4)] == [44, 56, 60]
+
+
+def test_other_values_change_the_game_not_the_code():
+    cards, tables = _files()
+    tables = copy.deepcopy(tables)
+    tables["prosperity_track"]["spaces"].append(
+        {"label": 50, "first": 50, "second_multiplier": 5, "third_multiplier": 3}
+    )
+    tables["prosperity_change_order"] = [-2, 1, 2, 4]
+    tables["luxury_profit"] = {"1": 3, "2": 7, "3": 13, "4": 21}
+    tables["golden_ship"] = [30, 15]
+    cards = copy.deepcopy(cards)
+    for card in cards:
+        if card["kind"] == "building":
+            card["trade_power"] += 1
+    engine = HansaEngine(HansaData(cards, tables))
+    for players in (2, 3, 4):
+        end, _ = _finish(engine, players, f"other-{players}")
+        assert engine.is_over(end)
+
+
+def test_short_decks_empty_rows_and_smaller_hands_still_play_out():
+    cards, tables = _files()
+    tables = copy.deepcopy(tables)
+    # far fewer cards than the turns need: rows and harbours run dry (ruling Q5) and
+    # hands run short, yet the game must end cleanly
+    cards = [card for card in cards if card["id"].endswith(("01", "02", "05", "10", "12"))]
+    tables["starting_hand"] = {"dealt": 3, "kept": 2}
+    tables["turns_per_round"] = {"2": 20, "3": 14, "4": 10}
+    engine = HansaEngine(HansaData(cards, tables))
+    takes = []
+    for players in (2, 3, 4):
+        end, log = _finish(engine, players, f"short-{players}")
+        assert engine.is_over(end)
+        takes += [move["take"] for _, move in log if "take" in move]
+    # the board ran dry: some turns took no card at all
+    assert takes and None in takes
+
+
+def test_dealt_equal_to_kept_skips_the_keep_choice():
+    cards, tables = _files()
+    tables = copy.deepcopy(tables)
+    tables["starting_hand"] = {"dealt": 2, "kept": 2}
+    engine = HansaEngine(HansaData(cards, tables))
+    state = engine.setup(3, {}, "no-keep")
+    assert state.phase == "turns" and engine.to_act(state) == [0]
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        lambda cards, tables: cards[0].update(city="Lubeck"),
+        lambda cards, tables: cards.append(dict(cards[0])),
+        lambda cards, tables: tables.pop("refill"),
+        lambda cards, tables: tables["prosperity_track"].update(start_index=99),
+        lambda cards, tables: tables["luxury_pieces"].update(green=3),
+        lambda cards, tables: tables["starting_hand"].update(kept=5),
+    ],
+)
+def test_broken_files_are_refused_with_a_clear_error(breakage):
+    cards, tables = _files()
+    cards, tables = copy.deepcopy(cards), copy.deepcopy(tables)
+    breakage(cards, tables)
+    with pytest.raises(DataFormatError):
+        HansaData(cards, tables)
