@@ -80,7 +80,8 @@ PG_SOCKDIR=""
 
 as_svc() {
     if [ -n "$SVC_USER" ]; then
-        runuser -u "$SVC_USER" -- "$@"
+        # From / : the service user may not be allowed into the caller's working directory.
+        (cd / && runuser -u "$SVC_USER" -- "$@")
     else
         "$@"
     fi
@@ -144,7 +145,12 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 PG_BIN=""
 pg() { as_svc "$PG_BIN/$1" "${@:2}"; }
 
-pg_running() { [ -d "$PG_HOME/data" ] && pg pg_ctl -D "$PG_HOME/data" status >/dev/null 2>&1; }
+pg_running() {
+    [ -d "$PG_HOME/data" ] || return 1
+    # pg_ctl trusts any live pid in postmaster.pid; a reused pid must not count as running.
+    pg_clear_stale_pidfile
+    pg pg_ctl -D "$PG_HOME/data" status >/dev/null 2>&1
+}
 
 pg_clear_stale_pidfile() {
     local pidfile="$PG_HOME/data/postmaster.pid" pid
@@ -194,7 +200,6 @@ pg_start() {
     if pg_running; then
         say "PostgreSQL already running ($PG_HOME/data)"
     else
-        pg_clear_stale_pidfile
         if port_in_use "$PG_PORT"; then
             die "port $PG_PORT is already served by $(port_owner "$PG_PORT"), not by this checkout's
 cluster ($PG_HOME/data). Stop that server, or use another port: PG_PORT=<port> (and the
@@ -231,7 +236,8 @@ pg_status() {
 redis_ping() {
     # PING without depending on redis-cli: a raw RESP exchange over bash's /dev/tcp.
     local port="$1" reply
-    exec 3<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null || return 1
+    # The braces keep fd 3 open afterwards but silence "connection refused" only for this.
+    { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
     printf 'PING\r\n' >&3
     IFS= read -r -t 2 reply <&3 || reply=""
     exec 3<&- 3>&-
