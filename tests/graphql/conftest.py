@@ -1,0 +1,18 @@
+"""Fixtures of the GraphQL tests: three players with API tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.graphql.support import make_player
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_player(make_user) for _ in range(3)]
+
+
+@pytest.fixture
+def outsider(make_user):
+    """Signed in, but holding no seat."""
+    return make_player(make_user)
