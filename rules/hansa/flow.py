@@ -241,7 +241,12 @@ def score_round(state: HansaState, data: HansaData, events: list[dict]) -> None:
         state.profit[seat] += gained
         state.breakdown[seat]["rounds"].append(per_seat[seat])
         state.breakdown[seat]["total"] = state.profit[seat]
-    events.append({"type": "round_scored", "round": state.round, "profits": per_seat})
+    events.append({
+        "type": "round_scored",
+        "round": state.round,
+        # copies: an event must not alias the state it was produced with
+        "profits": [{"cities": dict(p["cities"]), "luxury": p["luxury"]} for p in per_seat],
+    })
 
 
 def final_scoring(state: HansaState, data: HansaData, events: list[dict]) -> None:

@@ -280,3 +280,16 @@ def test_result_ranks_and_winners_with_ties():
     result = eng.result(state)
     assert result["ranks"] == [1, 1, 4, 3]
     assert result["winners"] == [0, 1]
+
+
+def test_events_do_not_alias_the_new_state():
+    eng = engine()
+    state = start_game(2, seed="alias")
+    while state.phase == TURNS:
+        seat = eng.to_act(state)[0]
+        state, events = eng.apply(state, seat, eng.legal_moves(state, seat)[0])
+    scored = [e for e in events if e["type"] == "round_scored"][0]
+    before = eng.to_json(state)
+    scored["profits"][0]["cities"]["London"] = 999
+    scored["profits"][0]["luxury"] = 999
+    assert eng.to_json(state) == before
