@@ -18,29 +18,32 @@ class CreateMatchRequestSerializer(serializers.Serializer):
     game = serializers.JSONField(help_text='Registry key of the game: "han" or "hansa".')
     players = serializers.JSONField(help_text="Number of seats.")
     options = serializers.JSONField(
-        required=False, default=None, help_text="Game options (see GET /games/{game}/)."
+        required=False, default=None, allow_null=True,
+        help_text="Game options (see GET /games/{game}/)."
     )
     bot_seats = serializers.JSONField(
-        required=False, default=None,
+        required=False, default=None, allow_null=True,
         help_text='Seats given to bots: {"<position>": "<bot kind>"}, e.g. {"1": "greedy"}.',
     )
     take_seat = serializers.BooleanField(
         required=False, default=True, help_text="Sit at the table yourself (default true)."
     )
     creator_seat = serializers.JSONField(
-        required=False, default=None, help_text="Your position (default: lowest free)."
+        required=False, default=None, allow_null=True,
+        help_text="Your position (default: lowest free)."
     )
 
 
 class JoinRequestSerializer(serializers.Serializer):
     position = serializers.JSONField(
-        required=False, default=None, help_text="Seat to take (default: lowest free)."
+        required=False, default=None, allow_null=True,
+        help_text="Seat to take (default: lowest free)."
     )
 
 
 class StartRequestSerializer(serializers.Serializer):
     fill_with = serializers.JSONField(
-        required=False, default=None,
+        required=False, default=None, allow_null=True,
         help_text='Bot kind for every open seat ("random" or "greedy"); without it a match '
         "with open seats is refused with match_not_full.",
     )
@@ -52,11 +55,11 @@ class AbortRequestSerializer(serializers.Serializer):
 
 class SubmitMoveRequestSerializer(serializers.Serializer):
     move = serializers.JSONField(
-        required=False, default=None,
+        required=False, default=None, allow_null=True,
         help_text="The move, a JSON object as listed by GET legal-moves.",
     )
     expected_ply = serializers.JSONField(
-        required=False, default=None,
+        required=False, default=None, allow_null=True,
         help_text="The ply you saw; a different current ply is refused with stale_ply.",
     )
 

@@ -246,11 +246,13 @@ def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
     SeatTaken, InvalidSeat, AuthenticationRequired."""
     _require_user(user)
     match = _lock_match(match_id)
-    if match.status != MatchStatus.OPEN:
-        raise errors.MatchNotOpen(details={"status": match.status})
     if match.seats.filter(user=user).exists():
         raise errors.AlreadySeated()
     free = _free_positions(match)
+    if match.status != MatchStatus.OPEN:
+        if not free:
+            raise errors.MatchFull(details={"status": match.status})
+        raise errors.MatchNotOpen(details={"status": match.status})
     if position is None:
         if not free:
             raise errors.MatchFull()
