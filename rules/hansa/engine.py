@@ -10,11 +10,10 @@ from rules.hansa.data import HansaData, load_default_data
 from rules.hansa.state import OVER, HansaState
 from rules.hansa.view import build_view
 
-OPTIONS_SCHEMA = {
-    "type": "object",
-    "properties": {},
-    "additionalProperties": False,
-}
+
+def options_schema() -> dict:
+    """JSON schema of the options: an empty object (the game has none)."""
+    return {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 class HansaEngine(Engine):
@@ -31,7 +30,7 @@ class HansaEngine(Engine):
             "game": self.name,
             "title": self.title,
             "players": {"min": min(self.data.player_counts), "max": max(self.data.player_counts)},
-            "options": dict(OPTIONS_SCHEMA),
+            "options": options_schema(),
             "rules_version": self.rules_version,
         }
 
