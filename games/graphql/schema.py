@@ -239,9 +239,14 @@ class Mutation:
             lambda: services.create_match(
                 user=user, game=game, players=players, options=options,
                 bot_seats=seats_for_bots, take_seat=take_seat, creator_seat=creator_seat,
-            ),
-            overrides={"invalid_seat": "creatorSeat", "seat_taken": "creatorSeat"},
+            )
         )
+        for problem in problems:
+            # A bad position may be the creator's seat or a bot's: the details name it.
+            if problem.code in ("invalid_seat", "seat_taken"):
+                position = (problem.details or {}).get("position")
+                is_creators = creator_seat is not None and position == creator_seat
+                problem.field = "creatorSeat" if is_creators else "botSeats"
         if problems:
             return MatchPayload(errors=problems)
         return _match_payload(match.pk)
