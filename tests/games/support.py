@@ -18,6 +18,18 @@ API = "/api/v1"
 #: a seed nobody could find in a response by chance
 TEST_SEED = "seed-7f3a9c1e5b2d4f60"
 
+#: where test tasks go: never the development worker's Redis db and queue
+TEST_QUEUE = "test_games"
+
+
+def isolate_test_celery() -> None:
+    """Point this process's Celery at the test broker db and queue (idempotent)."""
+    from django.conf import settings
+
+    base = settings.REDIS_URL.rsplit("/", 1)[0]
+    celery_app.conf.broker_url = f"{base}/5"
+    celery_app.conf.task_default_queue = TEST_QUEUE
+
 
 @contextlib.contextmanager
 def eager_celery():
