@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from rest_framework.authentication import TokenAuthentication
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
@@ -20,10 +20,19 @@ class InvalidToken(Exception):
     # REST answers a bad token with 401 "not_authenticated" (reason in details): the same.
     code = "not_authenticated"
     reason = "authentication_failed"
+    http_status = 401
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class CsrfRefused(InvalidToken):
+    """A session-authenticated POST without the CSRF token: REST's 403 permission_denied."""
+
+    code = "permission_denied"
+    reason = "csrf_failed"
+    http_status = 403
 
 
 def authenticate_http_request(request: HttpRequest) -> tuple[object, object | None]:
@@ -37,6 +46,8 @@ def authenticate_http_request(request: HttpRequest) -> tuple[object, object | No
         return drf_request.user, drf_request.auth
     except AuthenticationFailed as exc:
         raise InvalidToken(str(exc.detail)) from exc
+    except PermissionDenied as exc:
+        raise CsrfRefused(str(exc.detail)) from exc
 
 
 def _token_authenticator() -> TokenAuthentication:

@@ -25,12 +25,12 @@ class GameGraphQLView(GraphQLView):
         try:
             request.graphql_user, request.graphql_auth = authenticate_http_request(request)
         except InvalidToken as exc:
-            # As in REST: a bad token is refused outright rather than treated as anonymous,
-            # so a client with a revoked token finds out at once.
+            # As in REST: bad credentials are refused outright rather than treated as
+            # anonymous, so a client with a revoked token finds out at once.
             return JsonResponse(
                 {"errors": [{"message": exc.message, "extensions": {
                     "code": exc.code, "details": {"reason": exc.reason}}}]},
-                status=401,
+                status=exc.http_status,
             )
         return super().dispatch(request, *args, **kwargs)
 

@@ -1,0 +1,69 @@
+"""The /graphql/ HTTP endpoint authenticates exactly like REST, and shows GraphiQL only in
+development."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from tests.graphql.support import GRAPHQL, gql
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_bad_token_is_refused_like_rest(players):
+    for header in ("Token not-a-real-token", f"Token {players[0].token}x", "Token"):
+        response = Client().post(
+            GRAPHQL, data=json.dumps({"query": "{ me { username } }"}),
+            content_type="application/json", HTTP_AUTHORIZATION=header,
+        )
+        assert response.status_code == 401
+        error = response.json()["errors"][0]
+        assert error["extensions"]["code"] == "not_authenticated"
+        rest = Client().get("/api/v1/me", HTTP_AUTHORIZATION=header)
+        assert rest.status_code == 401 and rest.json()["error"]["code"] == "not_authenticated"
+
+
+def test_inactive_users_token_is_refused(players):
+    players[0].user.is_active = False
+    players[0].user.save()
+    response = Client().post(
+        GRAPHQL, data=json.dumps({"query": "{ me { username } }"}),
+        content_type="application/json", HTTP_AUTHORIZATION=f"Token {players[0].token}",
+    )
+    assert response.status_code == 401
+
+
+def test_session_login_reads_and_csrf_guards_writes_as_in_rest(players):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(players[0].user)
+    get = client.get(GRAPHQL, {"query": "{ me { username } }"}, HTTP_ACCEPT="application/json")
+    assert get.json()["data"]["me"]["username"] == players[0].user.username
+    # DRF's session authentication: an unsafe request without the CSRF token is refused.
+    post = client.post(GRAPHQL, data=json.dumps({"query": "{ me { username } }"}),
+                       content_type="application/json")
+    assert post.status_code == 403
+    assert post.json()["errors"][0]["extensions"]["code"] == "permission_denied"
+    rest = client.post("/api/v1/matches/", data={"game": "han", "players": 3})
+    assert rest.status_code == 403 and rest.json()["error"]["code"] == "permission_denied"
+
+
+def test_graphiql_only_when_debug(settings):
+    settings.DEBUG = True
+    page = Client().get(GRAPHQL, HTTP_ACCEPT="text/html")
+    assert page.status_code == 200 and b"graphiql" in page.content.lower()
+    settings.DEBUG = False
+    page = Client().get(GRAPHQL, HTTP_ACCEPT="text/html")
+    assert page.status_code != 200 or b"graphiql" not in page.content.lower()
+
+
+def test_unexpected_errors_are_masked(monkeypatch):
+    def explode():
+        raise RuntimeError("secret internals: seed=abc")
+
+    monkeypatch.setattr("games.selectors.list_games", explode)
+    body = gql("{ games { game } }")
+    assert body["errors"][0]["extensions"]["code"] == "server_error"
+    assert "secret" not in json.dumps(body)
