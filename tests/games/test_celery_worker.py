@@ -1,0 +1,102 @@
+"""A real Celery worker (a subprocess) on real Redis plays bot-only matches to the end:
+bot turns chain through ``play_bot_turn`` and ``score_match`` writes the results.
+
+The worker reads the test database and a dedicated Redis db and queue (test_games), so a
+development worker never sees these tasks and this worker never sees theirs.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+from games import services
+from games.models import Match, Move, Result
+from tests.games.support import TEST_QUEUE
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    return (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/"
+            f"{db['NAME']}")
+
+
+@pytest.fixture
+def worker():
+    with celery_app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(TEST_QUEUE)  # tasks left by earlier tests
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "CELERY_BROKER_URL": celery_app.conf.broker_url,
+        "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "REDIS_URL": settings.REDIS_URL,
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", TEST_QUEUE,
+         "--pool=solo", "--concurrency=1", "--without-gossip", "--without-mingle",
+         "--without-heartbeat", "-l", "warning", "-n", f"test-games-{os.getpid()}@%h"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        yield process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        connection.close()
+
+
+def _wait_finished(match_ids, process, timeout=180.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        statuses = set(Match.objects.filter(pk__in=match_ids).values_list("status", flat=True))
+        if statuses == {"finished"}:
+            return
+        if process.poll() is not None:
+            raise AssertionError("the worker died:\n" + process.stdout.read().decode()[-3000:])
+        time.sleep(0.5)
+    raise AssertionError(
+        f"not finished in {timeout}s: "
+        f"{list(Match.objects.filter(pk__in=match_ids).values_list('status', 'ply'))}"
+    )
+
+
+def test_a_worker_plays_bot_matches_to_the_end_and_scores_them(worker):
+    matches = [
+        services.create_match(user=None, game="hansa", players=3, take_seat=False,
+                              bot_seats={0: "greedy", 1: "random", 2: "greedy"}),
+        services.create_match(user=None, game="han", players=2, take_seat=False,
+                              bot_seats={0: "random", 1: "greedy"}),
+    ]
+    ids = [match.pk for match in matches]
+    # Committed and enqueued: everything from here on is the worker's doing.
+    assert set(Match.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"active"}
+    _wait_finished(ids, worker)
+
+    for match in Match.objects.filter(pk__in=ids):
+        plies = list(Move.objects.filter(match=match).order_by("ply")
+                     .values_list("ply", flat=True))
+        assert plies == list(range(match.ply)) and match.ply > 10
+        results = Result.objects.filter(match=match)
+        assert results.count() == match.players
+        assert min(result.rank for result in results) == 1
+        assert match.finished_at is not None
