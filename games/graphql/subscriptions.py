@@ -49,7 +49,12 @@ def _read(match_id: int, user, since: int | None) -> _Reading:
         status=MatchStatusEnum(events["status"]),
         to_act=list(events["to_act"]),
         seats=[Seat.from_row(row) for row in seats],
-        moves=[LoggedMove.from_entry(entry) for entry in events["moves"]],
+        # The log is read after the match row: a move committed in between would show up
+        # here and again in the next push. Keep only the moves this push's ply covers.
+        moves=[
+            LoggedMove.from_entry(entry) for entry in events["moves"]
+            if entry["ply"] < events["ply"]
+        ],
         view=events["view"],
         result=result_or_none(match) if finished else None,
     )
