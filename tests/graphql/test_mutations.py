@@ -10,6 +10,7 @@ from accounts.models import User
 from games import selectors, services
 from games.models import Match, Move
 from rules import get_engine
+from tests.games.support import assert_no_leak, known_card_ids
 from tests.graphql.support import (
     advance,
     error_codes,
@@ -97,8 +98,9 @@ def test_create_join_leave_start_a_match(game, players):
     assert last["match"]["view"] == engine.view(state, 2)
 
 
-def test_start_by_the_creator_filling_open_seats_with_bots(players):
-    match_id = services.create_match(user=players[0].user, game="han", players=3).pk
+@pytest.mark.parametrize("game", ["han", "hansa"])
+def test_start_by_the_creator_filling_open_seats_with_bots(game, players):
+    match_id = services.create_match(user=players[0].user, game=game, players=3).pk
     services.join_match(user=players[1].user, match_id=match_id)
     not_full = gql(START, {"id": match_id}, token=players[0].token)["data"]["startMatch"]
     assert payload_codes(not_full) == ["match_not_full"]
@@ -118,13 +120,16 @@ def test_start_by_the_creator_filling_open_seats_with_bots(players):
     assert [(seat["kind"], seat["botKind"]) for seat in match["seats"]] == [
         ("HUMAN", None), ("HUMAN", None), ("BOT", "random")
     ]
-    assert match["view"]["seat"] == 0 and "hand" in match["view"]
+    engine = get_engine(game)
+    state = engine.from_json(Match.objects.get(pk=match_id).state)
+    assert match["view"] == engine.view(state, 0)
     late = gql(START, {"id": match_id}, token=players[0].token)["data"]["startMatch"]
     assert payload_codes(late) == ["match_not_open"]
 
 
-def test_abort_by_the_creator_reveals_the_seed(players):
-    match_id = start_match("hansa", players[:2])
+@pytest.mark.parametrize("game", ["han", "hansa"])
+def test_abort_by_the_creator_reveals_the_seed(game, players):
+    match_id = start_match(game, players)
     refused = gql(ABORT, {"id": match_id}, token=players[1].token)["data"]["abortMatch"]
     assert payload_codes(refused) == ["forbidden"]
     aborted = gql(ABORT, {"id": match_id, "reason": "rain"}, token=players[0].token)
@@ -250,6 +255,9 @@ def test_submit_move_appends_to_the_log(game, players):
     stored = Match.objects.get(pk=match_id)
     assert payload["match"]["view"] == engine.view(engine.from_json(stored.state), seat)
     assert isinstance(payload["events"], list)
+    assert_no_leak(body, game=game, state=stored.state, seed=stored.seed, reader=seat,
+                   known=known_card_ids(stored, 1, seat) if game == "hansa" else frozenset(),
+                   where="submitMove payload")
 
 
 @pytest.mark.parametrize("game", ["han", "hansa"])

@@ -324,3 +324,33 @@ def test_me(players):
     assert me["username"] == players[0].user.username and me["id"] == str(players[0].user.pk)
     rest = _rest_client(players[0]).get("/api/v1/me").json()
     assert me["email"] == rest["email"] and me["isStaff"] == rest["is_staff"]
+
+
+def test_log_since_out_of_range_is_invalid_ply(players):
+    match_id = start_match("han", players)
+    advance(match_id, players, 2)
+    body = gql('query Q($id: ID!) { match(id: $id) { log(since: 1) { ply } } }',
+               {"id": str(match_id)})
+    assert [entry["ply"] for entry in body["data"]["match"]["log"]] == [1]
+    for since in (-1, 3):
+        bad = gql('query Q($id: ID!, $s: Int!) { match(id: $id) { log(since: $s) { ply } } }',
+                  {"id": str(match_id), "s": since})
+        assert error_codes(bad) == ["invalid_ply"]
+
+
+def test_no_query_shows_another_users_private_data(players, outsider):
+    for index, player in enumerate(players):
+        player.user.email = f"private-{index}@example.org"
+        player.user.save()
+    match_id = start_match("hansa", players)
+    query = """query Q($id: ID!) {
+      match(id: $id) { createdBy seats { user } view log { move } }
+      matches { results { createdBy seats { user } } }
+      me { username email }
+    }"""
+    body = gql(query, {"id": str(match_id)}, token=outsider.token)
+    text = str(body)
+    assert "private-" not in text and "password" not in text
+    assert body["data"]["me"]["email"] == outsider.user.email
+    own = gql(query, {"id": str(match_id)}, token=players[0].token)
+    assert "private-0@example.org" in str(own) and "private-1" not in str(own)

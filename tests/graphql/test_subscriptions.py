@@ -241,4 +241,20 @@ def test_websocket_authentication_and_bad_subscriptions(server, players):
         finally:
             await spectator.close()
 
+        # Queries run over the socket too, as the socket's user.
+        player = Subscriber(server, token=players[1].token)
+        try:
+            assert (await player.open())["type"] == "connection_ack"
+            await player.subscribe(
+                "query Q($id: ID!) { me { username } match(id: $id) { yourSeat view } }",
+                {"id": str(match_id)},
+            )
+            message = await player.receive()
+            assert message["type"] == "next" and "errors" not in message["payload"], message
+            data = message["payload"]["data"]
+            assert data["me"]["username"] == players[1].user.username
+            assert data["match"]["yourSeat"] == 1 and data["match"]["view"]["viewer"] == 1
+        finally:
+            await player.close()
+
     asyncio.run(scenario())
