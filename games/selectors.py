@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from games import errors
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.replay import replay_state
 from rules import available_games, get_engine
 from rules.bots import BOT_KINDS
+
+#: seats with their users in one query (instead of one for seats and one for users)
+_SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 #: largest id PostgreSQL's bigint holds: anything above is "no such match", not a 500
 _MAX_ID = 2**63 - 1
@@ -61,7 +64,7 @@ def get_match(match_id: Any) -> Match:
     try:
         return (
             Match.objects.select_related("created_by")
-            .prefetch_related("seats__user")
+            .prefetch_related(_SEATS_WITH_USERS)
             .get(pk=pk)
         )
     except Match.DoesNotExist:
@@ -80,7 +83,7 @@ def list_matches(
     seat or created it) and ``open_seats`` (True: open matches with a free seat; False:
     the others). Raises InvalidRequest for an unknown status, UnknownGame (400) for an
     unknown game."""
-    matches = Match.objects.select_related("created_by").prefetch_related("seats__user")
+    matches = Match.objects.select_related("created_by").prefetch_related(_SEATS_WITH_USERS)
     if game is not None:
         if game not in available_games():
             raise errors.UnknownGame(f"No game called {game[:40]!r}.", http_status=400)
@@ -188,10 +191,13 @@ def view_for(match: Match, user=None) -> dict | None:
 
 
 def match_detail(match: Match, user=None) -> dict:
-    """``match_summary`` plus ``to_act`` and the reader's ``view``."""
+    """``match_summary`` plus ``to_act`` and the reader's ``view`` (None before the start)."""
     detail = match_summary(match, user)
-    detail["to_act"] = to_act_of(match)
-    detail["view"] = view_for(match, user)
+    state = _state(match)  # parsed once for both
+    engine = get_engine(match.game)
+    active = match.status == MatchStatus.ACTIVE and state is not None
+    detail["to_act"] = list(engine.to_act(state)) if active else []
+    detail["view"] = engine.view(state, detail["your_seat"]) if state is not None else None
     return detail
 
 

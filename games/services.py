@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import errors
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
-from games.notifications import publish_match_update
+from games.notifications import publish_match_update_soon
 from games.replay import replay_state
 from games.selectors import parse_match_id
 from rules import IllegalMove, get_engine
@@ -106,23 +106,24 @@ def _check_bot_kind(kind: Any) -> str:
     return kind
 
 
-def _schedule_follow_up(match: Match, state: Any | None) -> None:
+def _schedule_follow_up(
+    match: Match, state: Any | None, seats: list[Seat] | None = None
+) -> None:
     """After commit: bot turns for bot seats now to act, scoring if the game is over, and
-    the live notification. Reads only what is known now, inside the transaction."""
+    the live notification. Reads only what is known now, inside the transaction
+    (``seats``: the match's seats if the caller has them already)."""
     match_id, ply, status = match.pk, match.ply, match.status
     bot_turns: list[int] = []
     if status == MatchStatus.ACTIVE and state is not None:
         to_act = set(get_engine(match.game).to_act(state))
+        if seats is None:
+            seats = list(match.seats.all())
         bot_turns = sorted(
-            position
-            for position in match.seats.filter(bot_kind__isnull=False).values_list(
-                "position", flat=True
-            )
-            if position in to_act
+            seat.position for seat in seats if seat.bot_kind and seat.position in to_act
         )
 
     def follow_up() -> None:
-        publish_match_update(match_id, ply, status)
+        publish_match_update_soon(match_id, ply, status)
         for position in bot_turns:
             enqueue_bot_turn(match_id, position, ply)
         if status == MatchStatus.SCORING:
@@ -337,12 +338,13 @@ def submit_move(
         match = _lock_match(match_id)
         if match.status != MatchStatus.ACTIVE:
             raise errors.MatchNotActive(details={"status": match.status})
+        seats = list(match.seats.all())
         if user is not None:
-            position = match.seats.filter(user=user).values_list("position", flat=True).first()
+            position = next((seat.position for seat in seats if seat.user_id == user.pk), None)
             if position is None:
                 raise errors.NotSeated()
         else:
-            if not match.seats.filter(position=bot_seat, bot_kind__isnull=False).exists():
+            if not any(seat.position == bot_seat and seat.bot_kind for seat in seats):
                 raise errors.NotSeated(f"Seat {bot_seat} is not held by a bot.")
             position = bot_seat
         if expected_ply is not None and expected_ply != match.ply:
@@ -366,7 +368,7 @@ def submit_move(
         if engine.is_over(new_state):
             match.status = MatchStatus.SCORING
         match.save(update_fields=["ply", "state", "status", "updated_at"])
-        _schedule_follow_up(match, new_state)
+        _schedule_follow_up(match, new_state, seats)
     return SubmittedMove(match=match, move=logged, events=list(events or []))
 
 

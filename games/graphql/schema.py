@@ -12,6 +12,7 @@ from typing import Annotated
 
 import strawberry
 import strawberry_django
+from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
@@ -354,9 +355,18 @@ class Subscription:
             yield update
 
 
+#: Bounds on what one operation may ask for: the schema is at most 5 levels deep, and a
+#: replay or a move log costs real work, so a query cannot repeat them by the hundred.
+MAX_QUERY_DEPTH = 10
+MAX_ALIASES = 20
+
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,
-    extensions=[ServiceErrorCodes],
+    extensions=[
+        lambda: QueryDepthLimiter(max_depth=MAX_QUERY_DEPTH),
+        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        ServiceErrorCodes,
+    ],
 )

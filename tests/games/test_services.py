@@ -3,6 +3,7 @@ notifications that never break a move."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 
 import pytest
@@ -159,6 +160,10 @@ def test_publishing_to_an_unreachable_channel_layer_is_logged_not_raised(caplog)
     assert "could not publish" in caplog.text
 
 
+async def _receive_within(layer, channel, seconds: float = 5.0):
+    return await asyncio.wait_for(layer.receive(channel), seconds)
+
+
 def test_publishing_reaches_a_subscriber():
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
@@ -168,7 +173,24 @@ def test_publishing_reaches_a_subscriber():
     async_to_sync(layer.group_add)("match-424242", channel)
     try:
         assert publish_match_update(424242, 5, "active") is True
-        message = async_to_sync(layer.receive)(channel)
+        message = async_to_sync(_receive_within)(layer, channel)
     finally:
         async_to_sync(layer.group_discard)("match-424242", channel)
     assert message == {"type": "match.update", "match_id": 424242, "ply": 5, "status": "active"}
+
+
+def test_a_submitted_move_is_announced_to_subscribers_without_waiting(make_user):
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.notifications import publish_match_update_soon
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)("match-434343", channel)
+    try:
+        publish_match_update_soon(434343, 9, "scoring")
+        message = async_to_sync(_receive_within)(layer, channel)
+    finally:
+        async_to_sync(layer.group_discard)("match-434343", channel)
+    assert message["ply"] == 9 and message["status"] == "scoring"
