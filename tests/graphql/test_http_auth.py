@@ -67,3 +67,12 @@ def test_unexpected_errors_are_masked(monkeypatch):
     body = gql("{ games { game } }")
     assert body["errors"][0]["extensions"]["code"] == "server_error"
     assert "secret" not in json.dumps(body)
+
+
+def test_operations_are_bounded_in_aliases():
+    aliases = " ".join(f"g{i}: games {{ game }}" for i in range(21))
+    assert gql(f"{{ {aliases} }}")["errors"][0]["extensions"]["code"] == (
+        "graphql_validation_failed"
+    )
+    fine = " ".join(f"g{i}: games {{ game }}" for i in range(3))
+    assert "errors" not in gql(f"{{ {fine} }}")
