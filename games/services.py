@@ -397,7 +397,9 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
         engine.view(state, seat),
         engine.legal_moves(state, seat),
         seat,
-        match_key=match.pk,
+        # Seeded from the public commitment: the same seed and log give the same bot
+        # choices in any match (reproducible games), and the secret seed stays unused.
+        match_key=match.seed_commitment,
         ply=ply,
     )
     try:

@@ -63,3 +63,6 @@ class Command(BaseCommand):
 
     def seed_demo_data(self, players: list[User]) -> None:
         """Hook for demo data of other apps (matches...), given the demo players."""
+        from games.demo import seed_demo_matches
+
+        seed_demo_matches(players, write=self.stdout.write)

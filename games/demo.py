@@ -1,0 +1,44 @@
+"""Demo matches for development (called by ``manage.py seed_dev``), made through the
+services like any other match."""
+
+from __future__ import annotations
+
+from games import selectors, services
+from games.models import Match, MatchStatus
+from rules import get_engine
+
+
+def _play_bots_to_the_end(match_id: int) -> Match:
+    """Play every bot turn inline (no Celery needed) and score the match."""
+    match = Match.objects.get(pk=match_id)
+    engine = get_engine(match.game)
+    while match.status == MatchStatus.ACTIVE:
+        for seat in engine.to_act(engine.from_json(match.state)):
+            services.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
+            break
+        match = Match.objects.get(pk=match_id)
+    services.score_match(match_id=match_id)
+    return Match.objects.get(pk=match_id)
+
+
+def seed_demo_matches(players: list, write=print) -> list[Match]:
+    """With at least two demo players: an open Han lobby (one greedy bot, seats to take),
+    a running Hansa match between the first two players, and a finished Han match between
+    bots to replay. Idempotent: does nothing if the first player already created matches."""
+    if len(players) < 2 or Match.objects.filter(created_by=players[0]).exists():
+        write("demo matches already exist (or too few players): skipped")
+        return []
+    first, second = players[0], players[1]
+    lobby = services.create_match(user=first, game="han", players=4, bot_seats={3: "greedy"})
+    running = services.create_match(user=first, game="hansa", players=2)
+    services.join_match(user=second, match_id=running.pk)
+    finished = services.create_match(
+        user=first, game="han", players=3, take_seat=False,
+        bot_seats={0: "greedy", 1: "random", 2: "greedy"},
+    )
+    finished = _play_bots_to_the_end(finished.pk)
+    for match in (lobby, running, finished):
+        summary = selectors.match_summary(selectors.get_match(match.pk))
+        write(f"demo match #{summary['id']}: {summary['game']} {summary['status']} "
+              f"(ply {summary['ply']})")
+    return [Match.objects.get(pk=match.pk) for match in (lobby, running, finished)]
