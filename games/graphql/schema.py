@@ -12,6 +12,7 @@ from typing import Annotated
 
 import strawberry
 import strawberry_django
+from rest_framework.authtoken.models import Token
 from strawberry.extensions import MaxAliasesLimiter
 from strawberry.scalars import JSON
 from strawberry.types import Info
@@ -199,9 +200,9 @@ class Mutation:
         description="Revoke the token this request was authenticated with."
     )
     def revoke_token(self, info: Info) -> RevokeTokenPayload:
-        user, problems = _signed_in(info)
-        token = info.context.auth
-        if problems or token is None or not hasattr(token, "key"):
+        _user, problems = _signed_in(info)
+        token = info.context.auth  # the DRF Token for token auth; None for a session
+        if problems or not isinstance(token, Token):
             exc = errors.AuthenticationRequired("Send the token to revoke as `Authorization: "
                                                 "Token <key>`.")
             return RevokeTokenPayload(errors=[GameError(code=exc.code, message=exc.message)])
