@@ -361,6 +361,11 @@ def submit_move(
             raise errors.IllegalMoveError(
                 exc.message, code=exc.code or "illegal_move", details=exc.details
             ) from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            # The contract says apply raises IllegalMove for anything malformed; if an
+            # engine misses a case, the client still gets a 400, and we get the traceback.
+            logger.exception("%s engine crashed on a move of seat %s", match.game, position)
+            raise errors.MalformedMove("The rules engine could not read this move.") from None
 
         logged = Move.objects.create(match=match, ply=match.ply, seat=position, move=move)
         match.ply += 1

@@ -100,6 +100,14 @@ def test_people_and_a_bot_play_a_whole_match_without_leaks(
             )
             assert response.status_code == 201, response.json()
             assert response.json()["ply"] == legal["ply"]
+            # The mover's own answer (its events, its new view) shows nothing hidden either.
+            now = Match.objects.get(pk=match_id)
+            if now.status == "finished":  # the last move: everything is public now
+                assert response.json()["match"]["seed"] == TEST_SEED
+            else:
+                known = known_card_ids(now, now.ply, seat) if game == "hansa" else set()
+                assert_no_leak(response.json(), game=game, state=now.state, seed=TEST_SEED,
+                               reader=seat, known=known, where="submit")
             human_moves += 1
             assert human_moves < 1000
 
