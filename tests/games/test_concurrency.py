@@ -113,3 +113,20 @@ def test_a_duplicated_bot_task_plays_once(make_user):
     # ...and a third, late copy of the same task is a no-op too.
     assert play_bot_turn(match.pk, 1, ply) is False
     _assert_log_gapless(match.pk)
+
+
+def test_three_people_racing_for_the_last_two_seats(make_user, make_auth_client):
+    ann = make_user()
+    match = services.create_match(user=ann, game="hansa", players=3)
+    racers = [make_auth_client(make_user()) for _ in range(3)]
+    responses = _race(*[
+        (lambda client=client: client.post(match_url(match.pk, "join/"), {}, format="json"))
+        for client in racers
+    ])
+    codes = sorted(response.status_code for response in responses)
+    assert codes == [200, 200, 409]
+    loser = next(response for response in responses if response.status_code == 409)
+    assert loser.json()["error"]["code"] == "match_full"
+    match.refresh_from_db()
+    assert match.status == "active"
+    assert sorted(match.seats.values_list("position", flat=True)) == [0, 1, 2]
