@@ -239,9 +239,10 @@ class MatchType:
         return selectors.view_for(root, current_user(info))
 
     @strawberry_django.field(
-        description="The caller's legal moves (error not_seated for a spectator)."
+        description="The caller's legal moves; null with an error not_seated for a "
+        "spectator (the rest of the match is still served)."
     )
-    def legal_moves(self, root: Match, info: Info) -> LegalMoves:
+    def legal_moves(self, root: Match, info: Info) -> LegalMoves | None:
         body = selectors.legal_moves_for(root, current_user(info))
         return LegalMoves(
             seat=body["seat"], ply=body["ply"], to_act=list(body["to_act"]),
