@@ -14,20 +14,29 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 
-class InvalidToken(Exception):
-    """A token was sent but is unknown, revoked, or belongs to an inactive user."""
+class CredentialsRefused(Exception):
+    """Credentials were sent and refused: answered as REST answers them, never downgraded
+    to anonymous (a client with a revoked token should find out at once)."""
 
-    # REST answers a bad token with 401 "not_authenticated" (reason in details): the same.
-    code = "not_authenticated"
-    reason = "authentication_failed"
-    http_status = 401
+    code = "error"
+    reason = "error"
+    http_status = 400
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class CsrfRefused(InvalidToken):
+class InvalidToken(CredentialsRefused):
+    """A token that is unknown, revoked, or belongs to an inactive user: REST's 401
+    ``not_authenticated`` with the reason in the details."""
+
+    code = "not_authenticated"
+    reason = "authentication_failed"
+    http_status = 401
+
+
+class CsrfRefused(CredentialsRefused):
     """A session-authenticated POST without the CSRF token: REST's 403 permission_denied."""
 
     code = "permission_denied"
@@ -39,7 +48,7 @@ def authenticate_http_request(request: HttpRequest) -> tuple[object, object | No
     """``(user, auth)`` behind an HTTP request, as REST would see it: ``Authorization:
     Token ...`` (auth is the Token) or a session (with DRF's CSRF check for
     session-authenticated unsafe requests). Anonymous when no credentials are sent;
-    ``InvalidToken`` when bad ones are."""
+    ``CredentialsRefused`` when bad ones are."""
     authenticators = [cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
     drf_request = Request(request, authenticators=authenticators)
     try:

@@ -9,7 +9,7 @@ from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_exempt
 from strawberry.django.views import GraphQLView
 
-from games.graphql.auth import InvalidToken, authenticate_http_request
+from games.graphql.auth import CredentialsRefused, authenticate_http_request
 from games.graphql.context import GraphQLContext
 
 
@@ -24,9 +24,7 @@ class GameGraphQLView(GraphQLView):
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         try:
             request.graphql_user, request.graphql_auth = authenticate_http_request(request)
-        except InvalidToken as exc:
-            # As in REST: bad credentials are refused outright rather than treated as
-            # anonymous, so a client with a revoked token finds out at once.
+        except CredentialsRefused as exc:
             return JsonResponse(
                 {"errors": [{"message": exc.message, "extensions": {
                     "code": exc.code, "details": {"reason": exc.reason}}}]},

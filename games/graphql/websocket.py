@@ -44,6 +44,8 @@ class QueryTokenAuthMiddleware(BaseMiddleware):
 
 
 class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
+    """strawberry's consumer, with the caller (token or anonymous) in the context."""
+
     async def connect(self) -> None:
         if self.scope.get("auth_error"):
             # Refuse the handshake (HTTP 403) rather than downgrade a bad token to anonymous.
