@@ -68,7 +68,7 @@ def _read(match_id: int, user, since: int | None) -> _Reading:
 _read_async = database_sync_to_async(_read)
 
 
-async def match_updates(
+async def _match_updates(
     info: Info, match_id: strawberry.ID, since: int | None
 ) -> AsyncGenerator[MatchUpdate, None]:
     consumer = info.context.ws
@@ -107,3 +107,16 @@ async def match_updates(
                 return
             last = reading
 
+
+@strawberry.type
+class Subscription:
+    @strawberry.subscription(
+        description="Live updates of a match over websockets (graphql-transport-ws): the "
+        "current state at once, then one update per change with the new moves and the view "
+        "as you may see it, and the result when the match ends (then the stream completes)."
+    )
+    async def match_updates(
+        self, info: Info, match_id: strawberry.ID, since: int | None = None
+    ) -> AsyncGenerator[MatchUpdate, None]:
+        async for update in _match_updates(info, match_id, since):
+            yield update

@@ -1,0 +1,250 @@
+"""Mutations: accounts (register, login, revoke) and the match lobby and play.
+
+Each calls one service with the caller and returns a payload whose ``errors`` list holds
+typed ``GameError`` values with REST's stable codes (Saleor style). The services are
+atomic: a mutation that returns errors has written nothing.
+"""
+
+from __future__ import annotations
+
+import strawberry
+import strawberry_django
+from rest_framework.authtoken.models import Token
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from accounts import services as account_services
+from accounts.serializers import RegistrationSerializer, TokenRequestSerializer
+from games import errors, selectors, services
+from games.graphql.context import authenticated_user
+from games.graphql.errors import attempt
+from games.graphql.types import GameError, LoggedMove, MatchType, MeType
+
+
+# -- payloads ---------------------------------------------------------------------------------
+@strawberry.type
+class AuthPayload:
+    token: str | None = None
+    user: MeType | None = None
+    errors: list[GameError] = strawberry.field(default_factory=list)
+
+
+@strawberry.type
+class RevokeTokenPayload:
+    revoked: bool = False
+    errors: list[GameError] = strawberry.field(default_factory=list)
+
+
+@strawberry.type
+class MatchPayload:
+    match: MatchType | None = None
+    errors: list[GameError] = strawberry.field(default_factory=list)
+
+
+@strawberry.type
+class SubmitMovePayload:
+    move: LoggedMove | None = None
+    events: list[JSON] = strawberry.field(
+        default_factory=list, description="The engine's events (public information)."
+    )
+    match: MatchType | None = None
+    errors: list[GameError] = strawberry.field(default_factory=list)
+
+
+@strawberry.input(description="A seat given to a bot at creation.")
+class BotSeatInput:
+    position: int
+    kind: str = strawberry.field(description='A bot kind of the catalogue, e.g. "greedy".')
+
+
+def _signed_in(info: Info) -> tuple[object | None, list[GameError]]:
+    """The caller, or the not_authenticated error REST answers with 401 (nothing written)."""
+    user = authenticated_user(info)
+    if user is None:
+        exc = errors.AuthenticationRequired()
+        return None, [GameError(code=exc.code, message=exc.message)]
+    return user, []
+
+
+def _match_payload(match_id) -> MatchPayload:
+    return MatchPayload(match=selectors.get_match(match_id))
+
+
+# -- mutations --------------------------------------------------------------------------------
+@strawberry.type
+class Mutation:
+    @strawberry_django.mutation(description="Sign up; returns the new user's API token.")
+    def register(self, username: str, password: str, email: str = "") -> AuthPayload:
+        serializer = RegistrationSerializer(
+            data={"username": username, "password": password, "email": email}
+        )
+
+        def register_user():
+            serializer.is_valid(raise_exception=True)
+            return account_services.register_user(**serializer.validated_data)
+
+        registered, problems = attempt(register_user)
+        if problems:
+            return AuthPayload(errors=problems)
+        user, token = registered
+        return AuthPayload(token=token.key, user=MeType.from_user(user))
+
+    @strawberry_django.mutation(description="Exchange a username and password for the token.")
+    def login(self, info: Info, username: str, password: str) -> AuthPayload:
+        serializer = TokenRequestSerializer(data={"username": username, "password": password})
+
+        def issue_token():
+            serializer.is_valid(raise_exception=True)
+            return account_services.issue_token(
+                request=info.context.request if info.context.ws is None else None,
+                **serializer.validated_data,
+            )
+
+        token, problems = attempt(issue_token)
+        if problems:
+            return AuthPayload(errors=problems)
+        return AuthPayload(token=token.key, user=MeType.from_user(token.user))
+
+    @strawberry_django.mutation(
+        description="Revoke the token this request was authenticated with."
+    )
+    def revoke_token(self, info: Info) -> RevokeTokenPayload:
+        _user, problems = _signed_in(info)
+        token = info.context.auth  # the DRF Token for token auth; None for a session
+        if problems or not isinstance(token, Token):
+            exc = errors.AuthenticationRequired("Send the token to revoke as `Authorization: "
+                                                "Token <key>`.")
+            return RevokeTokenPayload(errors=[GameError(code=exc.code, message=exc.message)])
+        account_services.revoke_token(token)
+        return RevokeTokenPayload(revoked=True)
+
+    @strawberry_django.mutation(description="Create a match; you take a seat unless told not to.")
+    def create_match(
+        self,
+        info: Info,
+        game: str,
+        players: int,
+        options: JSON | None = None,
+        bot_seats: list[BotSeatInput] | None = None,
+        take_seat: bool = True,
+        creator_seat: int | None = None,
+    ) -> MatchPayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return MatchPayload(errors=problems)
+        seats_for_bots = None
+        if bot_seats is not None:
+            seats_for_bots = {}
+            for seat in bot_seats:
+                if seat.position in seats_for_bots:
+                    exc = errors.InvalidSeat(
+                        "Each bot seat position may appear once.",
+                        details={"position": seat.position},
+                    )
+                    return MatchPayload(errors=[GameError(
+                        code=exc.code, message=exc.message, field="botSeats",
+                        details=exc.details)])
+                seats_for_bots[seat.position] = seat.kind
+
+        match, problems = attempt(
+            lambda: services.create_match(
+                user=user, game=game, players=players, options=options,
+                bot_seats=seats_for_bots, take_seat=take_seat, creator_seat=creator_seat,
+            )
+        )
+        for problem in problems:
+            # A bad position may be the creator's seat or a bot's: the details name it.
+            if problem.code in ("invalid_seat", "seat_taken"):
+                position = (problem.details or {}).get("position")
+                is_creators = creator_seat is not None and position == creator_seat
+                problem.field = "creatorSeat" if is_creators else "botSeats"
+        if problems:
+            return MatchPayload(errors=problems)
+        return _match_payload(match.pk)
+
+    @strawberry_django.mutation(description="Take a seat (the lowest free one by default).")
+    def join_match(
+        self, info: Info, match_id: strawberry.ID, position: int | None = None
+    ) -> MatchPayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return MatchPayload(errors=problems)
+        seat, problems = attempt(
+            lambda: services.join_match(user=user, match_id=match_id, position=position)
+        )
+        if problems:
+            return MatchPayload(errors=problems)
+        return _match_payload(seat.match_id)
+
+    @strawberry_django.mutation(description="Give up your seat while the match is open.")
+    def leave_match(self, info: Info, match_id: strawberry.ID) -> MatchPayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return MatchPayload(errors=problems)
+        _, problems = attempt(lambda: services.leave_match(user=user, match_id=match_id))
+        if problems:
+            return MatchPayload(errors=problems)
+        return _match_payload(match_id)
+
+    @strawberry_django.mutation(
+        description="Start the match now (creator or admin); `fillWith` seats a bot of that "
+        "kind in every open seat."
+    )
+    def start_match(
+        self, info: Info, match_id: strawberry.ID, fill_with: str | None = None
+    ) -> MatchPayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return MatchPayload(errors=problems)
+        match, problems = attempt(
+            lambda: services.start_match(user=user, match_id=match_id, fill_with=fill_with),
+            overrides={"unknown_bot": "fillWith"},
+        )
+        if problems:
+            return MatchPayload(errors=problems)
+        return _match_payload(match.pk)
+
+    @strawberry_django.mutation(description="Abort the match (creator or admin).")
+    def abort_match(
+        self, info: Info, match_id: strawberry.ID, reason: str = ""
+    ) -> MatchPayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return MatchPayload(errors=problems)
+        match, problems = attempt(
+            lambda: services.abort_match(user=user, match_id=match_id, reason=reason[:200])
+        )
+        if problems:
+            return MatchPayload(errors=problems)
+        return _match_payload(match.pk)
+
+    @strawberry_django.mutation(
+        description="Submit a move for your seat. With `expectedPly`, a match that has "
+        "moved on answers stale_ply instead of applying the move."
+    )
+    def submit_move(
+        self,
+        info: Info,
+        match_id: strawberry.ID,
+        move: JSON,
+        expected_ply: int | None = None,
+    ) -> SubmitMovePayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return SubmitMovePayload(errors=problems)
+        submitted, problems = attempt(
+            lambda: services.submit_move(
+                match_id=match_id, user=user, move=move, expected_ply=expected_ply
+            )
+        )
+        if problems:
+            return SubmitMovePayload(errors=problems)
+        logged = submitted.move
+        return SubmitMovePayload(
+            # the mover's own move, in full, as REST returns it
+            move=LoggedMove(
+                ply=logged.ply, seat=logged.seat, move=logged.move, created_at=logged.created_at
+            ),
+            events=list(submitted.events),
+            match=selectors.get_match(submitted.match.pk),
+        )

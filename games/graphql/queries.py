@@ -1,0 +1,90 @@
+"""Queries: the catalogue, matches as the caller may see them, replays, the caller.
+
+Thin resolvers over ``games.selectors``: a service error raised here reaches the client
+with REST's code in ``extensions.code`` (see ``games.graphql.errors.ServiceErrorCodes``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+import strawberry_django
+from strawberry.types import Info
+
+from games import errors, selectors
+from games.graphql.context import authenticated_user, current_user
+from games.graphql.types import Game, MatchPage, MatchStatusEnum, MatchType, MeType, Replay
+
+MAX_PAGE_SIZE = 100
+DEFAULT_PAGE_SIZE = 20
+
+
+@strawberry.type
+class Query:
+    @strawberry_django.field(description="The catalogue: every game with its option schema.")
+    def games(self) -> list[Game]:
+        return [Game.from_entry(entry) for entry in selectors.list_games()]
+
+    @strawberry_django.field(description="One game of the catalogue (error unknown_game).")
+    def game(self, game: str) -> Game:
+        return Game.from_entry(selectors.get_game(game))
+
+    @strawberry_django.field(
+        description="Matches newest first, filtered and paginated as GET /api/v1/matches/ "
+        f"(limit {DEFAULT_PAGE_SIZE} by default, at most {MAX_PAGE_SIZE})."
+    )
+    def matches(
+        self,
+        info: Info,
+        game: str | None = None,
+        status: MatchStatusEnum | None = None,  # type: ignore[valid-type]
+        mine: bool = False,
+        open_seats: Annotated[
+            bool | None,
+            strawberry.argument(
+                description="true: open matches with a free seat; false: the others."
+            ),
+        ] = None,
+        limit: int = DEFAULT_PAGE_SIZE,
+        offset: int = 0,
+    ) -> MatchPage:
+        if not 1 <= limit <= MAX_PAGE_SIZE or offset < 0:
+            raise errors.InvalidRequest(
+                f"limit must be 1 to {MAX_PAGE_SIZE} and offset at least 0.",
+                details={"limit": limit, "offset": offset},
+            )
+        matches = selectors.list_matches(
+            user=current_user(info),
+            game=game,
+            status=status.value if status is not None else None,
+            mine=mine,
+            open_seats=open_seats,
+        )
+        return MatchPage(
+            total_count=matches.count(),
+            limit=limit,
+            offset=offset,
+            results=list(matches[offset : offset + limit]),
+        )
+
+    @strawberry_django.field(description="One match with the caller's view.")
+    def match(self, id: strawberry.ID) -> MatchType:
+        return selectors.get_match(id)
+
+    @strawberry_django.field(
+        description="The state after `ply` moves as the caller may see it (everything, "
+        "with the full state, once the match has ended)."
+    )
+    def replay(self, info: Info, match_id: strawberry.ID, ply: int) -> Replay:
+        match = selectors.get_match(match_id)
+        body = selectors.replay_view(match, current_user(info), ply)
+        return Replay(
+            match_id=strawberry.ID(str(match.pk)), ply=body["ply"], seat=body["seat"],
+            view=body["view"], state=body.get("state"),
+        )
+
+    @strawberry_django.field(description="The signed-in user, null when anonymous.")
+    def me(self, info: Info) -> MeType | None:
+        user = authenticated_user(info)
+        return MeType.from_user(user) if user is not None else None
