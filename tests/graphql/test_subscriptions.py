@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from games import services
 from games.models import Match, Move, Result
 from games.replay import replay_state
 from rules import get_engine
@@ -258,3 +259,41 @@ def test_websocket_authentication_and_bad_subscriptions(server, players):
             await player.close()
 
     asyncio.run(scenario())
+
+
+def test_lobby_changes_are_pushed_until_the_match_starts(server, players):
+    open_match = services.create_match(user=players[0].user, game="han", players=3).pk
+
+    def join(player):
+        try:
+            services.join_match(user=player.user, match_id=open_match)
+        finally:
+            connection.close()
+
+    async def scenario():
+        watcher = Subscriber(server, token=players[1].token)
+        try:
+            assert (await watcher.open())["type"] == "connection_ack"
+            await watcher.subscribe(UPDATES, {"id": str(open_match)})
+            first = _update(await watcher.receive())
+            assert first["status"] == "OPEN" and first["view"] is None
+            assert [seat["kind"] for seat in first["seats"]] == ["HUMAN", "OPEN", "OPEN"]
+
+            await asyncio.to_thread(join, players[1])
+            joined = _update(await watcher.receive())
+            assert joined["status"] == "OPEN"
+            assert [seat["user"] for seat in joined["seats"]][:2] == [
+                players[0].user.username, players[1].user.username
+            ]
+
+            await asyncio.to_thread(join, players[2])
+            started = _update(await watcher.receive())
+            assert started["status"] == "ACTIVE" and started["ply"] == 0
+            state = await asyncio.to_thread(_fetch, open_match)
+            engine = get_engine("han")
+            assert started["view"] == engine.view(engine.from_json(state.state), 1)
+        finally:
+            await watcher.close()
+
+    asyncio.run(scenario())
+
