@@ -157,24 +157,22 @@ def resolve_final_card(state: HansaState, data: HansaData, events: list[dict]) -
 
 
 def storage_allowance(state: HansaState, data: HansaData, seat: int) -> int:
-    """Pieces a seat keeps at this storage: one per face-up trade ship, at most what it has
-    (ruling Q10: earlier stored pieces count towards it)."""
+    """The most pieces a seat may keep at this storage: one per face-up trade ship, and no
+    more than it has (ruling Q10: earlier stored pieces count towards it)."""
     ships = sum(1 for cid in state.face_up[seat] if data.cards[cid].kind == "ship")
     return min(ships, sum(state.pieces[seat]))
 
 
 def start_storage(state: HansaState, data: HansaData, events: list[dict]) -> None:
-    """Seats whose storage leaves no choice (keep everything, keep nothing, or pieces of a
-    single colour) are settled at once; the others owe a secret choice."""
+    """Ruling Q10: a seat keeps *at most* its allowance, any pieces it likes, so it has a
+    choice whenever it may keep at least one piece. Only a seat with nothing to keep (no
+    face-up ship, or no piece) has a single possible choice; it is settled at once, the
+    others owe a secret choice (ruling Q6)."""
     state.phase = STORE
     state.pending = {}
     for seat in range(state.players):
-        keep = storage_allowance(state, data, seat)
-        owned = state.pieces[seat]
-        colours_owned = sum(1 for count in owned if count > 0)
-        if keep == sum(owned) or keep == 0 or colours_owned <= 1:
-            forced = [min(count, keep) for count in owned] if keep else [0] * len(owned)
-            state.pending[seat] = {"pieces": forced, "forced": True}
+        if storage_allowance(state, data, seat) == 0:
+            state.pending[seat] = {"pieces": [0] * len(state.pieces[seat]), "forced": True}
     if not owing_seats(state, data):
         resolve_storage(state, data, events)
 

@@ -205,12 +205,9 @@ def _check_store(state: HansaState, data: HansaData, seat: int, move: dict) -> d
     if sum(counts) > keep:
         raise IllegalMove(
             "too_many_pieces",
-            f"you may store {keep} piece(s): one per face-up trade ship (ruling Q10)",
+            f"you may store at most {keep} piece(s): one per face-up trade ship (ruling Q10)",
         )
-    if sum(counts) < keep:
-        raise IllegalMove(
-            "too_few_pieces", f"store exactly {keep} piece(s), one per face-up trade ship"
-        )
+    # fewer is allowed: ruling Q10 says "at most", and earlier pieces may be given up
     return {"pieces": counts}
 
 
@@ -328,16 +325,17 @@ def legal_moves(state: HansaState, data: HansaData, seat: int) -> list[dict]:
 
 
 def _store_options(owned: list[int], keep: int) -> list[list[int]]:
-    """Every way to keep exactly ``keep`` pieces out of ``owned`` (per colour)."""
+    """Every way to keep at most ``keep`` pieces out of ``owned`` (per colour), ruling Q10;
+    the fullest ways come first."""
     options: list[list[int]] = []
 
     def extend(prefix: list[int], colour: int, left: int) -> None:
         if colour == len(owned):
-            if left == 0:
-                options.append(prefix)
+            options.append(prefix)
             return
         for count in range(min(owned[colour], left), -1, -1):
             extend(prefix + [count], colour + 1, left - count)
 
     extend([], 0, keep)
+    options.sort(key=sum, reverse=True)  # stable: within a size, the order above
     return options

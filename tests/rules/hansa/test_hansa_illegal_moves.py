@@ -127,7 +127,6 @@ CASES = [
      lambda s: {"type": "keep", "cards": s.hands[0][:2]}, "already_chosen"),
     ("store too many", _store_state, 0, {"type": "store", "pieces": {"red": 1, "blue": 1}},
      "too_many_pieces"),
-    ("store too few", _store_state, 0, {"type": "store", "pieces": {}}, "too_few_pieces"),
     ("store pieces not owned", _store_state, 0, {"type": "store", "pieces": {"black": 1}},
      "not_enough_pieces"),
     ("store unknown colour", _store_state, 0, {"type": "store", "pieces": {"pink": 1}},

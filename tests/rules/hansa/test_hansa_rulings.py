@@ -288,7 +288,9 @@ def _storage_state():
     give_face_down(state, 0, ships[2:3])  # face-down ships do not allow storage
     set_pieces(state, 0, {"red": 1, "blue": 1, "yellow": 1}, stored={"red": 1})
     give_face_up(state, 1, ships[3:4])
-    set_pieces(state, 1, {"black": 3})  # one colour: no choice, settled at once
+    set_pieces(state, 1, {"black": 3})  # one colour, yet keeping 0 or 1 is still a choice
+    set_pieces(state, 2, {"red": 2})  # no face-up ship: nothing can be kept, settled at once
+    give_face_up(state, 3, ships[5:6])  # a ship but no piece: nothing to keep, settled
     flow.start_storage(state, data(), [])
     return state
 
@@ -296,23 +298,49 @@ def _storage_state():
 def test_q10_storage_counts_earlier_stored_pieces():
     eng = engine()
     state = _storage_state()
-    assert state.phase == STORE and eng.to_act(state) == [0]
-    options = eng.legal_moves(state, 0)
-    assert len(options) == 3 and all(sum(m["pieces"].values()) == 2 for m in options)
+    assert state.phase == STORE and eng.to_act(state) == [0, 1]
     for pieces, code in (({"red": 1, "blue": 1, "yellow": 1}, "too_many_pieces"),
-                         ({"red": 1}, "too_few_pieces"),
                          ({"blue": 2}, "not_enough_pieces"),
                          ({"green": 1, "red": 1}, "unknown_colour")):
         with pytest.raises(IllegalMove) as error:
             eng.apply(state, 0, {"type": "store", "pieces": pieces})
         assert error.value.code == code
     # the earlier stored red piece may be given up for two new ones
-    new, events = eng.apply(state, 0, {"type": "store", "pieces": {"blue": 1, "yellow": 1}})
+    new, _ = eng.apply(state, 0, {"type": "store", "pieces": {"blue": 1, "yellow": 1}})
+    new, events = eng.apply(new, 1, {"type": "store", "pieces": {"black": 1}})
     assert new.pieces[0] == [0, 1, 1, 0] and new.stored[0] == [0, 1, 1, 0]
     assert new.pieces[1] == [0, 0, 0, 1]  # one face-up ship keeps one black piece
     assert new.pieces[2] == [0, 0, 0, 0]
     stored = {e["seat"]: e["pieces"] for e in events if e["type"] == "pieces_stored"}
     assert stored[0] == {"red": 0, "blue": 1, "yellow": 1, "black": 0}
+
+
+def test_q10_storage_may_keep_fewer_than_the_ships_allow():
+    # ruling Q10: a player keeps "at most" as many pieces as face-up ships, so any subset
+    # within that number is a legal storage, including keeping nothing
+    eng = engine()
+    state = _storage_state()
+    options = eng.legal_moves(state, 0)
+    kept = sorted(tuple(m["pieces"][c] for c in data().colours) for m in options)
+    # every subset of {red, blue, yellow} with at most 2 pieces: 1 + 3 + 3
+    expected = sorted(
+        (r, b, y, 0) for r in (0, 1) for b in (0, 1) for y in (0, 1) if r + b + y <= 2
+    )
+    assert kept == expected
+    assert sorted(m["pieces"]["black"] for m in eng.legal_moves(state, 1)) == [0, 1]
+    new, _ = eng.apply(state, 0, {"type": "store", "pieces": {"red": 1}})
+    new, _ = eng.apply(new, 1, {"type": "store", "pieces": {}})
+    assert new.pieces[0] == [1, 0, 0, 0] and new.pieces[1] == [0, 0, 0, 0]
+
+
+def test_q10_storage_is_settled_only_when_there_is_one_choice():
+    eng = engine()
+    state = _storage_state()
+    for seat in (2, 3):  # no face-up ship / no piece: keeping nothing is the only choice
+        assert seat not in eng.to_act(state) and eng.legal_moves(state, seat) == []
+        with pytest.raises(IllegalMove) as error:
+            eng.apply(state, seat, {"type": "store", "pieces": {}})
+        assert error.value.code == "already_chosen"
 
 
 def test_storage_choice_is_hidden_until_all_have_stored():
@@ -321,7 +349,7 @@ def test_storage_choice_is_hidden_until_all_have_stored():
     give_face_up(state, 2, cards_where(kind="ship")[4:5])
     set_pieces(state, 2, {"red": 1, "black": 1})
     flow.start_storage(state, data(), [])
-    assert eng.to_act(state) == [0, 2]
+    assert eng.to_act(state) == [0, 1, 2]
     a, _ = eng.apply(state, 2, {"type": "store", "pieces": {"red": 1}})
     b, _ = eng.apply(state, 2, {"type": "store", "pieces": {"black": 1}})
     for viewer in (0, 1, 3, None):
