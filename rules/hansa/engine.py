@@ -114,7 +114,10 @@ class HansaEngine(Engine):
         }
 
     def _person_types(self, state: HansaState, seat: int) -> int:
-        cards = state.face_up[seat] + state.face_down[seat]
+        """Notable-person types in the Kontor. Face-down cards are turned up only at Final
+        Scoring (rulebook), so before the end they stay out: the standings never tell what
+        lies face down."""
+        cards = state.face_up[seat] + (state.face_down[seat] if state.phase == OVER else [])
         return len({self.data.cards[cid].person for cid in cards if self.data.cards[cid].person})
 
     def to_json(self, state: HansaState) -> dict:

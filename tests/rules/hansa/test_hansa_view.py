@@ -13,6 +13,7 @@ from .helpers import (
     cards_where,
     city,
     engine,
+    give_face_down,
     give_face_up,
     play_random,
     set_hand,
@@ -137,3 +138,25 @@ def test_move_value_counts_a_taken_luxury_piece():
     without = eng.move_value(view, 0, {"type": "trade", "card": lon[0], "take": lon[2]})
     assert with_piece > without
     assert eng.move_value(view, 0, {"type": "choose_start", "seat": 1}) == 0.0
+
+
+def test_result_before_the_end_does_not_count_face_down_persons():
+    # the rulebook turns face-down cards up only at Final Scoring; until then the standings
+    # (and their tie-break) must not tell how many person types lie face down
+    eng = engine()
+    state = start_game(4, seed="standings")
+    other = eng.from_json(eng.to_json(state))
+    for seat_state in (state, other):
+        for seat in range(4):
+            seat_state.face_up[seat] = []
+            seat_state.face_down[seat] = []
+    persons = cards_where(kind="person")
+    give_face_up(state, 1, persons[:1])
+    give_face_up(other, 1, persons[:1])
+    letter = eng.data.cards[persons[0]].person
+    face_down = [cid for cid in persons if eng.data.cards[cid].person != letter][:3]
+    give_face_down(state, 1, face_down)
+    # same number of face-down cards, but none of them a person
+    give_face_down(other, 1, cards_where(kind="building")[:3])
+    assert eng.result(state) == eng.result(other)
+    assert eng.result(state)["tie_break"]["person_types"][1] == 1
