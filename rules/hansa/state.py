@@ -99,7 +99,7 @@ class HansaState:
         new.stored = [list(counts) for counts in self.stored]
         new.profit = list(self.profit)
         new.breakdown = [_copy_breakdown(entry) for entry in self.breakdown]
-        new.pending = {seat: dict(choice) for seat, choice in self.pending.items()}
+        new.pending = {seat: _copy_choice(choice) for seat, choice in self.pending.items()}
         new.chooser = self.chooser
         new.removed = list(self.removed)
         return new
@@ -130,7 +130,9 @@ class HansaState:
             "profit": list(self.profit),
             "breakdown": [_copy_breakdown(entry) for entry in self.breakdown],
             # JSON keys are strings; seats are sorted so equal states give equal JSON
-            "pending": {str(seat): dict(self.pending[seat]) for seat in sorted(self.pending)},
+            "pending": {
+                str(seat): _copy_choice(self.pending[seat]) for seat in sorted(self.pending)
+            },
             "chooser": self.chooser,
             "removed": list(self.removed),
         }
@@ -161,7 +163,9 @@ class HansaState:
         state.stored = [[int(v) for v in counts] for counts in data["stored"]]
         state.profit = [int(v) for v in data["profit"]]
         state.breakdown = [_copy_breakdown(entry) for entry in data["breakdown"]]
-        state.pending = {int(seat): dict(choice) for seat, choice in data["pending"].items()}
+        state.pending = {
+            int(seat): _copy_choice(choice) for seat, choice in data["pending"].items()
+        }
         state.chooser = None if data["chooser"] is None else int(data["chooser"])
         state.removed = list(data["removed"])
         return state
@@ -178,6 +182,13 @@ def empty_breakdown() -> dict:
         "persons": {"types": 0, "sets": 0, "type_count": 0},
         "total": 0,
     }
+
+
+def _copy_choice(choice: dict) -> dict:
+    """A pending choice holds lists (cards, pieces): copy them too, so a state, its copies
+    and its JSON never share one."""
+    return {key: list(value) if isinstance(value, list) else value
+            for key, value in choice.items()}
 
 
 def _copy_breakdown(entry: dict) -> dict:

@@ -179,3 +179,22 @@ def test_different_seeds_differ_and_games_vary():
         end, _ = play_random(eng, eng.setup(4, {}, f"vary-{game}"), SeededRng(f"v{game}"))
         finals.add(json.dumps(eng.result(end)["scores"]))
     assert len(finals) > 1
+
+
+def test_json_and_copies_do_not_alias_pending_choices():
+    # DESIGN.md: apply leaves the old state untouched and to_json/from_json is an exact
+    # round trip; a pending simultaneous choice (ruling Q6) must not be shared either way
+    eng = engine()
+    state = eng.setup(4, {}, "alias-pending")
+    state, _ = eng.apply(state, 1, eng.legal_moves(state, 1)[0])
+    kept = list(state.pending[1]["cards"])
+    exported = eng.to_json(state)
+    exported["pending"]["1"]["cards"].append("lon-01")
+    assert state.pending[1]["cards"] == kept
+    raw = eng.to_json(state)
+    loaded = eng.from_json(raw)
+    raw["pending"]["1"]["cards"].clear()
+    assert loaded.pending[1]["cards"] == kept
+    copied = state.copy()
+    copied.pending[1]["cards"].clear()
+    assert state.pending[1]["cards"] == kept
