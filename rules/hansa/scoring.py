@@ -49,7 +49,9 @@ def parliament_profits(
     """The k-th ranked face-down trade power earns the fixed profit of the city with the
     k-th highest prosperity (ruling Q7: prosperity values sorted high to low, ties in
     prosperity pay the same); 0 power earns nothing (ruling Q2)."""
-    fixed = sorted((data.track[index].first for index in prosperity), reverse=True)
+    # sort the markers' positions, then read each space's profit: the k-th most prosperous
+    # city pays, even on a track whose profits do not rise with every space
+    fixed = [data.track[index].first for index in sorted(prosperity, reverse=True)]
     profits = []
     for rank in competition_ranks(powers):
         profits.append(fixed[rank - 1] if rank is not None and rank <= len(fixed) else 0)

@@ -102,3 +102,18 @@ def test_broken_files_are_refused_with_a_clear_error(breakage):
     breakage(cards, tables)
     with pytest.raises(DataFormatError):
         HansaData(cards, tables)
+
+
+def test_q7_parliament_ranks_follow_prosperity_order_not_the_profit_values():
+    # ruling Q7: the k-th ranked player earns the fixed profit of the city with the k-th
+    # highest prosperity (marker furthest right), whatever that space's profit is
+    from rules.hansa import scoring
+
+    cards, tables = _files()
+    tables = copy.deepcopy(tables)
+    spaces = tables["prosperity_track"]["spaces"]
+    spaces[-1]["first"] = 1  # the top space pays less than the one below it
+    data = HansaData(cards, tables)
+    top, below = len(spaces) - 1, len(spaces) - 2
+    profits = scoring.parliament_profits(data, [9, 5, 0, 0], [below, top, 0, 0])
+    assert profits == [1, spaces[below]["first"], 0, 0]
