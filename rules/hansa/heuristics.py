@@ -14,6 +14,7 @@ from rules.hansa.data import HansaData
 HAND_CARD_WEIGHT = 0.25  # a card in hand is worth something later, not now
 PARLIAMENT_WEIGHT = 1.0  # each point of face-down trade power, very roughly
 KEEP_WEIGHT = 0.5
+STORED_PIECE_WEIGHT = 0.5  # a stored piece counts again in later rounds (rulings Q8, Q10)
 
 
 def _known_cards(view: dict, seat: int) -> dict[str, dict]:
@@ -101,6 +102,8 @@ def estimate_move_value(data: HansaData, view: dict, seat: int, move: dict) -> f
             new = kept.get(data.colours[colour], 0)
             totals[colour][seat] += new - owned
             my_pieces[colour] = new
+            # keeping fewer than allowed is legal (Q10) but never better
+            bonus += STORED_PIECE_WEIGHT * new
     elif move_type == "keep":
         chosen = [known[cid] for cid in move.get("cards", []) if cid in known]
         return KEEP_WEIGHT * sum(

@@ -160,3 +160,21 @@ def test_result_before_the_end_does_not_count_face_down_persons():
     give_face_down(other, 1, cards_where(kind="building")[:3])
     assert eng.result(state) == eng.result(other)
     assert eng.result(state)["tie_break"]["person_types"][1] == 1
+
+
+def test_move_value_prefers_storing_the_full_allowance():
+    # ruling Q10 lets a seat keep fewer pieces than its ships allow; a piece kept still
+    # counts in later rounds (Q8), so the estimate must never prefer giving one up
+    from rules.hansa import flow
+
+    eng = engine()
+    state = start_game(4, seed="value-store")
+    for seat in range(4):
+        state.face_up[seat] = []
+        set_pieces(state, seat, {})
+    give_face_up(state, 0, cards_where(kind="ship")[:2])
+    set_pieces(state, 0, {"red": 2})
+    flow.start_storage(state, eng.data, [])
+    view = eng.view(state, 0)
+    values = {m["pieces"]["red"]: eng.move_value(view, 0, m) for m in eng.legal_moves(state, 0)}
+    assert values[2] > values[1] > values[0]
