@@ -18,6 +18,7 @@ from .helpers import (
     data,
     give_face_down,
     give_face_up,
+    lift,
     set_pieces,
     start_game,
     track_index,
@@ -132,3 +133,23 @@ def test_golden_ship_counts_face_down_ships_after_parliament():
 def test_final_ranks_tie_break_by_person_types_then_shared():
     assert scoring.final_ranks([100, 100, 90], [5, 3, 8]) == [1, 2, 3]
     assert scoring.final_ranks([100, 100, 90, 100], [4, 4, 1, 2]) == [1, 1, 4, 3]
+
+
+def test_persons_count_face_down_cards_but_not_the_removed_card():
+    # rulebook, Final Scoring: after Parliament "leave all cards in your Kontor face up", so
+    # persons count over the whole Kontor; the card left in hand was removed from the game
+    state = start_game(4)
+    for seat in range(4):
+        state.face_up[seat] = []
+        state.face_down[seat] = []
+    d = data()
+    a_cards, b_cards = cards_where(person="A"), cards_where(person="B")
+    give_face_up(state, 0, a_cards[:1])
+    give_face_down(state, 0, a_cards[1:2] + b_cards[:1])
+    lift(state, b_cards[1])
+    state.removed = b_cards[1:2]
+    for seat in range(4):
+        state.hands[seat] = []
+    flow.final_scoring(state, d, [])
+    # A twice (a pair) and B once: 2 types -> 6, one pair -> 6
+    assert state.breakdown[0]["persons"] == {"types": 6, "sets": 6, "type_count": 2}
