@@ -19,7 +19,8 @@ def options_schema() -> dict:
 class HansaEngine(Engine):
     name = "hansa"
     title = "The Queen of Hansa"
-    rules_version = "1"
+    # 2: storage follows ruling Q10 (fewer pieces allowed), so v1 logs may not replay
+    rules_version = "2"
 
     def __init__(self, data: HansaData | None = None) -> None:
         self.data = data if data is not None else load_default_data()

@@ -293,3 +293,11 @@ def test_events_do_not_alias_the_new_state():
     scored["profits"][0]["cities"]["London"] = 999
     scored["profits"][0]["luxury"] = 999
     assert eng.to_json(state) == before
+
+
+def test_rules_version_was_bumped_for_the_q10_storage_change():
+    # DESIGN.md: rules_version changes whenever an old log could replay differently. Under
+    # version 1 a seat holding one colour only was settled without a move; ruling Q10 lets
+    # it keep fewer, so it now owes a store move and a version-1 log would not replay.
+    assert engine().rules_version not in ("", "1")
+    assert engine().describe()["rules_version"] == engine().rules_version
