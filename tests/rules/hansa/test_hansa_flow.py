@@ -301,3 +301,25 @@ def test_rules_version_was_bumped_for_the_q10_storage_change():
     # it keep fewer, so it now owes a store move and a version-1 log would not replay.
     assert engine().rules_version not in ("", "1")
     assert engine().describe()["rules_version"] == engine().rules_version
+
+
+@pytest.mark.parametrize(("players", "normal", "luxury"), [(2, 7, 5), (3, 7, 8), (4, 8, 8)])
+def test_refill_after_a_played_round_follows_the_rulebook_table(players, normal, luxury):
+    # rulebook, Replenishing Trade Cards: 4p 8+8, 3p 7+8, 2p 7+5, from London's leftmost
+    # empty space on; every space is full again (the rightmost unused with 2 players)
+    eng = engine()
+    d = data()
+    state = start_game(players, seed=f"refill{players}")
+    rng = SeededRng(f"refill-play{players}")
+    placed = []
+    while state.phase != CHOOSE_START:
+        seats = eng.to_act(state)
+        seat = seats[rng.randbelow(len(seats))]
+        options = eng.legal_moves(state, seat)
+        state, events = eng.apply(state, seat, options[rng.randbelow(len(options))])
+        placed += [e["card"] for e in events if e["type"] == "card_placed"]
+    assert sum(not d.cards[c].luxury for c in placed) == normal
+    assert sum(d.cards[c].luxury for c in placed) == luxury
+    assert [len(row) for row in state.rows] == [d.spaces_per_city[players]] * 4
+    board = [cid for row in state.rows for cid in row]
+    assert set(state.row_pieces) == {c for c in board if d.cards[c].luxury}
