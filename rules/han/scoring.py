@@ -6,9 +6,8 @@ Every function here reads a state and returns numbers; none of them mutates anyt
 from __future__ import annotations
 
 from rules.han.board import Board
+from rules.han.roads import best_rows
 from rules.han.state import EMPTY, FORTIFIED_HOUSE, MARKET, HanState
-
-MIN_ROW = 4  # ruling H7: a road row is 4 or more houses
 
 
 def rank_points(counts: list[int]) -> list[int]:
@@ -74,70 +73,9 @@ def alliance_points(state: HanState) -> list[dict[int, int]]:
 
 
 def road_rows(board: Board, houses: set[int], fortified: set[int]) -> tuple[int, list[list[int]]]:
-    """Ruling H7, exactly: the best set of vertex-disjoint simple paths of >= 4 houses.
-
-    Method: enumerate every simple path of >= 4 of the player's houses along roads (each
-    path once, from its smaller end), then solve the packing by memoised search over the
-    set of houses still free: the lowest free house is either left out of every row or
-    covered by one of the rows through it. A player has at most 20 houses on a sparse road
-    graph, so both steps stay small.
-
-    Fortification (ruling H5/V1): a row containing one of the player's fortified houses is
-    worth double; the packing maximises the doubled total, so the player gets the best
-    legal choice of rows.
-    """
-    if len(houses) < MIN_ROW:
-        return 0, []
+    """Ruling H7 for one player: (points, rows as lists of space indices); see roads.py."""
     neighbours = {h: [x for x in board.road_neighbours[h] if x in houses] for h in houses}
-    paths: dict[int, tuple[int, tuple[int, ...]]] = {}  # mask -> (value, path)
-
-    def extend(path: list[int], mask: int) -> None:
-        if len(path) >= MIN_ROW and path[0] < path[-1]:
-            value = len(path) * (2 if any(h in fortified for h in path) else 1)
-            best = paths.get(mask)
-            if best is None or best[0] < value:
-                paths[mask] = (value, tuple(path))
-        for nxt in neighbours[path[-1]]:
-            bit = 1 << nxt
-            if not mask & bit:
-                path.append(nxt)
-                extend(path, mask | bit)
-                path.pop()
-
-    for start in houses:
-        extend([start], 1 << start)
-    if not paths:
-        return 0, []
-
-    through: dict[int, list[tuple[int, int]]] = {h: [] for h in houses}
-    for mask, (value, _path) in paths.items():
-        for h in houses:
-            if mask >> h & 1:
-                through[h].append((mask, value))
-
-    memo: dict[int, tuple[int, tuple[int, ...]]] = {}
-
-    def best(free: int) -> tuple[int, tuple[int, ...]]:
-        if free == 0:
-            return 0, ()
-        cached = memo.get(free)
-        if cached is not None:
-            return cached
-        low = (free & -free).bit_length() - 1
-        answer = best(free & ~(1 << low))
-        for mask, value in through.get(low, ()):
-            if mask & free == mask:
-                rest_value, rest_masks = best(free & ~mask)
-                if rest_value + value > answer[0]:
-                    answer = (rest_value + value, (mask, *rest_masks))
-        memo[free] = answer
-        return answer
-
-    free = 0
-    for h in houses:
-        free |= 1 << h
-    total, masks = best(free)
-    return total, [list(paths[m][1]) for m in masks]
+    return best_rows(neighbours, fortified)
 
 
 def player_road_rows(state: HanState, seat: int) -> tuple[int, list[list[int]]]:

@@ -18,6 +18,7 @@ from han_positions import (
 )
 
 from rules.han.board import get_board
+from rules.han.roads import _Solver
 from rules.han.scoring import (
     alliance_points,
     final_result,
@@ -514,3 +515,95 @@ def test_v2_market_emissaries_join_the_dragon_space_for_final_scoring():
     points = alliance_points(state)
     assert points[BARBARA][1] == 3  # alliance 1: Scholars' Quarter-Drum Tower
     assert 1 not in points[ALEX]  # Alex has no emissary in Scholars' Quarter
+
+
+def _reference_rows(board, houses, fortified):
+    """A plain exhaustive reference for H7: every simple path of >= 4 houses (worth doubled
+    when fortified), then the best packing by memoised search on the lowest free house."""
+    paths = {}
+
+    def walk(path, mask):
+        if len(path) >= 4:
+            paths[mask] = len(path) * (2 if any(h in fortified for h in path) else 1)
+        for nxt in board.road_neighbours[path[-1]]:
+            if nxt in houses and not mask >> nxt & 1:
+                walk([*path, nxt], mask | 1 << nxt)
+
+    for h in houses:
+        walk([h], 1 << h)
+    memo = {}
+
+    def best(free):
+        if free == 0:
+            return 0
+        if free in memo:
+            return memo[free]
+        low = (free & -free).bit_length() - 1
+        answer = best(free & ~(1 << low))
+        for mask, value in paths.items():
+            if mask >> low & 1 and mask & free == mask:
+                answer = max(answer, value + best(free & ~mask))
+        memo[free] = answer
+        return answer
+
+    return best(sum(1 << h for h in houses))
+
+
+def test_h7_matches_reference_on_connected_regions_with_fortifications():
+    for map_id in (BD, WOD):
+        board = get_board(map_id)
+        rng = SeededRng(f"h7-regions-{map_id}")
+        cyclic = 0
+        full = {h: list(board.road_neighbours[h]) for h in range(len(board.space_ids))}
+        cycle = {h for edge in _Solver.shortest_cycle(full) for h in edge}
+        for attempt in range(60):
+            start = rng.randbelow(len(board.space_ids))
+            region = set(cycle) if attempt % 2 else {start}
+            size = len(region) + 4 + rng.randbelow(6)
+            while len(region) < size:
+                frontier = sorted({x for h in region for x in board.road_neighbours[h]} - region)
+                if not frontier:
+                    break
+                region.add(frontier[rng.randbelow(len(frontier))])
+            fortified = {h for h in region if rng.randbelow(6) == 0}
+            points, rows = road_rows(board, region, fortified)
+            assert points == _reference_rows(board, region, fortified)
+            # the reported rows are real, disjoint rows of the player's houses worth the total
+            seen = set()
+            worth = 0
+            for row in rows:
+                assert len(row) >= 4 and not seen & set(row) and set(row) <= region
+                seen |= set(row)
+                for a, b in zip(row, row[1:], strict=False):
+                    assert b in board.road_neighbours[a]
+                worth += len(row) * (2 if fortified & set(row) else 1)
+            assert worth == points
+            roads = sum(1 for h in region for x in board.road_neighbours[h] if x in region) // 2
+            cyclic += roads >= len(region)
+        assert cyclic >= 5  # the cycle branch of the solver is exercised
+
+
+def test_h7_a_ring_of_houses_is_one_row():
+    ring = [
+        "yan-2",
+        "chin-4",
+        "chin-2",
+        "chin-3",
+        "border-chin-wei",
+        "wei-1",
+        "wei-2",
+        "yan-4",
+        "yan-3",
+    ]
+    points, rows = _rows(ring)
+    assert points == 9 and sum(len(r) for r in rows) == 9
+    points, rows = _rows([*ring, "chin-1", "border-shu-chin", "shu-3", "wei-5", "wei-6"])
+    board = get_board(BD)
+    assert points == _reference_rows(
+        board,
+        {
+            board.space_index[s]
+            for s in [*ring, "chin-1", "border-shu-chin", "shu-3", "wei-5", "wei-6"]
+        },
+        set(),
+    )
