@@ -217,9 +217,13 @@ class HanEngine(Engine):
         placement.check_place(state, seat, cards, pieces)
         new = state.copy()
         events: list[dict] = [
-            {"type": "placed", "seat": seat, "cards": list(cards), "pieces": move["pieces"]}
+            {
+                "type": "placed",
+                "seat": seat,
+                "cards": list(cards),
+                "pieces": [dict(p) for p in move["pieces"]],
+            }
         ]
-        events[0]["pieces"] = [dict(p) for p in move["pieces"]]
         for kind, target in pieces:
             completed: list[int] = []
             placement.place_piece(new, seat, kind, target, completed)
