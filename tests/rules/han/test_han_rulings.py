@@ -607,3 +607,56 @@ def test_h7_a_ring_of_houses_is_one_row():
         },
         set(),
     )
+
+
+def test_h10_refill_can_run_the_pile_out_and_reshuffle_mid_refill():
+    state = position(houses={BARBARA: ["wei-1"]}, hands={ALEX: ["red", "red", "violet"]})
+    state.discard = ["green"] * 5
+    state.pile = state.pile[-3:]
+    s1, _ = accepted(state, ALEX, place(["red", "red"], ("house", "wei-2"), ("house", "wei-3")))
+    s2, _ = accepted(s1, ALEX, {"type": "draw", "from": "display", "index": 0})
+    s3, events = accepted(s2, ALEX, {"type": "draw", "from": "display", "index": 0})
+    # the hand is full: the display takes 2 of the pile's 3 cards
+    assert len(s3.hands[ALEX]) == 3 and len(s3.display) == 4
+    assert s3.depletions == 0 and len(s3.pile) == 1
+    # next time, the refill takes the last pile card, reshuffles, and goes on
+    s3.turn, s3.phase = ALEX, PLACING
+    s3.hands[ALEX] = ["red", "red", "violet"]
+    s4, _ = accepted(s3, ALEX, place(["red", "red"], ("house", "wei-4"), ("house", "wei-5")))
+    s5, _ = accepted(s4, ALEX, {"type": "draw", "from": "display", "index": 0})
+    s6, events = accepted(s5, ALEX, {"type": "draw", "from": "display", "index": 0})
+    types = [e["type"] for e in events]
+    assert types.index("pile_reshuffled") < types.index("display_refilled")
+    assert s6.depletions == 1 and len(s6.display) == 4
+    assert len(s6.pile) == 5 + 2 + 2 - 1  # discards reshuffled, one more card refilled
+
+
+def test_h10_nothing_to_reshuffle_counts_as_the_second_depletion():
+    state = position(hands={ALEX: ["red", "green", "violet"], BARBARA: ["red"] * 3})
+    state.pile = state.pile[-1:]
+    state.discard = []
+    s1, _ = accepted(state, ALEX, {"type": "discard", "card": "red"})
+    # the discard pile holds the red card just discarded: that is the new pile
+    s2, _ = accepted(s1, ALEX, {"type": "draw", "from": "pile"})
+    assert s2.depletions == 1 and s2.pile == ["red"]
+    empty = position(houses={ALEX: ["wei-1"]}, hands={ALEX: ["red", "red", "violet"]})
+    empty.pile = empty.pile[-1:]
+    empty.discard = []
+    t1, _ = accepted(empty, ALEX, place(["violet"], ("house", "chu-1")))
+    t1.discard = []  # nothing at all to reshuffle
+    t2, events = accepted(t1, ALEX, {"type": "draw", "from": "pile"})
+    assert t2.depletions == 2 and t2.final_round
+    assert [e["type"] for e in events if e["type"] in ("pile_reshuffled", "final_round")] == [
+        "pile_reshuffled",
+        "final_round",
+    ]
+
+
+def test_h10_final_round_placements_draw_nothing():
+    state = position(houses={BARBARA: ["wei-1"]}, hands={ALEX: ["red", "red", "violet"]})
+    state.final_round, state.depletions, state.last_seat = True, 2, DORIS
+    pile = state.pile[:]
+    display = state.display[:]
+    new, _ = accepted(state, ALEX, place(["red", "red"], ("house", "wei-2"), ("house", "wei-3")))
+    assert new.hands[ALEX] == ["violet"] and ENGINE.to_act(new) == [BARBARA]
+    assert new.pile == pile and new.display == display
