@@ -35,7 +35,7 @@ def _database_url() -> str:
 
 
 @pytest.fixture
-def worker():
+def worker(tmp_path):
     with celery_app.connection_for_write() as conn:
         conn.default_channel.queue_purge(TEST_QUEUE)  # tasks left by earlier tests
     env = {
@@ -46,16 +46,19 @@ def worker():
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "REDIS_URL": settings.REDIS_URL,
     }
+    log = open(tmp_path / "worker.log", "wb")  # a file, not a pipe: a full pipe would block it
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", TEST_QUEUE,
          "--pool=solo", "--concurrency=1", "--without-gossip", "--without-mingle",
          "--without-heartbeat", "-l", "warning", "-n", f"test-games-{os.getpid()}@%h"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    process.log_path = tmp_path / "worker.log"
     try:
         yield process
     finally:
+        log.close()
         process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=20)
@@ -65,18 +68,23 @@ def worker():
         connection.close()
 
 
-def _wait_finished(match_ids, process, timeout=180.0):
+def _worker_log(process) -> str:
+    return process.log_path.read_text(errors="replace")[-4000:]
+
+
+def _wait_finished(match_ids, process, timeout=240.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         statuses = set(Match.objects.filter(pk__in=match_ids).values_list("status", flat=True))
         if statuses == {"finished"}:
             return
         if process.poll() is not None:
-            raise AssertionError("the worker died:\n" + process.stdout.read().decode()[-3000:])
+            raise AssertionError("the worker died:\n" + _worker_log(process))
         time.sleep(0.5)
     raise AssertionError(
         f"not finished in {timeout}s: "
-        f"{list(Match.objects.filter(pk__in=match_ids).values_list('status', 'ply'))}"
+        f"{list(Match.objects.filter(pk__in=match_ids).values_list('status', 'ply'))}\n"
+        + _worker_log(process)
     )
 
 
