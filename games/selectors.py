@@ -232,14 +232,21 @@ def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
 
 
 def move_log(match: Match, user=None, *, since: int = 0) -> list[dict]:
-    """Logged moves from ply ``since`` on: ``{"ply", "seat", "move", "created_at"}``. While
-    the match runs each move passes through ``engine.redact_move`` for the reader's seat;
-    after the end the log is shown whole."""
+    """Logged moves from ply ``since`` up to the match's ply: ``{"ply", "seat", "move",
+    "created_at"}``. While the match runs each move passes through ``engine.redact_move``
+    for the reader's seat; after the end the log is shown whole.
+
+    The log stops at ``match.ply`` as read with the match row, so it agrees with the
+    snapshot, status and view read from that same row: a move committed after the row was
+    read belongs to the next poll, not to this one (else a client polling with
+    ``since=ply`` would get that move twice)."""
     engine = get_engine(match.game)
     reader = seat_of(match, user)
     ended = match.status in ENDED_STATUSES
     entries = []
-    for logged in Move.objects.filter(match_id=match.pk, ply__gte=since).order_by("ply"):
+    for logged in Move.objects.filter(
+        match_id=match.pk, ply__gte=since, ply__lt=match.ply
+    ).order_by("ply"):
         shown = logged.move if ended else engine.redact_move(logged.move, logged.seat, reader)
         entries.append(
             {"ply": logged.ply, "seat": logged.seat, "move": shown,

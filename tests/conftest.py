@@ -6,6 +6,10 @@
     auth_client     an APIClient sending `Authorization: Token <key>` for `user`
     token           that user's DRF Token
     make_auth_client  factory: make_auth_client(user) -> APIClient with that user's token
+
+Celery in tests: every test sends its tasks to Redis db 5, queue "test_games", which only
+the worker that tests/games/test_celery_worker.py starts consumes. A development worker
+(queue "games", db 0) must never receive a test's task: its database is not the test one.
 """
 
 from __future__ import annotations
@@ -16,9 +20,19 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tests.games.support import isolate_test_celery
+
+isolate_test_celery()
+
 DEFAULT_PASSWORD = "correct-horse-battery-staple"
 
 _usernames = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Users are made in most tests; PBKDF2 would dominate the run time.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

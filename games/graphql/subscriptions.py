@@ -49,12 +49,7 @@ def _read(match_id: int, user, since: int | None) -> _Reading:
         status=MatchStatusEnum(events["status"]),
         to_act=list(events["to_act"]),
         seats=[Seat.from_row(row) for row in seats],
-        # The log is read after the match row: a move committed in between would show up
-        # here and again in the next push. Keep only the moves this push's ply covers.
-        moves=[
-            LoggedMove.from_entry(entry) for entry in events["moves"]
-            if entry["ply"] < events["ply"]
-        ],
+        moves=[LoggedMove.from_entry(entry) for entry in events["moves"]],
         view=events["view"],
         result=result_or_none(match) if finished else None,
     )
