@@ -8,11 +8,13 @@ codes: rules/han/README.md.
 
 from __future__ import annotations
 
+import json
+from functools import cache
 from typing import Any
 
 from rules.engine import Engine, IllegalMove, InvalidOptions
 from rules.han import placement
-from rules.han.board import get_board, map_ids
+from rules.han.board import board_data, get_board, map_ids
 from rules.han.scoring import final_result, province_points
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
@@ -33,44 +35,11 @@ class HanEngine(Engine):
 
     # -- catalogue -------------------------------------------------------------------------
     def describe(self) -> dict:
-        maps = {}
-        for map_id in map_ids():
-            board = get_board(map_id)
-            maps[map_id] = {
-                "name": board.name,
-                "players": [board.min_players, board.max_players],
-                "variant": board.variant_kind,
-            }
-        return {
-            "game": self.name,
-            "title": self.title,
-            "players": {
-                "min": min(m["players"][0] for m in maps.values()),
-                "max": max(m["players"][1] for m in maps.values()),
-            },
-            "options": {
-                "type": "object",
-                "additionalProperties": False,
-                "properties": {
-                    "map": {
-                        "type": "string",
-                        "enum": list(maps),
-                        "description": (
-                            f"default: {DEFAULT_MAP_MANY} for 3-5 players, {DEFAULT_MAP_TWO} for 2"
-                        ),
-                    },
-                    "variant": {
-                        "type": "boolean",
-                        "default": False,
-                        "description": (
-                            "fortifications on Border Disputes, market places on Ways of Diplomacy"
-                        ),
-                    },
-                },
-            },
-            "maps": maps,
-            "rules_version": self.rules_version,
-        }
+        """The catalogue entry. ``maps[id]["board"]`` is the map's board file (spaces with
+        their coordinates, provinces with outlines, roads, alliances) for clients that draw
+        the map. Built once per set of maps (cached as JSON text) and handed out as a fresh
+        copy, so a caller that edits its answer changes nothing for the next one."""
+        return json.loads(_catalogue_text(self.name, self.title, self.rules_version, *map_ids()))
 
     def normalize_options(self, players: int, options: dict | None) -> dict:
         if options is None:
@@ -406,3 +375,49 @@ class HanEngine(Engine):
 
     def move_value(self, view: dict, seat: int, move: dict) -> float:
         return float(move_value_from_view(view, seat, move))
+
+
+@cache
+def _catalogue_text(name: str, title: str, rules_version: str, *maps: str) -> str:
+    """``HanEngine.describe`` as JSON text, for one set of map ids (see there)."""
+    described_maps = {}
+    for map_id in maps:
+        board = get_board(map_id)
+        described_maps[map_id] = {
+            "name": board.name,
+            "players": [board.min_players, board.max_players],
+            "variant": board.variant_kind,
+            "board": board_data(map_id),
+        }
+    return json.dumps(
+        {
+            "game": name,
+            "title": title,
+            "players": {
+                "min": min(m["players"][0] for m in described_maps.values()),
+                "max": max(m["players"][1] for m in described_maps.values()),
+            },
+            "options": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "map": {
+                        "type": "string",
+                        "enum": list(described_maps),
+                        "description": (
+                            f"default: {DEFAULT_MAP_MANY} for 3-5 players, {DEFAULT_MAP_TWO} for 2"
+                        ),
+                    },
+                    "variant": {
+                        "type": "boolean",
+                        "default": False,
+                        "description": (
+                            "fortifications on Border Disputes, market places on Ways of Diplomacy"
+                        ),
+                    },
+                },
+            },
+            "maps": described_maps,
+            "rules_version": rules_version,
+        }
+    )

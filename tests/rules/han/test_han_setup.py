@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from han_positions import ALEX, BARBARA, DORIS, ENGINE, place, position
@@ -113,6 +115,30 @@ def test_describe():
     assert schema["variant"]["type"] == "boolean" and schema["variant"]["default"] is False
     assert described["rules_version"]
     json.dumps(described)
+
+
+def test_describe_serves_each_board_for_clients_that_draw_the_map():
+    described = ENGINE.describe()
+    for map_id in ("border-disputes", "ways-of-diplomacy"):
+        shipped = json.loads(
+            (Path(board_module.__file__).parent / "boards" / f"{map_id}.json").read_text()
+        )
+        drawn = described["maps"][map_id]["board"]
+        assert drawn == shipped
+        assert all("at" in space for space in drawn["spaces"])
+        assert all("polygon" in province for province in drawn["provinces"])
+    # a caller editing its copy changes nothing for the next caller, nor for the rules
+    described["maps"]["border-disputes"]["board"]["spaces"].clear()
+    described["maps"]["border-disputes"]["players"].append(9)
+    again = ENGINE.describe()
+    assert again["maps"]["border-disputes"]["board"]["spaces"]
+    assert again["maps"]["border-disputes"]["players"] == [3, 5]
+    assert board_module.board_data("border-disputes")["spaces"]
+    # cheap: the catalogue is built once, later calls only copy it
+    start = time.perf_counter()
+    for _ in range(20):
+        ENGINE.describe()
+    assert (time.perf_counter() - start) / 20 < 0.02
 
 
 def test_view_shows_own_hand_and_public_facts_only():
