@@ -100,3 +100,9 @@ class Engine(ABC):
         """Immediate points ``move`` would bring ``seat``, judged from that seat's view
         only. Used by the greedy bot; 0 where a game cannot tell."""
         return 0.0
+
+    def render_svg(self, view: dict) -> str | None:
+        """An SVG picture of what ``view`` shows, for admins and debugging; ``None`` where
+        a game draws nothing. Pure string building from the view alone (no I/O, no hidden
+        state), with every text in it XML-escaped, so it is safe to embed in a page."""
+        return None

@@ -376,6 +376,11 @@ class HanEngine(Engine):
     def move_value(self, view: dict, seat: int, move: dict) -> float:
         return float(move_value_from_view(view, seat, move))
 
+    def render_svg(self, view: dict) -> str:
+        from rules.han.render import render_view_svg
+
+        return render_view_svg(view)
+
 
 @cache
 def _catalogue_text(name: str, title: str, rules_version: str, *maps: str) -> str:

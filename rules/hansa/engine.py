@@ -145,3 +145,8 @@ class HansaEngine(Engine):
         from rules.hansa.heuristics import estimate_move_value
 
         return estimate_move_value(self.data, view, seat, move)
+
+    def render_svg(self, view: dict) -> str:
+        from rules.hansa.render import render_view_svg
+
+        return render_view_svg(view, self.data)
