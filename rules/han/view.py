@@ -2,7 +2,8 @@
 
 Hidden while the game runs: the other seats' hands (only their sizes are shown), the pile's
 order and contents (only its size), the seed and the RNG counter (never shown, not even at
-the end: the service reveals the seed). After the end every hand is shown.
+the end: the service reveals the seed). After the end every hand and the pile are shown
+(issue 3: "After the game ends everything is public").
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def build_view(state: HanState, seat: int | None, result: dict | None) -> dict:
         view["hand"] = state.hands[seat][:]
     if state.over:
         view["hands"] = [h[:] for h in state.hands]
+        view["pile"] = state.pile[:]  # its top is its last card
         view["result"] = result
     return view
 

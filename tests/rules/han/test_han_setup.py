@@ -165,6 +165,26 @@ def test_view_shows_own_hand_and_public_facts_only():
     assert "position" not in text  # the seed of the constructed position
 
 
+def test_view_after_the_end_shows_every_hand_and_the_pile():
+    # issue 3: "After the game ends everything is public" (an H11 end leaves a pile)
+    state = position(hands={ALEX: ["red", "green", "violet"]})
+    state.houses = [1, 0, 0, 0]
+    state.emissary_supply = [0, 0, 0, 0]
+    board = state.board
+    for i, sid in enumerate(board.space_ids):
+        if sid != "wei-1":
+            state.space_kind[i], state.space_owner[i] = 1, i % 4
+    state.refresh_counters()
+    running = ENGINE.view(state, BARBARA)
+    assert "pile" not in running and "hands" not in running
+    over, _ = ENGINE.apply(state, ALEX, place(["red"], ("house", "wei-1")))
+    assert ENGINE.is_over(over) and over.pile
+    for viewer in (None, BARBARA):
+        view = ENGINE.view(over, viewer)
+        assert view["hands"] == over.hands
+        assert view["pile"] == over.pile and view["pile_size"] == len(over.pile)
+
+
 def test_move_value_counts_points_from_completed_provinces():
     state = position(
         variant=True,
