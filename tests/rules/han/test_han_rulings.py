@@ -660,3 +660,88 @@ def test_h10_final_round_placements_draw_nothing():
     new, _ = accepted(state, ALEX, place(["red", "red"], ("house", "wei-2"), ("house", "wei-3")))
     assert new.hands[ALEX] == ["violet"] and ENGINE.to_act(new) == [BARBARA]
     assert new.pile == pile and new.display == display
+
+
+def _depletion_round(map_id: str, players: int, depleting: int) -> list[int]:
+    """The pile runs out for the second time as ``depleting`` draws; the seats that still
+    play afterwards (each discards or passes), until the game is over."""
+    hands = {s: ["red", "green", "violet"] for s in range(players)}
+    state = position(map_id, players, hands=hands, turn=depleting)
+    state.depletions, state.pile = 1, state.pile[-1:]
+    state, _ = accepted(state, depleting, {"type": "discard", "card": "red"})
+    state, events = accepted(state, depleting, {"type": "draw", "from": "pile"})
+    assert state.final_round and len(state.hands[depleting]) == 3
+    assert [e["last_seat"] for e in events if e["type"] == "final_round"] == [players - 1]
+    played = []
+    while not ENGINE.is_over(state):
+        seat = ENGINE.to_act(state)[0]
+        played.append(seat)
+        hand = state.hands[seat]
+        move = {"type": "discard", "card": hand[0]} if hand else {"type": "pass"}
+        state, _ = accepted(state, seat, move)
+        assert len(state.hands[seat]) == max(len(hand) - 1, 0)  # nobody draws any more
+    assert state.end_reason == "pile_depleted"
+    return played
+
+
+def test_h10_the_last_round_ends_with_the_seat_before_the_emperor_whoever_depletes():
+    # ruling H10: the Emperor (seat 0) opens every round, so the round in progress ends with
+    # the last seat, also when the Emperor's holder or that last seat itself ran the pile out
+    for map_id, players in ((BD, 3), (BD, 4), (BD, 5), (WOD, 2)):
+        for depleting in range(players):
+            played = _depletion_round(map_id, players, depleting)
+            assert played == list(range(depleting + 1, players)), (players, depleting)
+
+
+def test_h10_the_reshuffle_draws_from_the_match_rng_stream():
+    state = position(houses={BARBARA: ["wei-1"]}, hands={ALEX: ["red", "red", "violet"]})
+    state.discard = ["green", "orange", "yellow", "violet", "red", "green", "yellow"]
+    state.pile = state.pile[-1:]
+    s1, _ = accepted(state, ALEX, place(["red", "red"], ("house", "wei-2"), ("house", "wei-3")))
+    expected = s1.discard[:]
+    stream = s1.rng.copy()
+    stream.shuffle(expected)  # the next Fisher-Yates of the same seeded stream
+    s2, _ = accepted(s1, ALEX, {"type": "draw", "from": "pile"})
+    assert s2.pile == expected and s2.rng == stream
+    assert s2.rng.seed == state.rng.seed
+
+
+def test_h4_a_house_scoring_between_the_pieces_changes_nothing_about_the_limit():
+    # Doris's house completes Zhao (scored at once, H6); her emissary is then checked against
+    # the limit counted with that house (Alex 2: limit 2, one emissary present)
+    state = position(
+        houses={ALEX: ["zhao-1", "zhao-2"], BARBARA: ["border-zhao-yan"]},
+        emissaries={"zhao": [0, 1, 0, 0]},
+        hands={DORIS: ["red", "red", "violet"]},
+        turn=DORIS,
+    )
+    move = place(["red", "red"], ("house", "zhao-3"), ("emissary", "zhao"))
+    new, events = accepted(state, DORIS, move)
+    assert [e["type"] for e in events][:2] == ["placed", "province_scored"]
+    assert new.scores == [4, 2, 0, 2]
+    zhao = new.board.province_index["zhao"]
+    assert new.emissaries[zhao * 4 + DORIS] == 1
+    state.emissaries[zhao * 4 + BARBARA] = 2  # now the limit is already reached
+    refused(state, DORIS, move, "emissary_limit")
+
+
+def test_h1_border_house_second_piece_on_the_other_side():
+    # the mirror of test_h1_border_house_counts_in_both_provinces: Zhao holds a piece, Yan not
+    state = position(houses={ALEX: ["zhao-1"]}, hands={DORIS: ["red", "red", "green"]}, turn=DORIS)
+    assert is_legal(
+        state,
+        DORIS,
+        place(["red", "red", "green"], ("house", "border-zhao-yan"), ("house", "zhao-2")),
+    )
+    assert is_legal(
+        state,
+        DORIS,
+        place(["red", "red", "green"], ("house", "border-zhao-yan"), ("emissary", "zhao")),
+    )
+    state.hands[DORIS] = ["red", "green", "green"]
+    refused(
+        state,
+        DORIS,
+        place(["red", "green", "green"], ("house", "border-zhao-yan"), ("house", "yan-2")),
+        "empty_province_limit",
+    )
