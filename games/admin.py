@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from games import errors, services
 from games.models import ENDED_STATUSES, Match, Move, Result, Seat
@@ -160,6 +161,9 @@ class MatchAdmin(admin.ModelAdmin):
         ended = match.status in ENDED_STATUSES
         _step, seat, move, state = next(step for step in iter_replay(match) if step[0] == ply)
         shown = engine.to_json(state) if ended else engine.view(state, None)
+        # The drawing is always of the spectator view (everything once the game is over):
+        # the renderer escapes every text it inserts, so its SVG may be marked safe.
+        board_svg = engine.render_svg(engine.view(state, None))
         if not ended and seat is not None:
             move = engine.redact_move(move, seat, None)
         context = {
@@ -177,6 +181,7 @@ class MatchAdmin(admin.ModelAdmin):
             "scores": shown.get("scores") if isinstance(shown, dict) else None,
             "ended": ended,
             "state_json": json.dumps(shown, indent=2, sort_keys=True),
+            "board_svg": mark_safe(board_svg) if board_svg else None,  # noqa: S308
             "move_json": json.dumps(move, sort_keys=True) if move is not None else "",
         }
         return TemplateResponse(request, "admin/games/match/replay.html", context)
