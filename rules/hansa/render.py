@@ -232,11 +232,12 @@ def _chip_line(out: list[str], x: float, y: float, label: str, cards: list[dict]
 
 
 def _pieces(out: list[str], x: float, y: float, label: str, pieces: dict, palette: _Palette,
-            class_: str) -> float:
+            class_: str, seat: int) -> float:
     out.append(_text(x, y + 4, label, size=11))
     left = x + 84
     for colour, count in pieces.items():
-        out.append(_el("circle", class_=class_, data_colour=colour, cx=left + 8, cy=y, r=8,
+        out.append(_el("circle", class_=class_, data_seat=seat, data_colour=colour,
+                       data_count=count, cx=left + 8, cy=y, r=8,
                        fill=palette.full(colour), stroke="#ffffff", stroke_width=1.5,
                        opacity=1 if count else 0.3))
         out.append(_text(left + 20, y + 4, count, size=12, bold=bool(count)))
@@ -275,9 +276,9 @@ def _kontors(view: dict, palette: _Palette, out: list[str]) -> float:
             y = _chip_line(out, x + 6, y, "face down", seat_view["face_down"], palette,
                            "face-down-card")
         y = _pieces(out, x + 6, y + 10, "pieces", seat_view.get("pieces", {}), palette,
-                    "kontor-piece")
+                    "kontor-piece", seat)
         y = _pieces(out, x + 6, y, "stored", seat_view.get("stored", {}), palette,
-                    "stored-piece")
+                    "stored-piece", seat)
         out.insert(0, _el("rect", x=x, y=top, width=WIDTH - x - 6, height=y - top - 4, rx=6,
                           fill="#fffdf7", stroke="#b8ad94"))
         y += 6
