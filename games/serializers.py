@@ -75,6 +75,7 @@ class GameSerializer(serializers.Serializer):
     title = serializers.CharField()
     players = PlayerRangeSerializer()
     options = serializers.JSONField(help_text="JSON schema of the game's options.")
+    maps = serializers.JSONField(required=False, help_text="Han: each map with its board file.")
     rules_version = serializers.CharField()
     bot_kinds = serializers.ListField(child=serializers.CharField())
 

@@ -23,6 +23,7 @@ def test_catalogue_lists_both_games_with_options_and_player_counts(api_client):
         assert game["bot_kinds"] == ["random", "greedy"]
     han = api_client.get(f"{API}/games/han/").json()
     assert set(han["options"]["properties"]) == {"map", "variant"}
+    assert han["maps"] == get_engine("han").describe()["maps"]  # board files, to draw the maps
 
 
 def test_list_filters_and_pagination(make_user, make_auth_client, api_client):
