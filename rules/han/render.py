@@ -233,7 +233,7 @@ def _panel(data: dict, view: dict) -> list[str]:
     lines.y += 6
     lines.cards("Display:", list(view.get("display", [])), class_="display-card")
     discard = view.get("discard", [])
-    lines.text(f"Pile: {view['pile_size']} cards, discard: {len(discard)} cards")
+    lines.text(f"Pile: {view['pile_size']}, discard pile: {len(discard)} (card counts)")
     if "hand" in view:  # the viewer's own hand, which the view shows only to that seat
         lines.cards(f"Hand of seat {viewer}:", list(view["hand"]), class_="own-hand-card")
 
@@ -260,7 +260,7 @@ def _panel(data: dict, view: dict) -> list[str]:
         if hands is not None and seat < len(hands):
             lines.cards("hand:", list(hands[seat]), class_="ended-hand-card", x_offset=26)
     out += lines.out
-    out += _legend(PANEL_X + 10, HEIGHT - 52)
+    out += _legend(PANEL_X + 10, HEIGHT - 56)
     return out
 
 
@@ -280,5 +280,7 @@ def _legend(x: float, y: float) -> list[str]:
     out.append(_el("text", "fortified", x=x + 73, y=y, font_size=11, fill="#222222"))
     out.append(_el("rect", x=x + 130, y=y - 11, width=14, height=14, rx=3, fill="#999999"))
     out.append(_el("text", "M market place", x=x + 148, y=y, font_size=11, fill="#222222"))
-    out.append(_el("text", "n: emissaries", x=x + 245, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", "n+m: emissaries", x=x + 245, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", "(m from markets)", x=x + 245, y=y + 14, font_size=10,
+                   fill="#444444"))
     return out
