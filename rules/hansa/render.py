@@ -94,8 +94,9 @@ def _header(view: dict) -> list[str]:
         line = "Game over"
     elif view.get("phase") == "turns":
         line = (f"Turn: seat {view.get('current_seat')} "
-                f"(turns taken {view.get('turns_taken')}, {view.get('turns_per_player')} "
-                f"per player); start player: seat {view.get('start_player')}")
+                f"(turns taken this round: {view.get('turns_taken')}, "
+                f"{view.get('turns_per_player')} per player); "
+                f"start player: seat {view.get('start_player')}")
     elif view.get("chooser") is not None:
         line = f"Seat {view['chooser']} names the next start player"
     else:
@@ -137,8 +138,9 @@ def _track(view: dict, data: HansaData, palette: _Palette) -> list[str]:
         if index < len(data.track):
             space = data.track[index]
             out.append(_text(x + 6, top + 17, space.label, size=15, bold=True))
-            out.append(_text(x + 6, top + 32, f"2nd x{space.second_multiplier}, 3rd x"
-                                              f"{space.third_multiplier}", size=9,
+            out.append(_text(x + 6, top + 30, f"2nd x{space.second_multiplier}", size=9,
+                             fill="#555555"))
+            out.append(_text(x + 6, top + 41, f"3rd x{space.third_multiplier}", size=9,
                              fill="#555555"))
     at_index: dict[int, list[str]] = {}
     for city, spot in view.get("prosperity", {}).items():
@@ -146,7 +148,7 @@ def _track(view: dict, data: HansaData, palette: _Palette) -> list[str]:
     for index, cities in at_index.items():
         x = left + index * cell_w
         for k, city in enumerate(cities):
-            cx, cy = x + 12 + (k % 4) * 16, top + 56
+            cx, cy = x + 12 + (k % 4) * 16, top + 60
             out.append(_el("circle", class_="prosperity-marker", data_city=city,
                            data_index=index, cx=cx, cy=cy, r=7, fill=palette.full(city),
                            stroke="#ffffff", stroke_width=1.5))
