@@ -19,6 +19,7 @@ from accounts.serializers import (
     TokenResponseSerializer,
     UserSerializer,
 )
+from config.api_errors import ErrorSerializer
 
 
 class RegisterView(APIView):
@@ -26,7 +27,8 @@ class RegisterView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=RegistrationSerializer, responses={201: RegistrationResponseSerializer})
+    @extend_schema(request=RegistrationSerializer,
+                   responses={201: RegistrationResponseSerializer, 400: ErrorSerializer})
     def post(self, request: Request) -> Response:
         serializer = RegistrationSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -45,14 +47,16 @@ class TokenView(APIView):
             return [IsAuthenticated()]
         return [AllowAny()]
 
-    @extend_schema(request=TokenRequestSerializer, responses={200: TokenResponseSerializer})
+    @extend_schema(request=TokenRequestSerializer,
+                   responses={200: TokenResponseSerializer, 400: ErrorSerializer,
+                              401: ErrorSerializer})
     def post(self, request: Request) -> Response:
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         token = services.issue_token(request=request, **serializer.validated_data)
         return Response({"token": token.key, "user": UserSerializer(token.user).data})
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={204: None, 401: ErrorSerializer})
     def delete(self, request: Request) -> Response:
         assert isinstance(request.auth, Token)  # guaranteed: TokenAuthentication + IsAuthenticated
         services.revoke_token(request.auth)
@@ -63,6 +67,6 @@ class MeView(APIView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: UserSerializer})
+    @extend_schema(responses={200: UserSerializer, 401: ErrorSerializer})
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(request.user).data)

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -49,6 +49,18 @@ class ApiError(exceptions.APIException):
         self.details = details or {}
         if status is not None:
             self.status_code = status
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    details = serializers.JSONField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The error shape, for the OpenAPI schema of every app's endpoints."""
+
+    error = ErrorBodySerializer()
 
 
 # DRF's own codes are already stable; these few get clearer names.

@@ -24,6 +24,13 @@ _SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user
 #: largest id PostgreSQL's bigint holds: anything above is "no such match", not a 500
 _MAX_ID = 2**63 - 1
 
+#: match list pages, REST and GraphQL alike
+DEFAULT_PAGE_SIZE = 20
+MAX_PAGE_SIZE = 100
+#: GraphQL's Int range; also keeps LIMIT/OFFSET far inside PostgreSQL's bigint (a larger
+#: value used to reach the database and fail there with a 500)
+MAX_OFFSET = 2**31 - 1
+
 
 # -- the catalogue ----------------------------------------------------------------------------
 def list_games() -> list[dict]:
@@ -106,6 +113,28 @@ def list_matches(
         matches = matches.annotate(taken=Count("seats", distinct=True))
         matches = matches.filter(with_free_seat if open_seats else ~with_free_seat)
     return matches.order_by("-created_at", "-id")
+
+
+def _page_number(value: Any, name: str, low: int, high: int, default: int) -> int:
+    if value is None or value == "":
+        return default
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit() and low <= int(text) <= high:
+        return int(text)
+    raise errors.InvalidRequest(
+        f"{name} must be a whole number from {low} to {high}.",
+        details={name: str(value)[:20], "min": low, "max": high},
+    )
+
+
+def parse_page(limit: Any, offset: Any) -> tuple[int, int]:
+    """``(limit, offset)`` of a match list page from query-string values: limit 1 to
+    MAX_PAGE_SIZE (default DEFAULT_PAGE_SIZE), offset 0 to MAX_OFFSET (default 0).
+    Anything else is InvalidRequest (400)."""
+    return (
+        _page_number(limit, "limit", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+        _page_number(offset, "offset", 0, MAX_OFFSET, 0),
+    )
 
 
 def seat_of(match: Match, user) -> int | None:

@@ -8,13 +8,34 @@ build and document them in the OpenAPI schema.
 
 from __future__ import annotations
 
-from rest_framework import serializers
+from collections.abc import Mapping
 
+from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
+
+from config.api_errors import ErrorBodySerializer, ErrorSerializer  # noqa: F401 (re-exported)
 from games.models import MatchStatus
 
 
 # -- requests ---------------------------------------------------------------------------------
-class CreateMatchRequestSerializer(serializers.Serializer):
+class RefusesUnknownFields(serializers.Serializer):
+    """Refuses keys the request does not define (400 ``invalid_input``, per-field code
+    ``unknown_field``) instead of dropping them: a misspelt optional key such as
+    ``"expectedPly"`` or ``"bot_seat"`` would otherwise be ignored without a word, and the
+    move would skip its stale-ply check or the match start without its bots."""
+
+    def validate(self, attrs):
+        data = self.initial_data
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        if unknown:
+            raise serializers.ValidationError(
+                {str(name)[:40]: [ErrorDetail("Unknown field.", code="unknown_field")]
+                 for name in unknown[:10]}
+            )
+        return attrs
+
+
+class CreateMatchRequestSerializer(RefusesUnknownFields):
     game = serializers.JSONField(help_text='Registry key of the game: "han" or "hansa".')
     players = serializers.JSONField(help_text="Number of seats.")
     options = serializers.JSONField(
@@ -53,7 +74,7 @@ class AbortRequestSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
 
 
-class SubmitMoveRequestSerializer(serializers.Serializer):
+class SubmitMoveRequestSerializer(RefusesUnknownFields):
     move = serializers.JSONField(
         required=False, default=None, allow_null=True,
         help_text="The move, a JSON object as listed by GET legal-moves.",
@@ -179,13 +200,3 @@ class EventsSerializer(serializers.Serializer):
     to_act = serializers.ListField(child=serializers.IntegerField())
     moves = LoggedMoveSerializer(many=True)
     view = serializers.JSONField(allow_null=True)
-
-
-class ErrorBodySerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    details = serializers.JSONField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = ErrorBodySerializer()

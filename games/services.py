@@ -85,7 +85,9 @@ def _lock_match(match_id: Any) -> Match:
 
 def _check_position(match: Match, position: Any) -> int:
     if isinstance(position, bool) or not isinstance(position, int):
-        if isinstance(position, str) and position.strip().isdigit():
+        # ASCII digits only: str.isdigit() also takes "\uff11" or "\u0663", which int()
+        # reads as 1 and 3; a position is refused in any script but ASCII, like a match id.
+        if isinstance(position, str) and position.strip().isascii() and position.strip().isdigit():
             position = int(position)
         else:
             raise errors.InvalidSeat("A seat position must be a whole number.")

@@ -32,7 +32,8 @@ MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description=
 
 
 def _errors(*codes: int) -> dict:
-    return {code: s.ErrorSerializer for code in codes}
+    # 401 everywhere: a bad or revoked token is refused before any view runs, reads too.
+    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
 
 
 def _parse(serializer_class, request):
@@ -53,6 +54,26 @@ def _flag(request, name: str) -> bool | None:
     raise errors.InvalidRequest(f"{name} must be true or false.", details={name: raw[:20]})
 
 
+class MatchPagination(LimitOffsetPagination):
+    """DRF's limit/offset pages, but a bad ``limit`` or ``offset`` is a 400
+    ``invalid_request`` instead of being ignored, and a huge one never reaches the
+    database (it used to overflow PostgreSQL's bigint: a 500)."""
+
+    default_limit = selectors.DEFAULT_PAGE_SIZE
+    max_limit = selectors.MAX_PAGE_SIZE
+
+    def _bounds(self, request) -> tuple[int, int]:
+        params = request.query_params
+        return selectors.parse_page(params.get(self.limit_query_param),
+                                    params.get(self.offset_query_param))
+
+    def get_limit(self, request) -> int:
+        return self._bounds(request)[0]
+
+    def get_offset(self, request) -> int:
+        return self._bounds(request)[1]
+
+
 def _detail(match, user) -> dict:
     return s.MatchDetailSerializer(selectors.match_detail(match, user)).data
 
@@ -61,7 +82,7 @@ def _detail(match, user) -> dict:
 class GameListView(APIView):
     @extend_schema(
         summary="The games this service plays",
-        responses={200: s.GameSerializer(many=True)},
+        responses={200: s.GameSerializer(many=True), **_errors()},
         examples=[GAME_EXAMPLE],
         tags=["games"],
     )
@@ -93,6 +114,9 @@ class MatchListView(APIView):
                              "aborted."),
             OpenApiParameter("mine", bool, description="Only matches you sit in or created."),
             OpenApiParameter("open", bool, description="Only open matches with a free seat."),
+            OpenApiParameter("limit", int, description=f"1 to {selectors.MAX_PAGE_SIZE}, "
+                             f"default {selectors.DEFAULT_PAGE_SIZE}."),
+            OpenApiParameter("offset", int, description="0 or more, default 0."),
         ],
         responses={200: s.MatchPageSerializer, **_errors(400)},
         tags=["matches"],
@@ -105,7 +129,7 @@ class MatchListView(APIView):
             mine=bool(_flag(request, "mine")),
             open_seats=_flag(request, "open"),
         )
-        paginator = LimitOffsetPagination()
+        paginator = MatchPagination()
         page = paginator.paginate_queryset(matches, request, view=self)
         rows = [selectors.match_summary(match, request.user) for match in page]
         return paginator.get_paginated_response(s.MatchSummarySerializer(rows, many=True).data)
@@ -206,7 +230,7 @@ class AbortMatchView(_MatchActionView):
         summary="Abort the match (creator or admin)",
         parameters=[MATCH_ID],
         request=s.AbortRequestSerializer,
-        responses={200: s.MatchDetailSerializer, **_errors(401, 403, 404, 409)},
+        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 403, 404, 409)},
         tags=["matches"],
     )
     def post(self, request, match_id: str):

@@ -1,0 +1,180 @@
+"""Bad input found by fuzzing the REST API (schemathesis and by hand, scripts/fuzz_api.sh):
+each case was a 500 or a silently accepted request; now a 4xx with a stable code in the
+error shape, and nothing written (match, seat and move counts, the match's ply and state)."""
+
+from __future__ import annotations
+
+import pytest
+
+from config.parsers import MAX_JSON_DEPTH
+from games import services
+from games.models import Match, Move, Seat
+from tests.games.support import API, match_url
+
+pytestmark = pytest.mark.django_db
+
+
+def _counts():
+    return Match.objects.count(), Seat.objects.count(), Move.objects.count()
+
+
+def _assert_error(response, status: int, code: str) -> dict:
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"]["code"] == code, body
+    assert body["error"]["message"]
+    assert isinstance(body["error"]["details"], dict)
+    return body["error"]
+
+
+def _nested(depth: int, leaf=1):
+    value = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.fixture
+def ann(make_user, make_auth_client):
+    user = make_user()
+    return user, make_auth_client(user)
+
+
+@pytest.fixture
+def han_duel(ann, make_user):
+    """An active two-player Han match: ann (seat 0) against a random bot... that has not
+    moved (no Celery worker consumes the test queue), so it is ann's turn or the bot's."""
+    match = services.create_match(user=ann[0], game="han", players=2)
+    services.join_match(user=make_user(), match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == "active"
+    return match
+
+
+def _refused_without_writing(client, method, url, body, status, code, match=None) -> dict:
+    if match is not None:
+        match.refresh_from_db()
+        ply, state = match.ply, match.state
+    before = _counts()
+    if isinstance(body, (str, bytes)):
+        response = getattr(client, method)(url, body, content_type="application/json")
+    else:
+        response = getattr(client, method)(url, body, format="json")
+    error = _assert_error(response, status, code)
+    assert _counts() == before
+    if match is not None:
+        match.refresh_from_db()
+        assert (match.ply, match.state) == (ply, state)
+    return error
+
+
+# -- list pages: a huge limit reached PostgreSQL and overflowed its bigint (500) ------------
+@pytest.mark.parametrize("query", [
+    "limit=99999999999999999999", f"limit={2**63}", "limit=101", "limit=0", "limit=-1",
+    "limit=abc", "limit=1.5", "limit=%EF%BC%93", "offset=-1", "offset=99999999999999999999",
+    "offset=x", "limit=5&offset=1e3",
+])
+def test_bad_page_bounds_are_invalid_request(api_client, query):
+    error = _assert_error(api_client.get(f"{API}/matches/?{query}"), 400, "invalid_request")
+    assert {"min", "max"} <= set(error["details"])
+
+
+def test_page_bounds_at_their_limits_are_served(api_client, ann):
+    services.create_match(user=ann[0], game="hansa", players=3)
+    for query in ("limit=100", "limit=1&offset=0", f"offset={2**31 - 1}", "limit=&offset="):
+        response = api_client.get(f"{API}/matches/?{query}")
+        assert response.status_code == 200, (query, response.content[:200])
+    assert api_client.get(f"{API}/matches/?offset={2**31 - 1}").json()["results"] == []
+    assert len(api_client.get(f"{API}/matches/?limit=1").json()["results"]) == 1
+
+
+# -- JSON nested thousands deep: RecursionError in the parser (500) ------------------------
+@pytest.mark.parametrize("body", ["[" * 5000 + "]" * 5000,
+                                  '{"move":' * 5000 + "{}" + "}" * 5000])
+@pytest.mark.parametrize("path", ["matches/", "moves/", "join/", "start/", "auth"])
+def test_deeply_nested_json_is_malformed_json(ann, han_duel, body, path):
+    url = {"matches/": f"{API}/matches/", "auth": f"{API}/auth/register/"}.get(
+        path, match_url(han_duel.pk, path))
+    _refused_without_writing(ann[1], "post", url, body, 400, "malformed_json", han_duel)
+
+
+def test_json_just_past_the_depth_bound_is_refused_and_below_reaches_the_engine(ann, han_duel):
+    client = ann[1]
+    too_deep = {"move": {"type": "place", "cards": _nested(MAX_JSON_DEPTH)}}
+    _refused_without_writing(client, "post", match_url(han_duel.pk, "moves/"), too_deep, 400,
+                             "malformed_json", han_duel)
+    # Shallow enough: the request is read, and the engine (not the parser) refuses the move.
+    deep_but_fine = {"move": {"type": "place", "cards": _nested(MAX_JSON_DEPTH - 3)}}
+    han_duel.refresh_from_db()
+    before = _counts()
+    response = client.post(match_url(han_duel.pk, "moves/"), deep_but_fine, format="json")
+    assert response.status_code in (400, 409), response.content[:200]
+    assert response.json()["error"]["code"] not in ("malformed_json", "server_error")
+    assert _counts() == before
+
+
+# -- seat positions: "\uff11" (fullwidth 1) was read as seat 1 ------------------------------
+@pytest.mark.parametrize("body", [
+    {"game": "hansa", "players": 2, "bot_seats": {"\uff11": "random"}},
+    {"game": "hansa", "players": 2, "bot_seats": {"\u0661": "random"}},
+    {"game": "hansa", "players": 2, "creator_seat": "\uff10"},
+    {"game": "hansa", "players": 2, "creator_seat": "\u0660"},
+])
+def test_positions_in_other_scripts_are_invalid_seat(ann, body):
+    _refused_without_writing(ann[1], "post", f"{API}/matches/", body, 400, "invalid_seat")
+
+
+def test_joining_at_a_non_ascii_position_is_invalid_seat(ann, make_user, make_auth_client):
+    match = services.create_match(user=ann[0], game="hansa", players=3)
+    bob = make_auth_client(make_user())
+    _refused_without_writing(bob, "post", match_url(match.pk, "join/"), {"position": "\uff12"},
+                             400, "invalid_seat", match)
+
+
+def test_ascii_digit_positions_still_work(ann):
+    response = ann[1].post(f"{API}/matches/", {"game": "hansa", "players": 3,
+                                               "bot_seats": {"2": "random"},
+                                               "creator_seat": "1"}, format="json")
+    assert response.status_code == 201, response.content[:300]
+    kinds = {seat["position"]: seat["kind"] for seat in response.json()["seats"]}
+    assert kinds == {0: "open", 1: "human", 2: "bot"}
+
+
+# -- misspelt keys were dropped silently (a move skipped its stale-ply check) -----------------
+def test_unknown_key_in_a_move_request_is_refused(ann, han_duel):
+    mover = ann[1]
+    legal = mover.get(match_url(han_duel.pk, "legal-moves/")).json()
+    move = legal["moves"][0] if legal["moves"] else {"type": "pass"}
+    error = _refused_without_writing(
+        mover, "post", match_url(han_duel.pk, "moves/"),
+        {"move": move, "expectedPly": 99}, 400, "invalid_input", han_duel)
+    assert error["details"] == {"expectedPly": [{"message": "Unknown field.",
+                                                 "code": "unknown_field"}]}
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"game": "hansa", "players": 2, "bot_seat": {"1": "random"}}, "bot_seat"),
+    ({"game": "han", "players": 2, "option": {"map": "border-disputes"}}, "option"),
+    ({"game": "han", "players": 2, "x" * 500: 1}, "x" * 40),
+])
+def test_unknown_key_in_a_create_request_is_refused(ann, body, field):
+    error = _refused_without_writing(ann[1], "post", f"{API}/matches/", body, 400,
+                                     "invalid_input")
+    assert error["details"][field][0]["code"] == "unknown_field"
+
+
+# -- the schema documents the error answers the API gives ------------------------------------
+def test_every_operation_documents_its_error_shape(api_client):
+    schema = api_client.get(f"{API}/schema/?format=json").json()
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            if path not in (f"{API}/health", f"{API}/auth/register/"):  # no authentication
+                assert "401" in responses, (method, path)
+            if "requestBody" in operation:
+                assert "400" in responses, (method, path)
+            for status, response in responses.items():
+                if status.startswith("4"):
+                    ref = response["content"]["application/json"]["schema"]["$ref"]
+                    assert ref.endswith("/Error"), (method, path, status)
