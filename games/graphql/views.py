@@ -1,16 +1,59 @@
 """The GraphQL HTTP endpoint at /graphql/: token or session auth as in REST, GraphiQL
-only when DEBUG is on."""
+only when DEBUG is on.
+
+Requests that never reach execution (a body that is not JSON, not an object, nested too
+deeply, a wrong content type, a subscription sent over plain HTTP) are answered here in
+GraphQL's error shape with a stable ``extensions.code``, like every other error: strawberry
+would answer them as plain text, or crash on them (a body of ``null`` or ``1``, or JSON
+nested thousands deep, used to be a 500 HTML page)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from cross_web import HTTPException
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_exempt
+from graphql import GraphQLError, OperationDefinitionNode, OperationType, parse
 from strawberry.django.views import GraphQLView
 
+from config.parsers import MAX_JSON_DEPTH, json_depth
 from games.graphql.auth import CredentialsRefused, authenticate_http_request
 from games.graphql.context import GraphQLContext
+
+
+class RequestRefused(HTTPException):
+    """A request refused before execution, with its stable code."""
+
+    def __init__(self, status_code: int, code: str, reason: str) -> None:
+        super().__init__(status_code, reason)
+        self.code = code
+
+
+# strawberry's own refusals carry only a status and a text: codes by status (the REST ones)
+_CODE_OF_STATUS = {400: "invalid_request", 404: "not_found", 405: "method_not_allowed"}
+
+
+def _error_response(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"errors": [{"message": message, "extensions": {"code": code}}]},
+                        status=status)
+
+
+def _subscribes(query: Any, operation_name: Any) -> bool:
+    """Whether the operation to run is a subscription (only served over the websocket)."""
+    if not isinstance(query, str):
+        return False
+    try:
+        document = parse(query)
+    except GraphQLError:
+        return False  # strawberry reports the syntax error itself
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    if operation_name is not None:
+        operations = [op for op in operations if op.name and op.name.value == operation_name]
+    return len(operations) == 1 and operations[0].operation == OperationType.SUBSCRIPTION
 
 
 # CSRF is checked by DRF's SessionAuthentication for session users only; token clients
@@ -30,7 +73,44 @@ class GameGraphQLView(GraphQLView):
                     "code": exc.code, "details": {"reason": exc.reason}}}]},
                 status=exc.http_status,
             )
-        return super().dispatch(request, *args, **kwargs)
+        try:
+            return self.run(request=request)
+        except RequestRefused as exc:
+            return _error_response(exc.status_code, exc.code, exc.reason)
+        except HTTPException as exc:
+            if exc.reason == "Unsupported content type":
+                return _error_response(415, "unsupported_media_type",
+                                       "Send the operation as application/json.")
+            if exc.reason == "Unable to parse request body as JSON":
+                return _error_response(400, "malformed_json", exc.reason)
+            code = _CODE_OF_STATUS.get(exc.status_code, "invalid_request")
+            return _error_response(exc.status_code, code, exc.reason)
+
+    def decode_json(self, data: str | bytes) -> object:
+        try:
+            decoded = json.loads(data)
+        except RecursionError:
+            decoded = None
+            too_deep = True
+        else:
+            too_deep = json_depth(decoded) > MAX_JSON_DEPTH
+        if too_deep:
+            raise RequestRefused(400, "malformed_json",
+                                 f"The body is nested deeper than {MAX_JSON_DEPTH} levels.")
+        if not isinstance(decoded, (dict, list)):
+            raise RequestRefused(400, "invalid_request",
+                                 'The body must be a JSON object: {"query", "variables"?}.')
+        return decoded
+
+    def parse_http_body(self, request):
+        data = super().parse_http_body(request)
+        if not isinstance(data, list) and _subscribes(data.query, data.operation_name):
+            raise RequestRefused(
+                400, "subscription_needs_websocket",
+                "Subscriptions are served over the websocket at /graphql/ "
+                "(protocol graphql-transport-ws), not over HTTP.",
+            )
+        return data
 
     def get_context(self, request: HttpRequest, response: HttpResponse) -> GraphQLContext:
         return GraphQLContext(
