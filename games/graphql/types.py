@@ -64,6 +64,11 @@ class Game:
     options: JSON = strawberry.field(description="JSON schema of the game's options.")
     rules_version: str
     bot_kinds: list[str]
+    maps: JSON | None = strawberry.field(
+        default=None,
+        description="Han: each map's name, player counts and board data (geometry, roads, "
+        "alliances) for drawing it; null for games without maps.",
+    )
 
     @classmethod
     def from_entry(cls, entry: dict) -> Game:
@@ -74,6 +79,7 @@ class Game:
             options=entry.get("options", {}),
             rules_version=str(entry.get("rules_version", "")),
             bot_kinds=list(entry.get("bot_kinds", [])),
+            maps=entry.get("maps"),
         )
 
 

@@ -225,7 +225,7 @@ def test_aborted_match_reveals_the_seed(players):
 
 
 GAMES_QUERY = """
-{ games { game title players { min max } options rulesVersion botKinds } }
+{ games { game title players { min max } options rulesVersion botKinds maps } }
 """
 
 
@@ -238,6 +238,8 @@ def test_games_lists_both_catalogue_entries_with_option_schemas():
         assert entry["players"] == described["players"]
         assert entry["title"] == described["title"]
         assert entry["botKinds"]
+        # Han serves its board data so clients can draw the maps; Hansa has none (REST parity).
+        assert entry["maps"] == described.get("maps")
     rest = APIClient().get("/api/v1/games/").json()
     assert [e["options"] for e in rest] == [e["options"] for e in games]
 
