@@ -170,7 +170,9 @@ def test_every_operation_documents_its_error_shape(api_client):
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             responses = operation["responses"]
-            if path not in (f"{API}/health", f"{API}/auth/register/"):  # no authentication
+            unauthenticated = {("get", f"{API}/health"), ("post", f"{API}/auth/register/"),
+                               ("post", f"{API}/auth/token/")}
+            if (method, path) not in unauthenticated:
                 assert "401" in responses, (method, path)
             if "requestBody" in operation:
                 assert "400" in responses, (method, path)
@@ -178,3 +180,19 @@ def test_every_operation_documents_its_error_shape(api_client):
                 if status.startswith("4"):
                     ref = response["content"]["application/json"]["schema"]["$ref"]
                     assert ref.endswith("/Error"), (method, path, status)
+
+
+# -- logging in with a stale token header answered 401 "Invalid token." ----------------------
+def test_logging_in_while_sending_a_revoked_token_issues_a_token(api_client, make_user):
+    user = make_user(password="a-good-long-password-1")
+    api_client.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    response = api_client.post(f"{API}/auth/token/", {"username": user.username,
+                                                      "password": "a-good-long-password-1"},
+                               format="json")
+    assert response.status_code == 200, response.content[:200]
+    assert len(response.json()["token"]) == 40
+    wrong = api_client.post(f"{API}/auth/token/", {"username": user.username,
+                                                   "password": "wrong"}, format="json")
+    _assert_error(wrong, 400, "invalid_credentials")
+    # revoking still needs the (valid) token
+    _assert_error(api_client.delete(f"{API}/auth/token/"), 401, "not_authenticated")
