@@ -9,9 +9,8 @@ through ``board_data``. Every text and attribute value goes through ``escape`` /
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
-
 from rules.han.board import board_data
+from rules.svg import svg_element as _el
 
 BOARD_WIDTH, BOARD_HEIGHT = 1000, 700  # the map files' canvas
 PANEL_X, PANEL_WIDTH = 1010, 360
@@ -29,18 +28,6 @@ PROVINCE_TINTS = {"violet": "#e6dcf4", "yellow": "#fbf1c6", "orange": "#fbdfc2",
 UNKNOWN_COLOUR = "#cccccc"
 
 VARIANT_NAMES = {"border-disputes": "fortifications", "ways-of-diplomacy": "market places"}
-
-
-def _attrs(attrs: dict) -> str:
-    return "".join(f" {name.rstrip('_').replace('_', '-')}={quoteattr(str(value))}"
-                   for name, value in attrs.items() if value is not None)
-
-
-def _el(tag: str, text: str | None = None, **attrs) -> str:
-    """One element; ``text`` and every attribute value are escaped here."""
-    if text is None:
-        return f"<{tag}{_attrs(attrs)}/>"
-    return f"<{tag}{_attrs(attrs)}>{escape(str(text))}</{tag}>"
 
 
 def _points(points) -> str:

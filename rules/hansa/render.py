@@ -11,9 +11,9 @@ well-formed XML and safe to embed in an HTML page.
 from __future__ import annotations
 
 import json
-from xml.sax.saxutils import escape, quoteattr
 
 from rules.hansa.data import HansaData
+from rules.svg import svg_element as _el
 
 WIDTH = 1320
 ROWS_X, ROWS_Y = 10, 178
@@ -29,18 +29,6 @@ TINTS = {"red": "#f7d6d6", "blue": "#d5e1f5", "yellow": "#fbf0c4", "black": "#dc
 ON_COLOUR = {"yellow": "#222222"}  # text drawn on a full-strength colour; white otherwise
 UNKNOWN_COLOUR, UNKNOWN_TINT = "#888888", "#eeeeee"
 KIND_SHORT = {"person": "person", "ship": "ship", "building": "building"}
-
-
-def _attrs(attrs: dict) -> str:
-    return "".join(f" {name.rstrip('_').replace('_', '-')}={quoteattr(str(value))}"
-                   for name, value in attrs.items() if value is not None)
-
-
-def _el(tag: str, text: str | None = None, **attrs) -> str:
-    """One element; ``text`` and every attribute value are escaped here."""
-    if text is None:
-        return f"<{tag}{_attrs(attrs)}/>"
-    return f"<{tag}{_attrs(attrs)}>{escape(str(text))}</{tag}>"
 
 
 def _text(x, y, content, *, size=12, bold=False, fill="#222222", **attrs) -> str:
