@@ -4,7 +4,12 @@ error shape, and nothing written (match, seat and move counts, the match's ply a
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from config.parsers import MAX_JSON_DEPTH
 from games import services
@@ -196,3 +201,70 @@ def test_logging_in_while_sending_a_revoked_token_issues_a_token(api_client, mak
     _assert_error(wrong, 400, "invalid_credentials")
     # revoking still needs the (valid) token
     _assert_error(api_client.delete(f"{API}/auth/token/"), 401, "not_authenticated")
+
+
+# -- property: random JSON as a move, to both engines, over REST -----------------------------
+
+_CODE = re.compile(r"^[a-z][a-z0-9_]{2,63}$")
+
+_scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12)
+            | st.sampled_from(["place", "draw", "keep", "store", "trade", "pass", "house",
+                               "green", "display", "pile", "red", "ber-01", "choose_start"]))
+_json = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+
+
+def _replace_somewhere(move, path_index: int, value):
+    """``move`` with the value at the ``path_index``-th place (depth first) replaced."""
+    places = []
+
+    def walk(node, path):
+        places.append(path)
+        children = node.items() if isinstance(node, dict) else enumerate(node) \
+            if isinstance(node, list) else ()
+        for key, child in children:
+            walk(child, path + [key])
+
+    walk(move, [])
+    path = places[path_index % len(places)]
+    if not path:
+        return value
+    copied = json.loads(json.dumps(move))
+    target = copied
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return copied
+
+
+@pytest.mark.parametrize("game", ["han", "hansa"])
+def test_random_json_moves_are_refused_with_a_code_and_write_nothing(ann, make_user, game):
+    """About 75 examples per game, derandomized (the same inputs every run): random JSON
+    values, and legal moves with one value swapped for random JSON, submitted by a seat
+    that owes a decision. Each is a 400 with a stable code; nothing is written."""
+    user, client = ann
+    match = services.create_match(user=user, game=game, players=2)
+    services.join_match(user=make_user(), match_id=match.pk)
+    url = match_url(match.pk, "moves/")
+    legal = client.get(match_url(match.pk, "legal-moves/")).json()["moves"]
+    assert legal, "seat 0 must owe the first decision in both games"
+    canonical_legal = {json.dumps(move, sort_keys=True) for move in legal}
+    match.refresh_from_db()
+    before = (_counts(), match.ply, json.dumps(match.state, sort_keys=True))
+
+    @settings(max_examples=75, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(raw=_json, base=st.integers(min_value=0, max_value=len(legal) - 1),
+           place=st.integers(min_value=0, max_value=50), mutate=st.booleans())
+    def refused(raw, base, place, mutate):
+        move = _replace_somewhere(legal[base], place, raw) if mutate else raw
+        assume(json.dumps(move, sort_keys=True) not in canonical_legal)
+        response = client.post(url, {"move": move}, format="json")
+        assert response.status_code == 400, (move, response.status_code, response.content[:300])
+        code = response.json()["error"]["code"]
+        assert _CODE.match(code) and code != "server_error", (move, code)
+        match.refresh_from_db()
+        assert (_counts(), match.ply, json.dumps(match.state, sort_keys=True)) == before
+
+    refused()
