@@ -22,6 +22,18 @@ MARKET = 3  # a market-place marker; its emissary is counted in market_emissarie
 KIND_NAMES = (None, "house", "fortification", "market_place")
 
 
+#: the flat lists of the state, copied one by one in to_json / from_json
+_LIST_FIELDS = (
+    "pile", "display", "discard", "space_owner", "space_kind", "emissaries",
+    "market_emissaries", "scored", "province_points", "scores", "houses",
+    "emissary_supply", "markers",
+)
+#: the plain values of the state (whose turn, phase, end of game)
+_SCALAR_FIELDS = (
+    "turn", "phase", "emperor", "depletions", "final_round", "last_seat", "over", "end_reason",
+)
+
+
 class HanState:
     __slots__ = (
         "map_id",
@@ -106,34 +118,18 @@ class HanState:
         self.province_filled = filled
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "map": self.map_id,
             "variant": self.variant,
             "players": self.players,
             "rng": self.rng.to_json(),
-            "pile": self.pile[:],
-            "display": self.display[:],
-            "discard": self.discard[:],
             "hands": [h[:] for h in self.hands],
-            "space_owner": self.space_owner[:],
-            "space_kind": self.space_kind[:],
-            "emissaries": self.emissaries[:],
-            "market_emissaries": self.market_emissaries[:],
-            "scored": self.scored[:],
-            "province_points": self.province_points[:],
-            "scores": self.scores[:],
-            "houses": self.houses[:],
-            "emissary_supply": self.emissary_supply[:],
-            "markers": self.markers[:],
-            "turn": self.turn,
-            "phase": self.phase,
-            "emperor": self.emperor,
-            "depletions": self.depletions,
-            "final_round": self.final_round,
-            "last_seat": self.last_seat,
-            "over": self.over,
-            "end_reason": self.end_reason,
         }
+        for name in _LIST_FIELDS:
+            data[name] = getattr(self, name)[:]
+        for name in _SCALAR_FIELDS:
+            data[name] = getattr(self, name)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> HanState:
@@ -143,23 +139,9 @@ class HanState:
         state.variant = bool(data["variant"])
         state.players = int(data["players"])
         state.rng = SeededRng.from_json(data["rng"])
-        for name in (
-            "pile",
-            "display",
-            "discard",
-            "space_owner",
-            "space_kind",
-            "emissaries",
-            "market_emissaries",
-            "scored",
-            "province_points",
-            "scores",
-            "houses",
-            "emissary_supply",
-            "markers",
-        ):
-            setattr(state, name, list(data[name]))
         state.hands = [list(h) for h in data["hands"]]
+        for name in _LIST_FIELDS:
+            setattr(state, name, list(data[name]))
         state.turn = int(data["turn"])
         state.phase = int(data["phase"])
         state.emperor = int(data["emperor"])
