@@ -44,8 +44,20 @@ class SeatInline(_ReadOnlyInline):
 
 class MoveInline(_ReadOnlyInline):
     model = Move
-    fields = readonly_fields = ("ply", "seat", "move", "created_at")
+    fields = readonly_fields = ("ply", "seat", "public_move", "created_at")
     ordering = ("ply",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("match")
+
+    @admin.display(description="move")
+    def public_move(self, logged: Move):
+        # Secret moves (Hansa's kept cards, face-down cards) stay hidden from everyone,
+        # admins included, while the match runs: the log as a spectator reads it.
+        match = logged.match
+        if match.status in ENDED_STATUSES:
+            return logged.move
+        return get_engine(match.game).redact_move(logged.move, logged.seat, None)
 
 
 class ResultInline(_ReadOnlyInline):

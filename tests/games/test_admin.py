@@ -44,7 +44,14 @@ def test_changelist_change_and_search_pages_render(admin_client, running_match):
         found.content.decode()
     page = admin_client.get(reverse("admin:games_match_change", args=[running_match.pk]))
     assert page.status_code == 200
-    assert TEST_SEED not in page.content.decode()  # hidden until the end
+    html = page.content.decode()
+    assert TEST_SEED not in html  # hidden until the end
+    # The move log inline shows the moves as a spectator reads them: the cards each seat
+    # kept (a secret choice, ruling Q6) are not on the page while the match runs.
+    state = running_match.state
+    assert Move.objects.filter(match=running_match).count() == 2
+    for card in state["hands"][0] + state["hands"][1]:
+        assert card not in html, card
 
 
 def test_replay_page_steps_through_plies_without_leaking(admin_client, running_match):
