@@ -11,6 +11,7 @@ from __future__ import annotations
 import strawberry
 from strawberry.extensions import MaxAliasesLimiter
 
+from config.api_errors import ApiError
 from games.graphql.errors import ServiceErrorCodes
 from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
@@ -20,7 +21,18 @@ from games.graphql.subscriptions import Subscription
 #: hundred through aliases. (Depth needs no limit: the schema has no cycles.)
 MAX_ALIASES = 20
 
-schema = strawberry.Schema(
+class GameSchema(strawberry.Schema):
+    def process_errors(self, errors, execution_context=None) -> None:
+        # Service errors (unknown match, bad ply...) are answers to the client, not faults:
+        # logging each with its traceback let any client flood the server log (found by
+        # fuzzing). Unexpected errors are still logged.
+        unexpected = [error for error in errors
+                      if not isinstance(error.original_error, ApiError)]
+        if unexpected:
+            super().process_errors(unexpected, execution_context)
+
+
+schema = GameSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,

@@ -121,3 +121,14 @@ def test_malformed_moves_are_typed_errors(players, move):
     assert payload["errors"] and payload["errors"][0]["field"] == "move"
     assert payload["errors"][0]["code"] not in ("", "server_error", "illegal_move")
     assert snapshot(match_id) == before
+
+
+def test_service_errors_are_not_logged_as_server_faults(players, caplog):
+    body = gql("{ match(id: 999999) { id } }", token=players[0].token)
+    assert [error["extensions"]["code"] for error in body["errors"]] == ["match_not_found"]
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+    # errors that are not the services' still go to the log (here a syntax error)
+    body = gql("{ match(id: ", token=players[0].token)
+    assert [error["extensions"]["code"] for error in body["errors"]] == [
+        "graphql_validation_failed"]
+    assert [record for record in caplog.records if record.levelname == "ERROR"]
