@@ -10,6 +10,10 @@ from accounts.models import User
 
 
 class UserSerializer(serializers.ModelSerializer):
+    # A plain string, not format "email": a user who gave none has "" (a response that
+    # broke its own OpenAPI schema, found by schemathesis).
+    email = serializers.CharField(read_only=True, help_text="Empty when none was given.")
+
     class Meta:
         model = User
         fields = ["id", "username", "email", "date_joined", "is_staff"]

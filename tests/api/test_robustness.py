@@ -269,3 +269,11 @@ def test_random_json_moves_are_refused_with_a_code_and_write_nothing(ann, make_u
         assert (_counts(), match.ply, json.dumps(match.state, sort_keys=True)) == before
 
     refused()
+
+
+def test_a_user_without_email_matches_the_documented_user_shape(auth_client, api_client):
+    schema = api_client.get(f"{API}/schema/?format=json").json()
+    email = schema["components"]["schemas"]["User"]["properties"]["email"]
+    me = auth_client.get(f"{API}/me").json()
+    assert me["email"] == ""  # the conftest user has none
+    assert email["type"] == "string" and "format" not in email  # "" is no e-mail address
