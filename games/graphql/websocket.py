@@ -7,6 +7,8 @@ payload ``{"authToken": "..."}`` (preferred: it stays out of server logs) or as 
 
 from __future__ import annotations
 
+import json
+from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -16,6 +18,7 @@ from django.db import close_old_connections
 from strawberry.channels import GraphQLWSConsumer
 from strawberry.exceptions import ConnectionRejectionError
 
+from config.parsers import MAX_JSON_DEPTH, json_depth
 from games.graphql.auth import InvalidToken, user_for_token
 from games.graphql.context import GraphQLContext
 
@@ -43,8 +46,44 @@ class QueryTokenAuthMiddleware(BaseMiddleware):
         return await super().__call__(scope, receive, send)
 
 
+def _malformed(reason: str) -> json.JSONDecodeError:
+    # strawberry answers a JSONDecodeError by closing with 4400 (graphql-transport-ws's
+    # "invalid message"): the protocol's own answer to every message below.
+    return json.JSONDecodeError(reason, "", 0)
+
+
+def decode_ws_message(text: str | bytes) -> Any:
+    """One graphql-transport-ws message, or JSONDecodeError (close 4400) for JSON nested
+    past MAX_JSON_DEPTH, a message that is not an object, or a ``subscribe`` whose payload
+    is not ``{"query": str, "variables"?: object, "operationName"?: str}``. strawberry
+    crashed on these (RecursionError, ``None["type"]``: the socket hung without an answer)
+    or echoed a Python error text ("object of type 'int' has no len()")."""
+    try:
+        message = json.loads(text)
+    except RecursionError:
+        raise _malformed(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    if json_depth(message) > MAX_JSON_DEPTH:
+        raise _malformed(f"nested deeper than {MAX_JSON_DEPTH} levels")
+    if not isinstance(message, dict):
+        raise _malformed("a message is a JSON object")
+    if message.get("type") == "subscribe":
+        payload = message.get("payload")
+        if (
+            not isinstance(payload, dict)
+            or not isinstance(payload.get("query"), str)
+            or not isinstance(payload.get("variables") or {}, dict)
+            or not isinstance(payload.get("operationName") or "", str)
+        ):
+            raise _malformed("subscribe needs a payload {query, variables?, operationName?}")
+    return message
+
+
 class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
-    """strawberry's consumer, with the caller (token or anonymous) in the context."""
+    """strawberry's consumer, with the caller (token or anonymous) in the context, and
+    malformed messages closed with 4400 (``decode_ws_message``)."""
+
+    def decode_json(self, data: str | bytes) -> object:
+        return decode_ws_message(data)
 
     async def connect(self) -> None:
         if self.scope.get("auth_error"):

@@ -132,3 +132,48 @@ def test_service_errors_are_not_logged_as_server_faults(players, caplog):
     assert [error["extensions"]["code"] for error in body["errors"]] == [
         "graphql_validation_failed"]
     assert [record for record in caplog.records if record.levelname == "ERROR"]
+
+
+# -- websocket messages: strawberry crashed on these and the socket hung unanswered ---------
+def _close_code_after(raw: str) -> int | None:
+    """Open a graphql-transport-ws connection in process, send ``raw`` after the
+    handshake, and return the close code (None if the server answered otherwise)."""
+    import asyncio
+
+    from channels.testing import WebsocketCommunicator
+
+    from games.graphql.schema import schema
+    from games.graphql.websocket import GraphQLSubscriptionConsumer
+
+    async def exchange():
+        communicator = WebsocketCommunicator(
+            GraphQLSubscriptionConsumer.as_asgi(schema=schema), "/graphql/",
+            subprotocols=["graphql-transport-ws"])
+        connected, _ = await communicator.connect()
+        assert connected
+        await communicator.send_to(text_data='{"type": "connection_init", "payload": {}}')
+        assert json.loads(await communicator.receive_from())["type"] == "connection_ack"
+        await communicator.send_to(text_data=raw)
+        answer = await communicator.receive_output(timeout=5)
+        await communicator.disconnect()
+        return answer.get("code") if answer["type"] == "websocket.close" else None
+
+    return asyncio.run(exchange())
+
+
+@pytest.mark.parametrize("raw", [
+    '{"id": "1", "type": "subscribe", "payload": {"query": "{ games { game } }", '
+    '"variables": ' + "[" * 5000 + "]" * 5000 + "}}",  # RecursionError: socket hung
+    "null",  # None["type"]: socket hung
+    "[1]",
+    '{"id": "1", "type": "subscribe", "payload": {"query": 5}}',  # "int has no len()"
+    '{"id": "1", "type": "subscribe", "payload": null}',
+    '{"id": "1", "type": "subscribe", "payload": {"query": "{ games { game } }", '
+    '"variables": [1]}}',
+])
+def test_malformed_websocket_messages_close_with_4400(raw):
+    assert _close_code_after(raw) == 4400
+
+
+def test_a_well_formed_websocket_query_is_still_answered():
+    assert _close_code_after('{"id": "1", "type": "ping"}') is None
