@@ -16,8 +16,9 @@ from games import errors, selectors
 from games.graphql.context import authenticated_user, current_user
 from games.graphql.types import Game, MatchPage, MatchStatusEnum, MatchType, MeType, Replay
 
-MAX_PAGE_SIZE = 100
-DEFAULT_PAGE_SIZE = 20
+# the same page bounds as REST's GET /matches/
+MAX_PAGE_SIZE = selectors.MAX_PAGE_SIZE
+DEFAULT_PAGE_SIZE = selectors.DEFAULT_PAGE_SIZE
 
 
 @strawberry.type
