@@ -6,23 +6,12 @@ from __future__ import annotations
 import pytest
 
 from games import selectors, services
-from games.models import Match, Move, Seat
-from tests.games.support import API, match_url
+from games.models import Match
+from tests.games.support import API, assert_api_error, match_url, row_counts
 
 pytestmark = pytest.mark.django_db
 
 
-def _counts():
-    return Match.objects.count(), Seat.objects.count(), Move.objects.count()
-
-
-def _assert_error(response, status: int, code: str):
-    assert response.status_code == status, (response.status_code, response.content[:300])
-    body = response.json()
-    assert set(body) == {"error"}
-    assert body["error"]["code"] == code, body
-    assert body["error"]["message"]
-    assert isinstance(body["error"]["details"], dict)
 
 
 @pytest.fixture
@@ -63,27 +52,27 @@ def han_duel(players):
     ],
 )
 def test_create_match_refusals_write_nothing(players, body, status, code):
-    before = _counts()
-    _assert_error(players["ann_client"].post(f"{API}/matches/", body, format="json"),
+    before = row_counts()
+    assert_api_error(players["ann_client"].post(f"{API}/matches/", body, format="json"),
                   status, code)
-    assert _counts() == before
+    assert row_counts() == before
 
 
 def test_creating_needs_a_login(api_client):
-    before = _counts()
-    _assert_error(api_client.post(f"{API}/matches/", {"game": "han", "players": 2},
+    before = row_counts()
+    assert_api_error(api_client.post(f"{API}/matches/", {"game": "han", "players": 2},
                                   format="json"), 401, "not_authenticated")
-    assert _counts() == before
+    assert row_counts() == before
 
 
 def test_malformed_json_body_is_a_400(players):
     response = players["ann_client"].post(f"{API}/matches/", "{not json",
                                           content_type="application/json")
-    _assert_error(response, 400, "malformed_json")
+    assert_api_error(response, 400, "malformed_json")
 
 
 def test_unknown_game_in_the_catalogue_is_a_404(api_client):
-    _assert_error(api_client.get(f"{API}/games/chess/"), 404, "unknown_game")
+    assert_api_error(api_client.get(f"{API}/games/chess/"), 404, "unknown_game")
 
 
 @pytest.mark.parametrize("match_id", ["999999", "abc", "-1", "0", "1.5",
@@ -91,33 +80,33 @@ def test_unknown_game_in_the_catalogue_is_a_404(api_client):
 @pytest.mark.parametrize("suffix", ["", "moves/", "replay/?ply=0", "result/", "events/",
                                     "legal-moves/"])
 def test_unknown_or_malformed_match_is_a_404(players, match_id, suffix):
-    _assert_error(players["ann_client"].get(match_url(match_id, suffix)), 404,
+    assert_api_error(players["ann_client"].get(match_url(match_id, suffix)), 404,
                   "match_not_found")
 
 
 @pytest.mark.parametrize("action", ["join/", "leave/", "start/", "abort/", "moves/"])
 def test_actions_on_an_unknown_match_are_404(players, action):
-    before = _counts()
-    _assert_error(players["ann_client"].post(match_url(424242, action), {"move": {}},
+    before = row_counts()
+    assert_api_error(players["ann_client"].post(match_url(424242, action), {"move": {}},
                                              format="json"), 404, "match_not_found")
-    assert _counts() == before
+    assert row_counts() == before
 
 
 def test_joining_a_full_match(han_duel, make_user, make_auth_client):
-    before = _counts()
+    before = row_counts()
     carol = make_auth_client(make_user())
-    _assert_error(carol.post(match_url(han_duel.pk, "join/"), {}, format="json"), 409,
+    assert_api_error(carol.post(match_url(han_duel.pk, "join/"), {}, format="json"), 409,
                   "match_full")
-    assert _counts() == before
+    assert row_counts() == before
 
 
 def _move_refused(client, match, body, status, code):
     match.refresh_from_db()
-    before, ply, state = _counts(), match.ply, match.state
-    _assert_error(client.post(match_url(match.pk, "moves/"), body, format="json"),
+    before, ply, state = row_counts(), match.ply, match.state
+    assert_api_error(client.post(match_url(match.pk, "moves/"), body, format="json"),
                   status, code)
     match.refresh_from_db()
-    assert _counts() == before and match.ply == ply and match.state == state
+    assert row_counts() == before and match.ply == ply and match.state == state
 
 
 def _mover_and_waiter(players, match):
@@ -152,13 +141,13 @@ def test_malformed_move(players, han_duel, body):
 def test_illegal_move_carries_the_engines_code(players, han_duel):
     mover, _ = _mover_and_waiter(players, han_duel)
     han_duel.refresh_from_db()
-    before = _counts()
+    before = row_counts()
     response = mover.post(match_url(han_duel.pk, "moves/"),
                           {"move": {"type": "teleport"}}, format="json")
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] not in ("", "malformed_move", "server_error")
-    assert _counts() == before
+    assert row_counts() == before
 
 
 def test_an_outsider_cannot_move(han_duel, make_user, make_auth_client):
@@ -168,56 +157,56 @@ def test_an_outsider_cannot_move(han_duel, make_user, make_auth_client):
 
 @pytest.mark.parametrize("ply", ["-1", "abc", "99", "", "1e3"])
 def test_bad_replay_ply(players, han_duel, ply):
-    _assert_error(players["ann_client"].get(match_url(han_duel.pk, f"replay/?ply={ply}")),
+    assert_api_error(players["ann_client"].get(match_url(han_duel.pk, f"replay/?ply={ply}")),
                   400, "invalid_ply")
 
 
 @pytest.mark.parametrize("since", ["-3", "x", "500"])
 def test_bad_events_since(players, han_duel, since):
-    _assert_error(players["ann_client"].get(match_url(han_duel.pk, f"events/?since={since}")),
+    assert_api_error(players["ann_client"].get(match_url(han_duel.pk, f"events/?since={since}")),
                   400, "invalid_ply")
 
 
 def test_result_before_the_end(api_client, han_duel):
-    _assert_error(api_client.get(match_url(han_duel.pk, "result/")), 409, "not_finished")
+    assert_api_error(api_client.get(match_url(han_duel.pk, "result/")), 409, "not_finished")
 
 
 def test_spectators_have_no_legal_moves(api_client, han_duel):
-    _assert_error(api_client.get(match_url(han_duel.pk, "legal-moves/")), 403, "not_seated")
+    assert_api_error(api_client.get(match_url(han_duel.pk, "legal-moves/")), 403, "not_seated")
 
 
 @pytest.mark.parametrize("query, code", [("status=done", "invalid_request"),
                                          ("open=maybe", "invalid_request"),
                                          ("game=chess", "unknown_game")])
 def test_bad_list_filters(api_client, query, code):
-    _assert_error(api_client.get(f"{API}/matches/?{query}"), 400, code)
+    assert_api_error(api_client.get(f"{API}/matches/?{query}"), 400, code)
 
 
 def test_only_the_creator_starts_or_aborts(players, make_user, make_auth_client):
     match = services.create_match(user=players["ann"], game="hansa", players=3)
     services.join_match(user=players["bob"], match_id=match.pk)
-    before = _counts()
+    before = row_counts()
     for action in ("start/", "abort/"):
-        _assert_error(players["bob_client"].post(match_url(match.pk, action), {},
+        assert_api_error(players["bob_client"].post(match_url(match.pk, action), {},
                                                  format="json"), 403, "forbidden")
-    _assert_error(players["ann_client"].post(match_url(match.pk, "start/"), {},
+    assert_api_error(players["ann_client"].post(match_url(match.pk, "start/"), {},
                                              format="json"), 409, "match_not_full")
-    _assert_error(players["ann_client"].post(match_url(match.pk, "start/"),
+    assert_api_error(players["ann_client"].post(match_url(match.pk, "start/"),
                                              {"fill_with": "genius"}, format="json"),
                   400, "unknown_bot")
-    assert _counts() == before
+    assert row_counts() == before
     assert Match.objects.get(pk=match.pk).status == "open"
 
 
 def test_joining_twice_and_leaving_without_a_seat(players, make_user, make_auth_client):
     match = services.create_match(user=players["ann"], game="hansa", players=3)
-    before = _counts()
-    _assert_error(players["ann_client"].post(match_url(match.pk, "join/"), {}, format="json"),
+    before = row_counts()
+    assert_api_error(players["ann_client"].post(match_url(match.pk, "join/"), {}, format="json"),
                   409, "already_seated")
-    _assert_error(players["bob_client"].post(match_url(match.pk, "leave/"), {}, format="json"),
+    assert_api_error(players["bob_client"].post(match_url(match.pk, "leave/"), {}, format="json"),
                   403, "not_seated")
-    _assert_error(players["bob_client"].post(match_url(match.pk, "join/"), {"position": 0},
+    assert_api_error(players["bob_client"].post(match_url(match.pk, "join/"), {"position": 0},
                                              format="json"), 409, "seat_taken")
-    _assert_error(players["bob_client"].post(match_url(match.pk, "join/"), {"position": 7},
+    assert_api_error(players["bob_client"].post(match_url(match.pk, "join/"), {"position": 7},
                                              format="json"), 400, "invalid_seat")
-    assert _counts() == before
+    assert row_counts() == before

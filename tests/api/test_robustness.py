@@ -13,24 +13,11 @@ from hypothesis import strategies as st
 
 from config.parsers import MAX_JSON_DEPTH
 from games import services
-from games.models import Match, Move, Seat
-from tests.games.support import API, match_url
+from tests.games.support import API, assert_api_error, match_url, row_counts
 
 pytestmark = pytest.mark.django_db
 
 
-def _counts():
-    return Match.objects.count(), Seat.objects.count(), Move.objects.count()
-
-
-def _assert_error(response, status: int, code: str) -> dict:
-    assert response.status_code == status, (response.status_code, response.content[:300])
-    body = response.json()
-    assert set(body) == {"error"}
-    assert body["error"]["code"] == code, body
-    assert body["error"]["message"]
-    assert isinstance(body["error"]["details"], dict)
-    return body["error"]
 
 
 def _nested(depth: int, leaf=1):
@@ -60,13 +47,13 @@ def _refused_without_writing(client, method, url, body, status, code, match=None
     if match is not None:
         match.refresh_from_db()
         ply, state = match.ply, match.state
-    before = _counts()
+    before = row_counts()
     if isinstance(body, (str, bytes)):
         response = getattr(client, method)(url, body, content_type="application/json")
     else:
         response = getattr(client, method)(url, body, format="json")
-    error = _assert_error(response, status, code)
-    assert _counts() == before
+    error = assert_api_error(response, status, code)
+    assert row_counts() == before
     if match is not None:
         match.refresh_from_db()
         assert (match.ply, match.state) == (ply, state)
@@ -80,7 +67,7 @@ def _refused_without_writing(client, method, url, body, status, code, match=None
     "offset=x", "limit=5&offset=1e3",
 ])
 def test_bad_page_bounds_are_invalid_request(api_client, query):
-    error = _assert_error(api_client.get(f"{API}/matches/?{query}"), 400, "invalid_request")
+    error = assert_api_error(api_client.get(f"{API}/matches/?{query}"), 400, "invalid_request")
     assert {"min", "max"} <= set(error["details"])
 
 
@@ -111,11 +98,11 @@ def test_json_just_past_the_depth_bound_is_refused_and_below_reaches_the_engine(
     # Shallow enough: the request is read, and the engine (not the parser) refuses the move.
     deep_but_fine = {"move": {"type": "place", "cards": _nested(MAX_JSON_DEPTH - 3)}}
     han_duel.refresh_from_db()
-    before = _counts()
+    before = row_counts()
     response = client.post(match_url(han_duel.pk, "moves/"), deep_but_fine, format="json")
     assert response.status_code in (400, 409), response.content[:200]
     assert response.json()["error"]["code"] not in ("malformed_json", "server_error")
-    assert _counts() == before
+    assert row_counts() == before
 
 
 # -- seat positions: "\uff11" (fullwidth 1) was read as seat 1 ------------------------------
@@ -197,9 +184,9 @@ def test_logging_in_while_sending_a_revoked_token_issues_a_token(api_client, mak
     assert len(response.json()["token"]) == 40
     wrong = api_client.post(f"{API}/auth/token/", {"username": user.username,
                                                    "password": "wrong"}, format="json")
-    _assert_error(wrong, 400, "invalid_credentials")
+    assert_api_error(wrong, 400, "invalid_credentials")
     # revoking still needs the (valid) token
-    _assert_error(api_client.delete(f"{API}/auth/token/"), 401, "not_authenticated")
+    assert_api_error(api_client.delete(f"{API}/auth/token/"), 401, "not_authenticated")
 
 
 # -- property: random JSON as a move, to both engines, over REST -----------------------------
@@ -250,7 +237,7 @@ def test_random_json_moves_are_refused_with_a_code_and_write_nothing(ann, make_u
     assert legal, "seat 0 must owe the first decision in both games"
     canonical_legal = {json.dumps(move, sort_keys=True) for move in legal}
     match.refresh_from_db()
-    before = (_counts(), match.ply, json.dumps(match.state, sort_keys=True))
+    before = (row_counts(), match.ply, json.dumps(match.state, sort_keys=True))
 
     @settings(max_examples=75, derandomize=True, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -266,7 +253,7 @@ def test_random_json_moves_are_refused_with_a_code_and_write_nothing(ann, make_u
         # the service's net for an engine crash (games/services.py) must never be needed
         assert "could not read" not in error["message"], (move, error)
         match.refresh_from_db()
-        assert (_counts(), match.ply, json.dumps(match.state, sort_keys=True)) == before
+        assert (row_counts(), match.ply, json.dumps(match.state, sort_keys=True)) == before
 
     refused()
 

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from config.celery import app as celery_app
-from games.models import Match
+from games.models import Match, Move, Seat
 from games.replay import iter_replay
 from rules import get_engine
 
@@ -41,6 +41,23 @@ def eager_celery():
         yield
     finally:
         conf.task_always_eager, conf.task_eager_propagates = previous
+
+
+def row_counts() -> tuple[int, int, int]:
+    """Matches, seats and moves in the database: equal before and after a refused request
+    means the request wrote nothing."""
+    return Match.objects.count(), Seat.objects.count(), Move.objects.count()
+
+
+def assert_api_error(response, status: int, code: str) -> dict:
+    """The response is the one error shape of DESIGN.md with ``code``; returns the error."""
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    body = response.json()
+    assert set(body) == {"error"}
+    assert body["error"]["code"] == code, body
+    assert body["error"]["message"]
+    assert isinstance(body["error"]["details"], dict)
+    return body["error"]
 
 
 def match_url(match_id: Any, suffix: str = "") -> str:

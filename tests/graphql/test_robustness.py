@@ -9,14 +9,11 @@ import json
 import pytest
 from django.test import Client
 
-from games.models import Match, Move, Seat
+from tests.games.support import row_counts
 from tests.graphql.support import GRAPHQL, gql, snapshot, start_match
 
 pytestmark = pytest.mark.django_db
 
-
-def _counts():
-    return Match.objects.count(), Seat.objects.count(), Move.objects.count()
 
 
 def _post_raw(body, *, token: str | None = None, content_type: str = "application/json"):
@@ -48,16 +45,16 @@ def _refused(response, status: int, code: str) -> dict:
     ('{"query": "{ games { title } }", "variables": "x"}', "invalid_request"),
 ])
 def test_bodies_that_never_reach_execution(players, body, code):
-    before = _counts()
+    before = row_counts()
     _refused(_post_raw(body, token=players[0].token), 400, code)
-    assert _counts() == before
+    assert row_counts() == before
 
 
 def test_a_wrong_content_type_is_415(players):
-    before = _counts()
+    before = row_counts()
     _refused(_post_raw('{"query": "{ games { title } }"}', token=players[0].token,
                        content_type="text/plain"), 415, "unsupported_media_type")
-    assert _counts() == before
+    assert row_counts() == before
 
 
 def test_a_subscription_over_http_is_refused_with_a_code(players):
