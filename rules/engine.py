@@ -19,7 +19,13 @@ class IllegalMove(Exception):
     problem for a person; ``details`` is JSON-able context that reveals nothing hidden.
     """
 
+    #: messages often quote the client's input; a client sending a huge value gets a
+    #: message of bounded length back (and logs stay readable)
+    MAX_MESSAGE_LENGTH = 300
+
     def __init__(self, code: str, message: str, details: dict | None = None) -> None:
+        if len(message) > self.MAX_MESSAGE_LENGTH:
+            message = message[: self.MAX_MESSAGE_LENGTH - 3] + "..."
         super().__init__(message)
         self.code = code
         self.message = message
