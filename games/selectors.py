@@ -219,14 +219,20 @@ def view_for(match: Match, user=None) -> dict | None:
     return get_engine(match.game).view(state, seat_of(match, user))
 
 
+def _to_act_and_view(match: Match, seat: int | None) -> tuple[list[int], dict | None]:
+    """``to_act_of`` and the view of ``seat`` (``view_for``), from one parse of the state."""
+    state = _state(match)
+    if state is None:
+        return [], None
+    engine = get_engine(match.game)
+    to_act = list(engine.to_act(state)) if match.status == MatchStatus.ACTIVE else []
+    return to_act, engine.view(state, seat)
+
+
 def match_detail(match: Match, user=None) -> dict:
     """``match_summary`` plus ``to_act`` and the reader's ``view`` (None before the start)."""
     detail = match_summary(match, user)
-    state = _state(match)  # parsed once for both
-    engine = get_engine(match.game)
-    active = match.status == MatchStatus.ACTIVE and state is not None
-    detail["to_act"] = list(engine.to_act(state)) if active else []
-    detail["view"] = engine.view(state, detail["your_seat"]) if state is not None else None
+    detail["to_act"], detail["view"] = _to_act_and_view(match, detail["your_seat"])
     return detail
 
 
@@ -236,11 +242,10 @@ def legal_moves_for(match: Match, user) -> dict:
     seat = seat_of(match, user)
     if seat is None:
         raise errors.NotSeated()
-    to_act = to_act_of(match)
-    moves: list[dict] = []
-    if seat in to_act:
-        engine = get_engine(match.game)
-        moves = engine.legal_moves(engine.from_json(match.state), seat)
+    state = _state(match) if match.status == MatchStatus.ACTIVE else None
+    engine = get_engine(match.game)
+    to_act = list(engine.to_act(state)) if state is not None else []
+    moves = engine.legal_moves(state, seat) if seat in to_act else []
     return {"seat": seat, "ply": match.ply, "to_act": to_act, "moves": moves}
 
 
@@ -323,11 +328,12 @@ def match_events(match: Match, user=None, *, since: Any = 0) -> dict:
     the (redacted) moves from ply ``since`` and the reader's current view.
     Raises InvalidPly (400) for a ``since`` outside [0, ply]."""
     since_ply = parse_ply(since if since is not None else 0, upper=match.ply, name="since")
+    to_act, view = _to_act_and_view(match, seat_of(match, user))
     return {
         "since": since_ply,
         "ply": match.ply,
         "status": match.status,
-        "to_act": to_act_of(match),
+        "to_act": to_act,
         "moves": move_log(match, user, since=since_ply),
-        "view": view_for(match, user),
+        "view": view,
     }
