@@ -98,7 +98,7 @@ class HansaState:
         new.pieces = [list(counts) for counts in self.pieces]
         new.stored = [list(counts) for counts in self.stored]
         new.profit = list(self.profit)
-        new.breakdown = [_copy_breakdown(entry) for entry in self.breakdown]
+        new.breakdown = [copy_breakdown(entry) for entry in self.breakdown]
         new.pending = {seat: _copy_choice(choice) for seat, choice in self.pending.items()}
         new.chooser = self.chooser
         new.removed = list(self.removed)
@@ -128,7 +128,7 @@ class HansaState:
             "pieces": [list(counts) for counts in self.pieces],
             "stored": [list(counts) for counts in self.stored],
             "profit": list(self.profit),
-            "breakdown": [_copy_breakdown(entry) for entry in self.breakdown],
+            "breakdown": [copy_breakdown(entry) for entry in self.breakdown],
             # JSON keys are strings; seats are sorted so equal states give equal JSON
             "pending": {
                 str(seat): _copy_choice(self.pending[seat]) for seat in sorted(self.pending)
@@ -162,7 +162,7 @@ class HansaState:
         state.pieces = [[int(v) for v in counts] for counts in data["pieces"]]
         state.stored = [[int(v) for v in counts] for counts in data["stored"]]
         state.profit = [int(v) for v in data["profit"]]
-        state.breakdown = [_copy_breakdown(entry) for entry in data["breakdown"]]
+        state.breakdown = [copy_breakdown(entry) for entry in data["breakdown"]]
         state.pending = {
             int(seat): _copy_choice(choice) for seat, choice in data["pending"].items()
         }
@@ -191,7 +191,8 @@ def _copy_choice(choice: dict) -> dict:
             for key, value in choice.items()}
 
 
-def _copy_breakdown(entry: dict) -> dict:
+def copy_breakdown(entry: dict) -> dict:
+    """A breakdown entry sharing no dict or list with ``entry`` (states, JSON and views)."""
     return {
         "rounds": [
             {"cities": dict(round_entry["cities"]), "luxury": round_entry["luxury"]}

@@ -19,6 +19,7 @@ from rules.hansa.state import (
     STORE,
     TURNS,
     HansaState,
+    copy_breakdown,
 )
 
 
@@ -117,19 +118,7 @@ def build_view(state: HansaState, data: HansaData, seat: int | None, result: dic
         "bag": {"count": sum(state.bag), "by_colour": _by_colour(data, state.bag)},
         "seats": seats,
         "simultaneous": simultaneous,
-        "breakdown": [
-            {
-                "rounds": [
-                    {"cities": dict(r["cities"]), "luxury": r["luxury"]}
-                    for r in entry["rounds"]
-                ],
-                "parliament": entry["parliament"],
-                "golden_ship": entry["golden_ship"],
-                "persons": dict(entry["persons"]),
-                "total": entry["total"],
-            }
-            for entry in state.breakdown
-        ],
+        "breakdown": [copy_breakdown(entry) for entry in state.breakdown],
     }
     if seat is not None and seat in state.pending and state.phase in SIMULTANEOUS_PHASES:
         view["my_choice"] = choice_as_move(data, state.phase, state.pending[seat])
