@@ -87,6 +87,7 @@ def estimate_move_value(data: HansaData, view: dict, seat: int, move: dict) -> f
             bonus += PARLIAMENT_WEIGHT * card["trade_power"]
         city = data.city_index.get(move.get("city"))
         if city is not None and move.get("direction") in (1, -1):
+            # ruling Q3: the marker stops at either end of the track
             prosperity[city] = min(max(prosperity[city] + move["direction"], 0),
                                    len(data.track) - 1)
         bonus += take(move.get("take"))
