@@ -505,6 +505,8 @@ def replace_seat_with_bot(*, user, match_id: Any, position: int, bot_kind: str) 
         seat.refresh_from_db()
     if match.status == MatchStatus.OPEN:
         _start_if_full(match)
+        if match.status != MatchStatus.OPEN:
+            return seat  # the start scheduled the bot turns and the notification
     state = None
     if match.status == MatchStatus.ACTIVE:
         state = get_engine(match.game).from_json(match.state)

@@ -194,3 +194,19 @@ def test_a_submitted_move_is_announced_to_subscribers_without_waiting(make_user)
     finally:
         async_to_sync(layer.group_discard)("match-434343", channel)
     assert message["ply"] == 9 and message["status"] == "scoring"
+
+
+def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(
+    make_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    # Starting the match schedules the bot turns already; the hand-over must not schedule
+    # a second copy of them (a duplicated task that only a stale-ply check stops).
+    ann, admin = make_user(), make_user(is_staff=True)
+    match = services.create_match(user=ann, game="hansa", players=2)
+    enqueued = []
+    monkeypatch.setattr(services, "enqueue_bot_turn", lambda *args: enqueued.append(args))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
+                                       bot_kind="random")
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
+    assert enqueued == [(match.pk, 1, 0)]
