@@ -49,19 +49,29 @@ def get_game(game: str) -> dict:
     return entry
 
 
+# -- whole numbers from requests ----------------------------------------------------------------
+def whole_number(value: Any) -> int | None:
+    """``value`` itself if it is an int (not a bool; callers check the range), the number
+    a string of ASCII digits spells (spaces around allowed), else None. ASCII only:
+    ``str.isdigit()`` also takes fullwidth or Arabic-Indic digits, which ``int()`` reads."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit():
+            return int(text)
+    return None
+
+
 # -- finding matches --------------------------------------------------------------------------
 def parse_match_id(match_id: Any) -> int:
     """A match id from a URL or a request; anything malformed is MatchNotFound (404)."""
-    if isinstance(match_id, bool):
+    number = whole_number(match_id)
+    if isinstance(match_id, str) and number is None:
+        raise errors.MatchNotFound(details={"match_id": match_id[:40]})
+    if number is None or not 1 <= number <= _MAX_ID:
         raise errors.MatchNotFound()
-    if isinstance(match_id, str):
-        text = match_id.strip()
-        if not text.isascii() or not text.isdigit():
-            raise errors.MatchNotFound(details={"match_id": match_id[:40]})
-        match_id = int(text)
-    if not isinstance(match_id, int) or not 1 <= match_id <= _MAX_ID:
-        raise errors.MatchNotFound()
-    return match_id
+    return number
 
 
 def get_match(match_id: Any) -> Match:
@@ -118,9 +128,9 @@ def list_matches(
 def _page_number(value: Any, name: str, low: int, high: int, default: int) -> int:
     if value is None or value == "":
         return default
-    text = value.strip() if isinstance(value, str) else ""
-    if text.isascii() and text.isdigit() and low <= int(text) <= high:
-        return int(text)
+    number = whole_number(value)
+    if number is not None and low <= number <= high:
+        return number
     raise errors.InvalidRequest(
         f"{name} must be a whole number from {low} to {high}.",
         details={name: str(value)[:20], "min": low, "max": high},
@@ -252,11 +262,8 @@ def legal_moves_for(match: Match, user) -> dict:
 # -- the log, replays, results ------------------------------------------------------------------
 def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
     """A ply from a query string, in [0, upper]; anything else is InvalidPly (400)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        ply = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        ply = int(value.strip())
-    else:
+    ply = whole_number(value)
+    if ply is None:
         raise errors.InvalidPly(f"{name} must be a whole number from 0 to {upper}.",
                                 details={name: str(value)[:20], "max": upper})
     if not 0 <= ply <= upper:

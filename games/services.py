@@ -27,7 +27,7 @@ from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
 from games.replay import replay_state
-from games.selectors import parse_match_id
+from games.selectors import parse_match_id, whole_number
 from rules import IllegalMove, get_engine
 from rules import InvalidOptions as EngineInvalidOptions
 from rules.bots import BOT_KINDS, choose_bot_move
@@ -84,13 +84,10 @@ def _lock_match(match_id: Any) -> Match:
 
 
 def _check_position(match: Match, position: Any) -> int:
-    if isinstance(position, bool) or not isinstance(position, int):
-        # ASCII digits only: str.isdigit() also takes "\uff11" or "\u0663", which int()
-        # reads as 1 and 3; a position is refused in any script but ASCII, like a match id.
-        if isinstance(position, str) and position.strip().isascii() and position.strip().isdigit():
-            position = int(position)
-        else:
-            raise errors.InvalidSeat("A seat position must be a whole number.")
+    number = whole_number(position)  # ASCII digits only, like a match id
+    if number is None:
+        raise errors.InvalidSeat("A seat position must be a whole number.")
+    position = number
     if not 0 <= position < match.players:
         raise errors.InvalidSeat(
             f"Seat positions of this match run from 0 to {match.players - 1}.",

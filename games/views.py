@@ -160,7 +160,8 @@ class MatchListView(APIView):
 
 
 def _position_key(key: str):
-    return int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else key
+    number = selectors.whole_number(key)
+    return key if number is None else number
 
 
 class MatchDetailView(APIView):
