@@ -33,9 +33,6 @@ class GameServiceError(ApiError):
     def http_status(self) -> int:
         return self.status_code
 
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "details": self.details}
-
 
 # -- 400: bad input ---------------------------------------------------------------------------
 class UnknownGame(GameServiceError):

@@ -78,10 +78,6 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{self.game} match #{self.pk} ({self.status})"
 
-    @property
-    def is_ended(self) -> bool:
-        return self.status in ENDED_STATUSES
-
 
 class Seat(models.Model):
     """A taken seat: a person or a bot. Open seats have no row."""
@@ -117,10 +113,6 @@ class Seat(models.Model):
     def __str__(self) -> str:
         holder = f"bot:{self.bot_kind}" if self.bot_kind else str(self.user)
         return f"seat {self.position} of match #{self.match_id} ({holder})"
-
-    @property
-    def is_bot(self) -> bool:
-        return self.bot_kind is not None
 
 
 class AppendOnlyError(Exception):

@@ -143,12 +143,6 @@ class MatchDetailSerializer(MatchSummarySerializer):
     )
 
 
-class SeatResponseSerializer(serializers.Serializer):
-    match_id = serializers.IntegerField()
-    position = serializers.IntegerField()
-    status = serializers.CharField()
-
-
 class LegalMovesSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     ply = serializers.IntegerField()
