@@ -172,10 +172,11 @@ class MatchAdmin(admin.ModelAdmin):
         engine = get_engine(match.game)
         ended = match.status in ENDED_STATUSES
         _step, seat, move, state = next(step for step in iter_replay(match) if step[0] == ply)
-        shown = engine.to_json(state) if ended else engine.view(state, None)
+        spectator_view = engine.view(state, None)
+        shown = engine.to_json(state) if ended else spectator_view
         # The drawing is always of the spectator view (everything once the game is over):
         # the renderer escapes every text it inserts, so its SVG may be marked safe.
-        board_svg = engine.render_svg(engine.view(state, None))
+        board_svg = engine.render_svg(spectator_view)
         if not ended and seat is not None:
             move = engine.redact_move(move, seat, None)
         context = {
