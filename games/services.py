@@ -466,15 +466,20 @@ def _breakdown_of(result: dict, position: int) -> Any:
 @transaction.atomic
 def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
     """Stop a match that has not finished (its creator or an admin). The seed and the
-    full log become public, as after any end. Raises MatchNotFound, NotAllowed, MatchOver."""
+    full log become public, as after any end. Raises MatchNotFound, NotAllowed, MatchOver,
+    InvalidRequest (a reason PostgreSQL cannot store: one with a NUL character)."""
     _require_user(user)
+    reason = str(reason or "")
+    if "\x00" in reason:
+        raise errors.InvalidRequest("The reason may not contain NUL characters.",
+                                    details={"field": "reason"})
     match = _lock_match(match_id)
     if match.created_by_id != user.pk and not _is_admin(user):
         raise errors.NotAllowed("Only the match's creator or an admin can abort it.")
     if match.status in ENDED_STATUSES:
         raise errors.MatchOver(details={"status": match.status})
     match.status = MatchStatus.ABORTED
-    match.abort_reason = str(reason or "")[:200]
+    match.abort_reason = reason[:200]
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "abort_reason", "finished_at", "updated_at"])
     _schedule_follow_up(match, None)

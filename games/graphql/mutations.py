@@ -212,7 +212,8 @@ class Mutation:
         if problems:
             return MatchPayload(errors=problems)
         match, problems = attempt(
-            lambda: services.abort_match(user=user, match_id=match_id, reason=reason[:200])
+            lambda: services.abort_match(user=user, match_id=match_id, reason=reason[:200]),
+            overrides={"invalid_request": "reason"},
         )
         if problems:
             return MatchPayload(errors=problems)

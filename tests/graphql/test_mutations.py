@@ -387,3 +387,15 @@ def test_register_bad_input(make_user, variables, field, reason):
     codes = [problem["code"] for problem in error["details"][field]]
     assert reason in codes
     assert User.objects.count() == users_before
+
+
+def test_an_abort_reason_with_a_nul_character_is_bad_input_and_aborts_nothing(players):
+    # PostgreSQL text cannot hold NUL: the reason used to reach the database and fail
+    # there (a masked server_error). REST's serializer refuses it before the service.
+    match_id = start_match("hansa", players)
+    answer = gql(ABORT, {"id": match_id, "reason": "rain\x00"}, token=players[0].token)
+    assert "errors" not in answer, answer
+    payload = answer["data"]["abortMatch"]
+    assert payload_codes(payload) == ["invalid_request"]
+    assert payload["errors"][0]["field"] == "reason"
+    assert Match.objects.get(pk=match_id).status == "active"
