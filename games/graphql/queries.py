@@ -12,7 +12,7 @@ import strawberry
 import strawberry_django
 from strawberry.types import Info
 
-from games import errors, selectors
+from games import selectors
 from games.graphql.context import authenticated_user, current_user
 from games.graphql.types import Game, MatchPage, MatchStatusEnum, MatchType, MeType, Replay
 
@@ -50,11 +50,7 @@ class Query:
         limit: int = DEFAULT_PAGE_SIZE,
         offset: int = 0,
     ) -> MatchPage:
-        if not 1 <= limit <= MAX_PAGE_SIZE or offset < 0:
-            raise errors.InvalidRequest(
-                f"limit must be 1 to {MAX_PAGE_SIZE} and offset at least 0.",
-                details={"limit": limit, "offset": offset},
-            )
+        limit, offset = selectors.parse_page(limit, offset)  # REST's bounds and errors
         matches = selectors.list_matches(
             user=current_user(info),
             game=game,
