@@ -145,7 +145,7 @@ class MatchListView(APIView):
         data = _parse(s.CreateMatchRequestSerializer, request)
         bot_seats = data["bot_seats"]
         if isinstance(bot_seats, dict):  # JSON object keys are strings: positions
-            bot_seats = {_position_key(key): kind for key, kind in bot_seats.items()}
+            bot_seats = _bot_seats_by_position(bot_seats)
         match = services.create_match(
             user=request.user,
             game=data["game"],
@@ -159,9 +159,19 @@ class MatchListView(APIView):
         return Response(_detail(match, request.user), status=status.HTTP_201_CREATED)
 
 
-def _position_key(key: str):
-    number = selectors.whole_number(key)
-    return key if number is None else number
+def _bot_seats_by_position(bot_seats: dict) -> dict:
+    """``{"1": "greedy"}`` as ``{1: "greedy"}``; keys that are not numbers stay as they are
+    for the service to refuse. Two keys naming one seat ("1", " 1") are refused here, before
+    the dict would silently keep only one of them."""
+    by_position: dict = {}
+    for key, kind in bot_seats.items():
+        number = selectors.whole_number(key)
+        position = key if number is None else number
+        if position in by_position:
+            raise errors.InvalidSeat("Each bot seat position may appear once.",
+                                     details={"position": position})
+        by_position[position] = kind
+    return by_position
 
 
 class MatchDetailView(APIView):

@@ -48,6 +48,9 @@ def han_duel(players):
         ({"game": "hansa", "players": 2, "bot_seats": {"0": "random", "1": "random"},
           "take_seat": True}, 409, "match_full"),
         ({"game": "hansa", "players": 2, "creator_seat": 3}, 400, "invalid_seat"),
+        # one seat named twice ("1" and " 1"): refused, as GraphQL does, not one kind dropped
+        ({"game": "hansa", "players": 3, "bot_seats": {"1": "random", " 1": "greedy"}},
+         400, "invalid_seat"),
         ({"players": 2}, 400, "invalid_input"),
     ],
 )
