@@ -398,6 +398,9 @@ def place_moves(state: HanState, seat: int) -> list[dict]:
                         )
 
         if markers_left >= 1 and nonempty and free_names:
+            # rulings V1, V2: the marker and its free house / emissary are two pieces (so
+            # never in a province empty at the start of the turn), paid by two cards of the
+            # province's own colour (no wild pair); the market place's emissary ignores H4
             if variant_kind == FORTIFICATION:
                 ready = houses_left >= 1
             else:
