@@ -137,6 +137,7 @@ def check_place(state: HanState, seat: int, cards: list[str], pieces: list[tuple
             if not state.variant or board.variant_kind != kind:
                 raise IllegalMove("variant_not_enabled", f"{kind} pieces are not part of this game")
             if board.space_is_border[target]:
+                # ruling V1 for fortifications; for market places a choice of ours (README)
                 code = "fortification_on_border" if kind == FORTIFICATION else "market_on_border"
                 raise IllegalMove(
                     code, f"a {kind} cannot go on border space {board.space_ids[target]}"
