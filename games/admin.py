@@ -75,6 +75,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "status", "players", "ply", "created_by", "created_at",
                     "replay_link")
     list_filter = ("game", "status", "created_at")
+    list_select_related = ("created_by",)  # one query for the page, not one per creator
     search_fields = ("=id", "created_by__username", "seats__user__username", "seed_commitment")
     date_hierarchy = "created_at"
     inlines = [SeatInline, MoveInline, ResultInline]
