@@ -7,16 +7,24 @@ from games import selectors, services
 from games.models import Match, MatchStatus
 from rules import get_engine
 
+#: far more bot turns than any game of either engine takes: a stuck game fails loudly
+_MAX_DEMO_TURNS = 5000
+
 
 def _play_bots_to_the_end(match_id: int) -> Match:
-    """Play every bot turn inline (no Celery needed) and score the match."""
+    """Play every bot turn inline (no Celery needed) and score the match. A running worker
+    may play some of the turns too: a stale bot turn is a no-op, so the two never clash."""
     match = Match.objects.get(pk=match_id)
     engine = get_engine(match.game)
-    while match.status == MatchStatus.ACTIVE:
-        for seat in engine.to_act(engine.from_json(match.state)):
-            services.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
+    for _turn in range(_MAX_DEMO_TURNS):
+        if match.status != MatchStatus.ACTIVE:
             break
+        to_act = engine.to_act(engine.from_json(match.state))
+        if to_act:
+            services.play_bot_turn(match_id=match.pk, seat=to_act[0], ply=match.ply)
         match = Match.objects.get(pk=match_id)
+    else:
+        raise RuntimeError(f"demo match {match_id} did not end in {_MAX_DEMO_TURNS} bot turns")
     services.score_match(match_id=match_id)
     return Match.objects.get(pk=match_id)
 
