@@ -5,6 +5,7 @@ dropped, unknown keys added, lists emptied or doubled. Seeded, so each run is th
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -55,3 +56,19 @@ def malformed_variants(move: dict, rng: random.Random, per_place: int = 6) -> It
             variant = copy.deepcopy(move)
             _at(variant, path).clear()
             yield variant
+
+
+def assert_refused_unless_listed(engine, state, seat: int, move: Any, listed: set[str],
+                                 codes: set[str]) -> None:
+    """``move`` is refused with ``IllegalMove`` (code and message set; the code is added to
+    ``codes``) unless it is one of the moves ``legal_moves`` listed (``listed``: their
+    canonical JSON). Only a listed move may pass."""
+    from rules import IllegalMove
+
+    try:
+        engine.apply(state, seat, move)
+    except IllegalMove as exc:
+        assert exc.code and exc.message, move
+        codes.add(exc.code)
+    else:
+        assert json.dumps(move, sort_keys=True) in listed, move
