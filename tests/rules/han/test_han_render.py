@@ -11,18 +11,7 @@ from han_positions import ENGINE, accepted, place, position
 
 from rules.han.board import board_data
 from rules.han.render import SEAT_COLOURS
-
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def parse(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def with_class(root: ET.Element, tag: str, name: str) -> list[ET.Element]:
-    return [el for el in root.iter(f"{SVG}{tag}") if name in el.get("class", "").split()]
+from tests.rules.svg_support import SVG, parse, with_class
 
 
 def texts(root: ET.Element) -> list[str]:
