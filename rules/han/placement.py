@@ -264,6 +264,25 @@ def placement_possible(state: HanState) -> bool:
     return False
 
 
+def _house(space: str) -> dict:
+    return {"kind": K_HOUSE, "space": space}
+
+
+def _emissary(province: str) -> dict:
+    return {"kind": K_EMISSARY, "province": province}
+
+
+def _offer(moves: list[dict], ways_to_pay: tuple, *pieces: dict) -> None:
+    """Add one place move of ``pieces`` for each way of paying for them. Every move gets
+    piece dicts of its own (the first takes the fresh ones it was given: this runs for every
+    move ``legal_moves`` lists, so no copy is made that is not needed)."""
+    fresh = True
+    for cards in ways_to_pay:
+        listed = list(pieces) if fresh else [piece.copy() for piece in pieces]
+        moves.append({"type": "place", "cards": list(cards), "pieces": listed})
+        fresh = False
+
+
 def place_moves(state: HanState, seat: int) -> list[dict]:
     """Every legal place move for ``seat``, each placement and card set once (canonical)."""
     board = state.board
@@ -280,7 +299,6 @@ def place_moves(state: HanState, seat: int) -> list[dict]:
     markers_left = state.markers[seat] if state.variant else 0
     variant_kind = board.variant_kind
     moves: list[dict] = []
-    append = moves.append
 
     for p, pid in enumerate(board.province_ids):
         bit = 1 << board.province_color[p]
@@ -303,63 +321,19 @@ def place_moves(state: HanState, seat: int) -> list[dict]:
         if pay_one:
             if houses_left >= 1:
                 for name in free_names:
-                    for cards in pay_one:
-                        append(
-                            {
-                                "type": "place",
-                                "cards": list(cards),
-                                "pieces": [{"kind": K_HOUSE, "space": name}],
-                            }
-                        )
+                    _offer(moves, pay_one, _house(name))
             if emissary_alone:
-                for cards in pay_one:
-                    append(
-                        {
-                            "type": "place",
-                            "cards": list(cards),
-                            "pieces": [{"kind": K_EMISSARY, "province": pid}],
-                        }
-                    )
+                _offer(moves, pay_one, _emissary(pid))
         if pay_two:
             if houses_left >= 2:
                 for i, first in enumerate(free_names):
                     for second in free_names[i + 1 :]:
-                        for cards in pay_two:
-                            append(
-                                {
-                                    "type": "place",
-                                    "cards": list(cards),
-                                    "pieces": [
-                                        {"kind": K_HOUSE, "space": first},
-                                        {"kind": K_HOUSE, "space": second},
-                                    ],
-                                }
-                            )
+                        _offer(moves, pay_two, _house(first), _house(second))
             if houses_left >= 1 and emissary_after_house:
                 for name in free_names:
-                    for cards in pay_two:
-                        append(
-                            {
-                                "type": "place",
-                                "cards": list(cards),
-                                "pieces": [
-                                    {"kind": K_HOUSE, "space": name},
-                                    {"kind": K_EMISSARY, "province": pid},
-                                ],
-                            }
-                        )
+                    _offer(moves, pay_two, _house(name), _emissary(pid))
             if emissaries_left >= 2 and present + 2 <= limit:
-                for cards in pay_two:
-                    append(
-                        {
-                            "type": "place",
-                            "cards": list(cards),
-                            "pieces": [
-                                {"kind": K_EMISSARY, "province": pid},
-                                {"kind": K_EMISSARY, "province": pid},
-                            ],
-                        }
-                    )
+                _offer(moves, pay_two, _emissary(pid), _emissary(pid))
 
         if nonempty and houses_left >= 1:
             # a border house plus one more piece in this province (rulings H1, H3)
@@ -374,29 +348,9 @@ def place_moves(state: HanState, seat: int) -> list[dict]:
                 if houses_left >= 2:
                     for s, name in zip(free_inner, free_names, strict=True):
                         first, second = (border_name, name) if border < s else (name, border_name)
-                        for cards in pay_border:
-                            append(
-                                {
-                                    "type": "place",
-                                    "cards": list(cards),
-                                    "pieces": [
-                                        {"kind": K_HOUSE, "space": first},
-                                        {"kind": K_HOUSE, "space": second},
-                                    ],
-                                }
-                            )
+                        _offer(moves, pay_border, _house(first), _house(second))
                 if emissary_after_house:
-                    for cards in pay_border:
-                        append(
-                            {
-                                "type": "place",
-                                "cards": list(cards),
-                                "pieces": [
-                                    {"kind": K_HOUSE, "space": border_name},
-                                    {"kind": K_EMISSARY, "province": pid},
-                                ],
-                            }
-                        )
+                    _offer(moves, pay_border, _house(border_name), _emissary(pid))
 
         if markers_left >= 1 and nonempty and free_names:
             # rulings V1, V2: the marker and its free house / emissary are two pieces (so
@@ -408,14 +362,7 @@ def place_moves(state: HanState, seat: int) -> list[dict]:
                 ready = emissaries_left >= 1
             pay_marker = payments(hand_key, ((bit, False), (bit, False)), colours) if ready else ()
             for name in free_names:
-                for cards in pay_marker:
-                    append(
-                        {
-                            "type": "place",
-                            "cards": list(cards),
-                            "pieces": [{"kind": variant_kind, "space": name}],
-                        }
-                    )
+                _offer(moves, pay_marker, {"kind": variant_kind, "space": name})
 
     if houses_left >= 1:
         # a border house alone: one piece in each of its provinces
@@ -424,12 +371,5 @@ def place_moves(state: HanState, seat: int) -> list[dict]:
                 continue
             pay_border = payments(hand_key, _piece_units(state, K_HOUSE, border), colours)
             name = space_ids[border]
-            for cards in pay_border:
-                append(
-                    {
-                        "type": "place",
-                        "cards": list(cards),
-                        "pieces": [{"kind": K_HOUSE, "space": name}],
-                    }
-                )
+            _offer(moves, pay_border, _house(name))
     return moves
