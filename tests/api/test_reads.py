@@ -8,7 +8,7 @@ import pytest
 from games import services
 from games.models import Move
 from rules import get_engine
-from tests.games.support import API, match_url
+from tests.games.support import API, match_url, play_human_turns
 
 pytestmark = pytest.mark.django_db
 
@@ -79,13 +79,7 @@ def test_events_since_a_ply(make_user, make_auth_client):
     match = services.create_match(user=ann, game="han", players=2)
     services.join_match(user=bob, match_id=match.pk)
     clients = {0: make_auth_client(ann), 1: make_auth_client(bob)}
-    for _ in range(3):
-        detail = clients[0].get(match_url(match.pk)).json()
-        seat = detail["to_act"][0]
-        legal = clients[seat].get(match_url(match.pk, "legal-moves/")).json()
-        clients[seat].post(match_url(match.pk, "moves/"),
-                           {"move": legal["moves"][0], "expected_ply": legal["ply"]},
-                           format="json")
+    assert play_human_turns(clients, match.pk, max_moves=3, must_end=False) == 3
     events = clients[1].get(match_url(match.pk, "events/?since=1")).json()
     assert events["since"] == 1 and events["ply"] == 3 and events["status"] == "active"
     assert [move["ply"] for move in events["moves"]] == [1, 2]
