@@ -53,26 +53,25 @@ def set_row(state: HansaState, city_name: str, card_ids: list[str],
             pieces: dict[str, str] | None = None) -> None:
     """Make a city's row exactly ``card_ids`` (harbour first); the row's old cards go to
     the bottom of their decks. ``pieces`` maps a card id to a piece colour."""
-    d = data()
-    row_index = city(city_name)
-    for old in list(state.rows[row_index]):
-        lift(state, old)
-        (state.luxury_deck if d.cards[old].luxury else state.normal_deck).append(old)
-    for card_id in card_ids:
-        lift(state, card_id)
-        state.rows[row_index].append(card_id)
+    _replace_cards(state, state.rows[city(city_name)], card_ids)
     for card_id, piece in (pieces or {}).items():
         state.row_pieces[card_id] = colour(piece)
 
 
 def set_hand(state: HansaState, seat: int, card_ids: list[str]) -> None:
+    _replace_cards(state, state.hands[seat], card_ids)
+
+
+def _replace_cards(state: HansaState, place: list[str], card_ids: list[str]) -> None:
+    """Put the cards now in ``place`` at the bottom of their decks, then move ``card_ids``
+    (from wherever they are) into ``place``."""
     d = data()
-    for old in list(state.hands[seat]):
+    for old in list(place):
         lift(state, old)
         (state.luxury_deck if d.cards[old].luxury else state.normal_deck).append(old)
     for card_id in card_ids:
         lift(state, card_id)
-        state.hands[seat].append(card_id)
+        place.append(card_id)
 
 
 def give_face_up(state: HansaState, seat: int, card_ids: list[str]) -> None:
