@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config.env import database_from_url, env_bool, env_list, env_str
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import database_from_url, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
-DEBUG = env_bool("DEBUG", True)
+# Safe by default: DEBUG is off unless the environment turns it on (`make run` does, for
+# local development only). With DEBUG off the development key is refused, so a deployment
+# that forgot SECRET_KEY fails at start instead of signing sessions with a public key.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is the development key while DEBUG is off: set SECRET_KEY "
+        "(or DEBUG=true for local development only)"
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 INSTALLED_APPS = [
@@ -24,7 +35,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
+    "corsheaders",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc assets served by us, not a CDN
     "strawberry_django",
     "channels",
     "accounts",
@@ -33,6 +46,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -65,6 +80,15 @@ DATABASES = {"default": database_from_url(DATABASE_URL)}
 
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:63799/0")
 
+# Shared by every web process: throttle counters (and later caches) must agree across them.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env_str("CACHE_REDIS_URL", REDIS_URL),
+        "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "game"),
+    }
+}
+
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -77,6 +101,21 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# Bodies larger than this are refused (413 payload_too_large); a move is a few hundred bytes.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 1024 * 1024)
+
+# Cross-origin browsers: REST and GraphQL (the websocket origin check reads the same list).
+# Only the token header authenticates a cross-origin call, so no cookies cross origins.
+DEVELOPMENT_CORS_ORIGINS = (
+    "http://localhost:3000,http://127.0.0.1:3000,http://localhost:5173,"
+    "http://127.0.0.1:5173,http://localhost:8080,http://127.0.0.1:8080"
+)
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", DEVELOPMENT_CORS_ORIGINS if DEBUG else "")
+CORS_URLS_REGEX = r"^/(api|graphql)(/.*)?$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+CORS_PREFLIGHT_MAX_AGE = 600
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / ".var" / "static"
@@ -98,6 +137,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    # Rates per client (user id, or address when anonymous); the scopes are applied by
+    # the views. The load test raises them through the environment.
+    "DEFAULT_THROTTLE_RATES": {
+        "anon_read": env_str("THROTTLE_ANON_READ", "120/min"),
+        "user_read": env_str("THROTTLE_USER_READ", "600/min"),
+        "move": env_str("THROTTLE_MOVE", "120/min"),
+        "auth": env_str("THROTTLE_AUTH", "10/min"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -107,6 +154,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)

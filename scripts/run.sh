@@ -9,6 +9,8 @@ cd "$ROOT"
 BIN="$ROOT/.venv/bin"
 HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
+# Local development only: DEBUG defaults to off everywhere else (config/settings.py).
+export DEBUG="${DEBUG:-true}"
 
 "$BIN/python" manage.py migrate --noinput
 "$BIN/python" manage.py seed_dev
