@@ -107,6 +107,23 @@ class Engine(ABC):
         only. Used by the greedy bot; 0 where a game cannot tell."""
         return 0.0
 
+    def sample_state(self, view: dict, seat: int, rng: Any) -> Any:
+        """A determinization: a full state consistent with everything ``seat`` knows, drawn
+        from ``rng`` (a ``SeededRng``) for what it cannot see (other hands, face-down cards,
+        pile or deck order, other seats' pending simultaneous choices). ``view`` is
+        ``self.view(state, seat)``; the sample's view for ``seat`` equals it. Pure: the
+        same view and rng give the same state. Used by the search bots, which never get
+        the true state. Games without hidden information may return any state of that view.
+        """
+        raise NotImplementedError(f"{self.name} cannot sample states")
+
+    def estimate_scores(self, state: Any) -> list[float]:
+        """Each seat's score as if the game ended now, for search bots that stop a rollout
+        early; on a finished game, the final scores. The default knows only finished games."""
+        if self.is_over(state):
+            return [float(score) for score in self.result(state)["scores"]]
+        return [0.0] * len(self.view(state, None).get("scores", []))
+
     def render_svg(self, view: dict) -> str | None:
         """An SVG picture of what ``view`` shows, for admins and debugging; ``None`` where
         a game draws nothing. Pure string building from the view alone (no I/O, no hidden

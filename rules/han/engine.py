@@ -15,6 +15,7 @@ from typing import Any
 from rules.engine import Engine, IllegalMove, InvalidOptions
 from rules.han import placement
 from rules.han.board import board_data, get_board, map_ids
+from rules.han.determinize import sample_state
 from rules.han.scoring import final_result, province_points
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
@@ -375,6 +376,15 @@ class HanEngine(Engine):
 
     def move_value(self, view: dict, seat: int, move: dict) -> float:
         return float(move_value_from_view(view, seat, move))
+
+    def sample_state(self, view: dict, seat: int, rng: SeededRng) -> HanState:
+        """Other hands and the pile dealt from the unseen cards (rules/han/determinize.py)."""
+        return sample_state(view, seat, rng)
+
+    def estimate_scores(self, state: HanState) -> list[float]:
+        """The final scoring run on the board as it stands (provinces not yet full are
+        scored as they are, plus alliances, road rows and ports)."""
+        return [float(score) for score in final_result(state)["scores"]]
 
     def render_svg(self, view: dict) -> str:
         from rules.han.render import render_view_svg

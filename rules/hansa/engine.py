@@ -7,8 +7,10 @@ from typing import Any
 from rules.engine import Engine, IllegalMove, InvalidOptions
 from rules.hansa import flow, moves, scoring
 from rules.hansa.data import HansaData, load_default_data
+from rules.hansa.determinize import sample_state
 from rules.hansa.state import OVER, HansaState
 from rules.hansa.view import build_view
+from rules.rng import SeededRng
 
 
 def options_schema() -> dict:
@@ -145,6 +147,18 @@ class HansaEngine(Engine):
         from rules.hansa.heuristics import estimate_move_value
 
         return estimate_move_value(self.data, view, seat, move)
+
+    def sample_state(self, view: dict, seat: int, rng: SeededRng) -> HansaState:
+        """Hidden cards, deck orders and others' pending choices drawn from ``rng``
+        (rules/hansa/determinize.py)."""
+        return sample_state(self.data, view, seat, rng)
+
+    def estimate_scores(self, state: HansaState) -> list[float]:
+        """Profit so far plus, during a round's turns or final card, the round scored as
+        the board stands now (rules/hansa/heuristics.py)."""
+        from rules.hansa.heuristics import estimate_scores
+
+        return estimate_scores(self.data, state)
 
     def render_svg(self, view: dict) -> str:
         from rules.hansa.render import render_view_svg

@@ -8,8 +8,9 @@ does not score at once: a card taken into hand, a face-down card for Parliament.
 
 from __future__ import annotations
 
-from rules.hansa import scoring
+from rules.hansa import flow, scoring
 from rules.hansa.data import HansaData
+from rules.hansa.state import FINAL_CARD, OVER, TURNS, HansaState
 
 HAND_CARD_WEIGHT = 0.25  # a card in hand is worth something later, not now
 PARLIAMENT_WEIGHT = 1.0  # each point of face-down trade power, very roughly
@@ -114,3 +115,17 @@ def estimate_move_value(data: HansaData, view: dict, seat: int, move: dict) -> f
         return 0.0
     after = _round_profit(data, seat, totals, prosperity, my_pieces)
     return float(after - before) + bonus
+
+
+def estimate_scores(data: HansaData, state: HansaState) -> list[float]:
+    """Each seat's profit if the game ended now: the round in progress scored as the board
+    stands (if its turns or final card are not scored yet), then the final scoring
+    (Parliament, Golden Ship, notable persons), all on a copy. For search rollouts cut
+    short; on a finished game it is the final scores."""
+    if state.phase == OVER:
+        return [float(p) for p in state.profit]
+    probe = state.copy()
+    if probe.phase in (TURNS, FINAL_CARD):
+        flow.score_round(probe, data, [])
+    flow.final_scoring(probe, data, [])
+    return [float(p) for p in probe.profit]
