@@ -22,6 +22,9 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
         "SECRET_KEY is the development key while DEBUG is off: set SECRET_KEY "
         "(or DEBUG=true for local development only)"
     )
+# Error pages and reports never show credentials (settings, tokens, sessions), DEBUG on
+# or off: see config/debug_filter.py.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.debug_filter.SecretsNeverShownFilter"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 INSTALLED_APPS = [
@@ -48,6 +51,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
+    # After CORS (a browser must be able to read the refusal): 413 payload_too_large.
+    "config.request_limits.PayloadTooLargeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -6,9 +6,11 @@ the authentication classes configured in ``REST_FRAMEWORK`` rather than a copy o
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -44,12 +46,35 @@ class CsrfRefused(CredentialsRefused):
     http_status = 403
 
 
+@cache
+def _csrf_on_django_request(cls: type[SessionAuthentication]) -> type[SessionAuthentication]:
+    """``cls`` with its CSRF check run on the Django request under DRF's wrapper.
+
+    Django's CSRF check reads ``request.POST`` (for a ``csrfmiddlewaretoken`` field) before
+    the ``X-CSRFToken`` header. On DRF's Request that means parsing the body with the
+    request's parsers, and the GraphQL view has none: every session-authenticated POST was
+    a 500 (UnsupportedMediaType, issue 9). Django's own ``POST`` is empty for a JSON body
+    and leaves the body unread for strawberry."""
+
+    class CsrfOnDjangoRequest(cls):
+        def enforce_csrf(self, request):
+            super().enforce_csrf(getattr(request, "_request", request))
+
+    return CsrfOnDjangoRequest
+
+
+def _authenticator(cls: type):
+    if issubclass(cls, SessionAuthentication):
+        cls = _csrf_on_django_request(cls)
+    return cls()
+
+
 def authenticate_http_request(request: HttpRequest) -> tuple[object, object | None]:
     """``(user, auth)`` behind an HTTP request, as REST would see it: ``Authorization:
     Token ...`` (auth is the Token) or a session (with DRF's CSRF check for
     session-authenticated unsafe requests). Anonymous when no credentials are sent;
     ``CredentialsRefused`` when bad ones are."""
-    authenticators = [cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    authenticators = [_authenticator(cls) for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
     drf_request = Request(request, authenticators=authenticators)
     try:
         return drf_request.user, drf_request.auth
