@@ -346,13 +346,19 @@ def submit_move(
             if not any(seat.position == bot_seat and seat.bot_kind for seat in seats):
                 raise errors.NotSeated(f"Seat {bot_seat} is not held by a bot.")
             position = bot_seat
-        if expected_ply is not None and expected_ply != match.ply:
-            raise errors.StalePly(
-                details={"expected_ply": expected_ply, "current_ply": match.ply}
-            )
         engine = get_engine(match.game)
         state = engine.from_json(match.state)
-        if position not in engine.to_act(state):
+        owes = position in engine.to_act(state)
+        if expected_ply is not None:
+            # The seat's decision has been due since ``due_ply``: in a simultaneous phase
+            # other seats' secret choices since then change nothing about it, so a ply
+            # the seat saw from then on is not stale (engine.decision_age; docs/api.md).
+            due_ply = match.ply - (engine.decision_age(state, position) if owes else 0)
+            if not due_ply <= expected_ply <= match.ply:
+                raise errors.StalePly(
+                    details={"expected_ply": expected_ply, "current_ply": match.ply}
+                )
+        if not owes:
             raise errors.NotYourTurn(details={"seat": position, "ply": match.ply})
         try:
             new_state, events = engine.apply(state, position, move)

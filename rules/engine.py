@@ -77,7 +77,8 @@ class Engine(ABC):
     @abstractmethod
     def apply(self, state: Any, seat: int, move: Any) -> tuple[Any, list[dict]]:
         """Return ``(new_state, events)``; the old state is left untouched. Events are
-        public information only (they may be shown to anyone)."""
+        JSON objects with a ``type``; one may carry what only one seat may know (a card it
+        drew) as long as ``redact_event`` strips it for every other reader."""
 
     @abstractmethod
     def view(self, state: Any, seat: int | None) -> dict: ...
@@ -94,6 +95,37 @@ class Engine(ABC):
 
     @abstractmethod
     def from_json(self, data: dict) -> Any: ...
+
+    # -- for clients --------------------------------------------------------------------------
+    def move_schema(self) -> dict:
+        """JSON Schema (draft 2020-12 subset that OpenAPI 3.1 and 3.0 tools read) of this
+        game's moves: ``{"oneOf": [<one object schema per move type>], "discriminator":
+        {"propertyName": "type"}}``, each branch with ``type`` as a one-value enum. The
+        REST schema and the catalogue serve it; ``apply`` stays the judge of legality.
+        The default accepts any object with a string ``type``."""
+        return {
+            "oneOf": [{
+                "type": "object",
+                "required": ["type"],
+                "properties": {"type": {"type": "string"}},
+            }],
+            "discriminator": {"propertyName": "type"},
+        }
+
+    def redact_event(self, event: dict, viewer: int | None) -> dict:
+        """What ``viewer`` (a seat, or None for a spectator) may see of ``event`` while
+        the game runs. The default shows everything; games whose events carry a seat's
+        secret (a drawn card) override it and return a public stand-in ("drew a card").
+        After the end the service shows every event whole."""
+        return event
+
+    def decision_age(self, state: Any, seat: int) -> int:
+        """How many of the latest logged moves were made since ``seat``'s current decision
+        became due without changing it (other seats' secret choices in a simultaneous
+        phase). The service accepts an ``expected_ply`` anywhere in
+        ``[ply - decision_age, ply]``. The default, 0, means every move changes every
+        decision (turn-based games): only the current ply is accepted."""
+        return 0
 
     # -- for the service and the bots --------------------------------------------------------
     def redact_move(self, move: dict, mover: int, viewer: int | None) -> dict:

@@ -8,6 +8,7 @@ codes: rules/han/README.md.
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import cache
 from typing import Any
@@ -19,6 +20,7 @@ from rules.han.determinize import sample_state
 from rules.han.scoring import final_result, province_points
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
+from rules.move_schema import move_type, one_of
 from rules.rng import SeededRng
 
 HAND_SIZE = 3
@@ -270,7 +272,8 @@ class HanEngine(Engine):
             ]
         else:
             card = new.pile.pop()
-            events = [{"type": "drew", "seat": seat, "from": "pile"}]
+            # the card is the drawer's secret: redact_event shows others "drew a card"
+            events = [{"type": "drew", "seat": seat, "from": "pile", "card": card}]
         hand.append(card)
         hand.sort(key=new.board.color_index.__getitem__)
         if not new.pile and source == "pile":
@@ -386,10 +389,54 @@ class HanEngine(Engine):
         scored as they are, plus alliances, road rows and ports)."""
         return [float(score) for score in final_result(state)["scores"]]
 
+    def move_schema(self) -> dict:
+        return copy.deepcopy(_move_schema(*map_ids()))  # callers may edit their copy
+
+    def redact_event(self, event: dict, viewer: int | None) -> dict:
+        """A card drawn from the pile is known to its drawer only (face-down draw)."""
+        if (event.get("type") == "drew" and event.get("from") == "pile"
+                and event.get("seat") != viewer):
+            return {key: value for key, value in event.items() if key != "card"}
+        return event
+
     def render_svg(self, view: dict) -> str:
         from rules.han.render import render_view_svg
 
         return render_view_svg(view)
+
+
+@cache
+def _move_schema(*maps: str) -> dict:
+    """The moves of rules/han/README.md as JSON Schema; colours, spaces and provinces are
+    plain strings (they depend on the map: the catalogue's board data lists them)."""
+    colours = sorted({colour for map_id in maps for colour in get_board(map_id).colors})
+    card = {"type": "string", "enum": colours, "description": "a card colour"}
+    piece = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {
+            "kind": {"type": "string", "enum": list(placement.PIECE_KINDS)},
+            "space": {"type": "string", "description": "space id (house and markers)"},
+            "province": {"type": "string", "description": "province id (emissary)"},
+        },
+        "additionalProperties": False,
+    }
+    return one_of(
+        move_type("place", "Rule A: pay with 1-3 cards for 1-2 pieces, placed in order.", {
+            "cards": {"type": "array", "items": card, "minItems": 1,
+                      "maxItems": placement.MAX_CARDS},
+            "pieces": {"type": "array", "items": piece, "minItems": 1,
+                       "maxItems": placement.MAX_PIECES},
+        }, ["cards", "pieces"]),
+        move_type("discard", "Rule B: discard one card instead of placing.",
+                  {"card": card}, ["card"]),
+        move_type("pass", "Final round with an empty hand (ruling H13)."),
+        move_type("draw", "Draw one card until the hand holds 3 (ruling H9); 'index' only "
+                  "for the display.", {
+                      "from": {"type": "string", "enum": ["display", "pile"]},
+                      "index": {"type": "integer", "minimum": 0},
+                  }, ["from"]),
+    )
 
 
 @cache

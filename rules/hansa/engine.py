@@ -8,8 +8,9 @@ from rules.engine import Engine, IllegalMove, InvalidOptions
 from rules.hansa import flow, moves, scoring
 from rules.hansa.data import HansaData, load_default_data
 from rules.hansa.determinize import sample_state
-from rules.hansa.state import OVER, HansaState
+from rules.hansa.state import OVER, SIMULTANEOUS_PHASES, HansaState
 from rules.hansa.view import build_view
+from rules.move_schema import move_type, one_of
 from rules.rng import SeededRng
 
 
@@ -142,6 +143,58 @@ class HansaEngine(Engine):
         if move_type == "parliament":
             return {key: value for key, value in move.items() if key != "card"}
         return move
+
+    def move_schema(self) -> dict:
+        """The moves of rules/hansa/README.md as JSON Schema; card ids are strings (the
+        catalogue lists every card)."""
+        data = self.data
+        card = {"type": "string", "description": "a card id"}
+        take = {"type": ["string", "null"], "description": "a harbour card to take, or null"}
+        return one_of(
+            move_type("keep", f"Set-up, simultaneous: keep {data.hand_kept} dealt cards.", {
+                "cards": {"type": "array", "items": card, "minItems": data.hand_kept,
+                          "maxItems": data.hand_kept},
+            }, ["cards"]),
+            move_type("trade", "Play a card to trade in its city, maybe taking a harbour "
+                      "card.", {"card": card, "take": take}, ["card"]),
+            move_type("parliament", "Play a card face down to move a city's prosperity "
+                      "marker one step.", {
+                          "card": card,
+                          "city": {"type": "string", "enum": list(data.cities)},
+                          "direction": {"type": "integer", "enum": [-1, 1]},
+                          "take": take,
+                      }, ["card", "city", "direction"]),
+            move_type("store", "Storage, simultaneous: the luxury pieces kept per colour.", {
+                "pieces": {
+                    "type": "object",
+                    "properties": {colour: {"type": "integer", "minimum": 0}
+                                   for colour in data.colours},
+                    "additionalProperties": False,
+                },
+            }, ["pieces"]),
+            move_type("choose_start", "The poorest player names the start player.",
+                      {"seat": {"type": "integer", "minimum": 0}}, ["seat"]),
+            move_type("final_card", "Last round, simultaneous: the extra card, face up or "
+                      "down.", {"card": card, "face": {"type": "string", "enum": ["up", "down"]}},
+                      ["card", "face"]),
+        )
+
+    def redact_event(self, event: dict, viewer: int | None) -> dict:
+        """Events are public in this game (secret choices are revealed by the events of
+        their resolution); the choice a seat made is in ``choice_made`` for that seat
+        only."""
+        if event.get("type") == "choice_made" and event.get("seat") != viewer:
+            return {key: value for key, value in event.items() if key != "move"}
+        return event
+
+    def decision_age(self, state: HansaState, seat: int) -> int:
+        """In a simultaneous phase every seat's decision is due from the phase's start and
+        other seats' secret choices change nothing about it (ruling Q6): the moves since
+        then are the choices made so far (settled seats, like a storage with nothing to
+        keep, made no move)."""
+        if state.phase not in SIMULTANEOUS_PHASES or seat in state.pending:
+            return 0
+        return sum(1 for choice in state.pending.values() if not choice.get("forced"))
 
     def move_value(self, view: dict, seat: int, move: dict) -> float:
         from rules.hansa.heuristics import estimate_move_value

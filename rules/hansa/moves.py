@@ -263,7 +263,9 @@ def apply_move(state: HansaState, data: HansaData, seat: int, move: dict) -> lis
         else:
             choice = _check_final_card(state, seat, move)
         state.pending[seat] = choice
-        events.append({"type": "choice_made", "seat": seat, "choice": move_type})
+        # the move itself is the chooser's secret until resolved: redact_event strips it
+        events.append({"type": "choice_made", "seat": seat, "choice": move_type,
+                       "move": dict(move)})
         if not flow.owing_seats(state, data):
             if move_type == "keep":
                 flow.resolve_keep(state, data, events)

@@ -310,7 +310,11 @@ def test_h9_one_card_at_a_time_and_display_refilled_when_hand_full():
     assert len(s3.hands[ALEX]) == 3
     assert len(s3.display) == 4 and len(s3.pile) == pile_before - 2
     assert ENGINE.to_act(s3) == [BARBARA] and s3.phase == PLACING
-    assert "card" not in events[0]  # a pile draw is not public
+    # a pile draw is the drawer's secret: others see "drew a card" (redact_event)
+    assert events[0]["card"] in s3.hands[ALEX]
+    assert "card" not in ENGINE.redact_event(events[0], BARBARA)
+    assert "card" not in ENGINE.redact_event(events[0], None)
+    assert ENGINE.redact_event(events[0], ALEX) == events[0]
 
 
 def test_h9_discard_turn_may_draw_from_the_display():

@@ -225,7 +225,9 @@ def test_q6_keep_is_simultaneous_secret_and_final():
     deck_before = len(state.normal_deck)
     for seat in (3, 0, 1):
         state, events = eng.apply(state, seat, eng.legal_moves(state, seat)[0])
-        assert all("cards" not in event for event in events)
+        others = [viewer for viewer in (0, 1, 2, 3, None) if viewer != seat]
+        assert all('"cards"' not in json.dumps(eng.redact_event(event, viewer))
+                   for event in events for viewer in others)
     assert state.phase == "turns"
     assert [len(hand) for hand in state.hands] == [2, 2, 2, 2]
     assert sorted(state.hands[2]) == sorted(options[0]["cards"])
@@ -244,7 +246,11 @@ def test_q6_final_card_is_secret_until_all_have_chosen():
     up, events_up = eng.apply(state, 1, moves[0])
     down, events_down = eng.apply(state, 1, moves[-1])
     assert eng.view(up, 0) == eng.view(down, 0)
-    assert json.dumps(events_up) == json.dumps(events_down)
+    # the chooser's own event names its choice; every other reader sees the same stand-in
+    for viewer in (0, 2, None):
+        assert json.dumps([eng.redact_event(e, viewer) for e in events_up]) == json.dumps(
+            [eng.redact_event(e, viewer) for e in events_down])
+    assert events_up[0]["move"] == moves[0]
     state = up
     for seat in (2, 0):
         state, events = eng.apply(state, seat, eng.legal_moves(state, seat)[1])
@@ -358,3 +364,20 @@ def test_storage_choice_is_hidden_until_all_have_stored():
         "type": "store", "pieces": {"red": 1, "blue": 0, "yellow": 0, "black": 0}
     }
 
+
+
+def test_q6_decision_age_counts_the_choices_made_since_the_phase_began():
+    """The service accepts an expected_ply from the phase's start: other seats' secret
+    choices do not change a seat's own decision (regression: a UI showing "keep 2" to
+    every seat got stale_ply for the second chooser)."""
+    eng = engine()
+    state = eng.setup(3, {}, "q6-age")  # the keep phase, nobody has chosen
+    assert [eng.decision_age(state, seat) for seat in range(3)] == [0, 0, 0]
+    state, _ = eng.apply(state, 1, eng.legal_moves(state, 1)[0])
+    assert eng.decision_age(state, 0) == 1 and eng.decision_age(state, 2) == 1
+    assert eng.decision_age(state, 1) == 0  # already chosen: owes nothing
+    state, _ = eng.apply(state, 0, eng.legal_moves(state, 0)[0])
+    assert eng.decision_age(state, 2) == 2
+    state, _ = eng.apply(state, 2, eng.legal_moves(state, 2)[0])
+    assert state.phase == "turns"
+    assert eng.decision_age(state, eng.to_act(state)[0]) == 0  # turns: the current ply only
