@@ -276,9 +276,11 @@ def test_submit_move_failures_are_typed_and_write_nothing(game, players, outside
         assert snapshot(match_id) == before, "a refused move wrote something"
         return payload["errors"][0]
 
-    stale = failure(players[seat].token, move=legal[0], expectedPly=0)
+    # a ply from the future is stale in any phase (an older one is not stale in Hansa's
+    # simultaneous keep: docs/api.md, expected_ply)
+    stale = failure(players[seat].token, move=legal[0], expectedPly=2)
     assert stale["code"] == "stale_ply" and stale["field"] == "expectedPly"
-    assert stale["details"] == {"expected_ply": 0, "current_ply": 1}
+    assert stale["details"] == {"expected_ply": 2, "current_ply": 1}
 
     illegal_move = {"han": {"type": "discard", "card": "purple"},
                     "hansa": {"type": "keep", "cards": ["no-such-card", "nor-this"]}}[game]
