@@ -176,6 +176,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_stalled_matches",
         "schedule": float(env_str("SWEEP_INTERVAL_SECONDS", "60")),
     },
+    # Clocks (games/clocks/): deadline tasks run at their ETA; this catches any that was lost.
+    "sweep-expired-clocks": {
+        "task": "games.clocks.tasks.sweep_expired_clocks",
+        "schedule": float(env_str("CLOCK_SWEEP_INTERVAL_SECONDS", "15")),
+    },
 }
 
 CHANNEL_LAYERS = {

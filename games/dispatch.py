@@ -54,3 +54,29 @@ def enqueue_bot_turn(match_id: int, seat: int, ply: int) -> None:
 
 def enqueue_scoring(match_id: int) -> None:
     enqueue("games.tasks.score_match", match_id)
+
+
+def enqueue_at(task_name: str, eta, *args) -> None:
+    """Send task ``task_name`` to run at ``eta`` (an aware datetime); never raises.
+
+    Run eagerly (tests, ``play_bots``) only what is due already: a task for a deadline still
+    ahead would find nothing to do, and ``games.clocks.tasks.sweep_expired_clocks`` is
+    what catches deadlines there (as it catches lost tasks in production)."""
+    from django.utils import timezone
+
+    import games.tasks  # noqa: F401 - registers the tasks; imported late, it imports services
+
+    if celery_app.conf.task_always_eager:
+        if eta <= timezone.now():
+            enqueue(task_name, *args)
+        return
+    try:
+        celery_app.tasks[task_name].apply_async(
+            args=args, eta=eta, retry=True, retry_policy={"max_retries": 2})
+    except Exception:  # noqa: BLE001 - the sweep finds every expired clock anyway
+        logger.exception("could not enqueue %s%r at %s; the sweep will catch it",
+                         task_name, args, eta)
+
+
+def enqueue_deadline_check(match_id: int, due) -> None:
+    enqueue_at("games.clocks.tasks.enforce_deadlines", due, match_id, due.isoformat())

@@ -50,6 +50,12 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True, default="")
+    # Clocks (games/clocks/, docs/clocks.md): the normalized time control ({} = none), one
+    # clock per seat as JSON (written under the match lock with the move it charges, so no
+    # extra row or query per move), and the earliest running deadline for the sweep.
+    time_control = models.JSONField(default=dict, blank=True)
+    clocks = models.JSONField(default=list, blank=True)
+    next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -179,3 +185,7 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"match #{self.match_id} seat {self.seat}: {self.score} (rank {self.rank})"
+
+
+# Registered with the games app here, written only by games.clocks.services.
+from games.clocks.models import Incident  # noqa: E402,F401

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.clocks.models import Incident
+from games.clocks.outcome import final_result
 from games.models import Match, Move
 from rules import get_engine
 
@@ -31,6 +33,13 @@ def replay_state(match: Match, upto: int | None = None) -> Any:
     for seat, move in logged_moves(match, upto):
         state, _events = engine.apply(state, seat, move)
     return state
+
+
+def replay_result(match: Match) -> dict | None:
+    """The result the seed, the log and the incidents (resignations, timeouts, forfeits)
+    give: what scoring stored, rebuilt from scratch; None while the match is undecided."""
+    return final_result(get_engine(match.game), replay_state(match), match.players,
+                        Incident.objects.filter(match_id=match.pk).order_by("id"))
 
 
 def iter_replay(match: Match):

@@ -13,6 +13,8 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from games import errors
+from games.clocks import presets as clock_presets
+from games.clocks import selectors as clock_selectors
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.replay import replay_state
 from rules import available_games, get_engine
@@ -46,6 +48,7 @@ def get_game(game: str) -> dict:
     entry = dict(get_engine(game).describe())
     entry.setdefault("game", game)
     entry["bot_kinds"] = list(BOT_KINDS)
+    entry["time_controls"] = clock_presets.catalogue()
     return entry
 
 
@@ -216,6 +219,8 @@ def match_summary(match: Match, user=None) -> dict:
         "started_at": match.started_at,
         "finished_at": match.finished_at,
         "abort_reason": match.abort_reason,
+        "time_control": clock_selectors.time_control_of(match),
+        "clocks": clock_selectors.clocks_of(match),
     }
 
 
@@ -243,6 +248,7 @@ def match_detail(match: Match, user=None) -> dict:
     """``match_summary`` plus ``to_act`` and the reader's ``view`` (None before the start)."""
     detail = match_summary(match, user)
     detail["to_act"], detail["view"] = _to_act_and_view(match, detail["your_seat"])
+    detail["incidents"] = clock_selectors.incidents_of(match)
     return detail
 
 
@@ -327,6 +333,7 @@ def match_result(match: Match) -> dict:
             for row in rows
         ],
         "winners": [row.seat for row in rows if row.rank == 1],
+        **clock_selectors.result_incidents(match),
     }
 
 

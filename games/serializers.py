@@ -53,6 +53,13 @@ class CreateMatchRequestSerializer(RefusesUnknownFields):
         required=False, default=None, allow_null=True,
         help_text="Your position (default: lowest free)."
     )
+    time_control = serializers.JSONField(
+        required=False, default=None, allow_null=True,
+        help_text='A preset name from GET /games/{game}/ ("realtime-10+30", '
+        '"turn-based-3d", "none": the default), or {"preset", "timeout_policy"?: '
+        '"takeover"|"forfeit", "takeover_bot"?}, or a custom {"kind": "realtime", '
+        '"initial_seconds", "increment_seconds"} / {"kind": "turn_based", "days_per_move"}.',
+    )
 
 
 class JoinRequestSerializer(serializers.Serializer):
@@ -72,6 +79,13 @@ class StartRequestSerializer(serializers.Serializer):
 
 class AbortRequestSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
+
+
+class ResignRequestSerializer(RefusesUnknownFields):
+    seat = serializers.JSONField(
+        required=False, default=None, allow_null=True,
+        help_text="Your seat, as a check (another seat is refused with not_your_seat).",
+    )
 
 
 class SubmitMoveRequestSerializer(RefusesUnknownFields):
@@ -99,6 +113,7 @@ class GameSerializer(serializers.Serializer):
     maps = serializers.JSONField(required=False, help_text="Han: each map with its board file.")
     rules_version = serializers.CharField()
     bot_kinds = serializers.ListField(child=serializers.CharField())
+    time_controls = serializers.JSONField(help_text="The time-control presets.")
 
 
 class SeatSerializer(serializers.Serializer):
@@ -106,6 +121,24 @@ class SeatSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["human", "bot", "open"])
     user = serializers.CharField(allow_null=True)
     bot_kind = serializers.CharField(allow_null=True)
+
+
+class ClockSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    remaining_ms = serializers.IntegerField(help_text="Time left, counted down to now.")
+    running = serializers.BooleanField(help_text="The seat owes a decision and is not a bot.")
+    deadline = serializers.DateTimeField(allow_null=True,
+                                         help_text="When a running clock reaches 0.")
+
+
+class IncidentSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="Moves played before it.")
+    seat = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["resign", "timeout", "takeover", "reclaim",
+                                            "forfeit", "time_added"])
+    bot_kind = serializers.CharField(allow_null=True)
+    seconds = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
 
 
 class MatchSummarySerializer(serializers.Serializer):
@@ -127,6 +160,8 @@ class MatchSummarySerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     abort_reason = serializers.CharField(allow_blank=True)
+    time_control = serializers.JSONField(help_text="As stored: preset, kind, times, policy.")
+    clocks = ClockSerializer(many=True, help_text="Empty without a time control.")
 
 
 class MatchPageSerializer(serializers.Serializer):
@@ -141,6 +176,7 @@ class MatchDetailSerializer(MatchSummarySerializer):
     view = serializers.JSONField(
         allow_null=True, help_text="engine.view for your seat, or the spectator view."
     )
+    incidents = IncidentSerializer(many=True, help_text="Resignations, timeouts, takeovers...")
 
 
 class LegalMovesSerializer(serializers.Serializer):
@@ -185,6 +221,10 @@ class ResultSerializer(serializers.Serializer):
     seed = serializers.CharField()
     results = SeatResultSerializer(many=True)
     winners = serializers.ListField(child=serializers.IntegerField())
+    forfeits = serializers.JSONField(help_text='Seats that resigned or forfeited (ranked last), '
+                                     'first to go first: [{"seat", "kind", "ply"}].')
+    timeouts = serializers.JSONField(help_text='Seats whose clock ran out: [{"seat", "kind", '
+                                     '"ply"}].')
 
 
 class EventsSerializer(serializers.Serializer):

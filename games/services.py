@@ -23,6 +23,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import errors
+from games.clocks import presets as clock_presets
+from games.clocks.outcome import final_result
+from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
@@ -144,7 +147,9 @@ def _start_locked(match: Match) -> Match:
     match.ply = 0
     match.status = MatchStatus.SCORING if engine.is_over(state) else MatchStatus.ACTIVE
     match.started_at = timezone.now()
-    match.save(update_fields=["state", "ply", "status", "started_at", "updated_at"])
+    sync_clocks(match, state)
+    match.save(update_fields=["state", "ply", "status", "started_at", "updated_at",
+                              *CLOCK_FIELDS])
     _schedule_follow_up(match, state)
     return match
 
@@ -166,6 +171,7 @@ def create_match(
     take_seat: bool = True,
     creator_seat: int | None = None,
     seed: str | None = None,
+    time_control: Any = None,
 ) -> Match:
     """Create a match of ``game`` for ``players`` seats.
 
@@ -177,7 +183,9 @@ def create_match(
     never passes it, so players cannot choose their deal.
 
     Raises UnknownGame (400), InvalidPlayerCount, InvalidOptions, InvalidSeat,
-    UnknownBotKind, SeatTaken, MatchFull, AuthenticationRequired.
+    UnknownBotKind, SeatTaken, MatchFull, AuthenticationRequired, and for
+    ``time_control`` (a preset name or object, games/clocks/presets.py) UnknownPreset or
+    InvalidTimeControl.
     """
     if user is not None:
         _require_user(user)
@@ -201,7 +209,8 @@ def create_match(
         error_class = errors.InvalidPlayerCount if bad_count else errors.InvalidOptions
         raise error_class(exc.message, details={"reason": exc.code, **exc.details}) from None
 
-    match = Match(game=game, options=normalized, players=players)  # for the checks below
+    match = Match(game=game, options=normalized, players=players,  # for the checks below
+                  time_control=clock_presets.normalize(time_control))
     bots: dict[int, str] = {}
     if bot_seats is not None and not isinstance(bot_seats, Mapping):
         raise errors.InvalidSeat("bot_seats must map seat positions to bot kinds.")
@@ -377,7 +386,8 @@ def submit_move(
         match.state = engine.to_json(new_state)
         if engine.is_over(new_state):
             match.status = MatchStatus.SCORING
-        match.save(update_fields=["ply", "state", "status", "updated_at"])
+        sync_clocks(match, new_state, seats, mover=position)
+        match.save(update_fields=["ply", "state", "status", "updated_at", *CLOCK_FIELDS])
         _schedule_follow_up(match, new_state, seats)
     return SubmittedMove(match=match, move=logged, events=list(events or []))
 
@@ -435,10 +445,11 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
         match.state = engine.to_json(state)
     else:
         state = engine.from_json(match.state)
-    if not engine.is_over(state):
+    # The engine's result with resignations and forfeits on top (games/clocks/outcome.py).
+    result = final_result(engine, state, match.players, match.incidents.all())
+    if result is None:
         logger.error("match %s is in %s but its game is not over", match.pk, match.status)
         return False
-    result = engine.result(state)
     Result.objects.filter(match=match).delete()
     Result.objects.bulk_create(
         [
@@ -471,8 +482,9 @@ def _breakdown_of(result: dict, position: int) -> Any:
 # -- administration ---------------------------------------------------------------------------
 @transaction.atomic
 def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
-    """Stop a match that has not finished (its creator or an admin). The seed and the
-    full log become public, as after any end. Raises MatchNotFound, NotAllowed, MatchOver,
+    """Stop a match that has not finished: its creator before the first move, an admin at
+    any time (after that players resign: games.clocks.services). The seed and the full
+    log become public, as after any end. Raises MatchNotFound, NotAllowed, MatchOver,
     InvalidRequest (a reason PostgreSQL cannot store: one with a NUL character)."""
     _require_user(user)
     reason = str(reason or "")
@@ -480,8 +492,9 @@ def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
         raise errors.InvalidRequest("The reason may not contain NUL characters.",
                                     details={"field": "reason"})
     match = _lock_match(match_id)
-    if match.created_by_id != user.pk and not _is_admin(user):
-        raise errors.NotAllowed("Only the match's creator or an admin can abort it.")
+    if not _is_admin(user) and (match.created_by_id != user.pk or match.ply > 0):
+        raise errors.NotAllowed("Only the match's creator before the first move, or an "
+                                "admin, can abort it; players resign instead.")
     if match.status in ENDED_STATUSES:
         raise errors.MatchOver(details={"status": match.status})
     match.status = MatchStatus.ABORTED

@@ -17,7 +17,7 @@ from games import services
 logger = logging.getLogger(__name__)
 
 _TRANSIENT = (OperationalError, InterfaceError)
-_RETRY = {
+RETRY_OPTIONS = _RETRY = {
     "acks_late": True,
     "autoretry_for": _TRANSIENT,
     "retry_backoff": True,
@@ -45,3 +45,8 @@ def sweep_stalled_matches(idle_seconds: float = 30.0) -> dict:
     if any(counts.values()):
         logger.info("sweep re-enqueued %s", counts)
     return counts
+
+
+# The clocks' tasks (deadlines, sweep) live with their capability; importing them here
+# registers them wherever this module is loaded (worker autodiscovery, games.dispatch).
+from games.clocks import tasks as _clock_tasks  # noqa: E402,F401

@@ -17,6 +17,8 @@ urlpatterns = [
     path("matches/<str:match_id>/leave/", views.LeaveMatchView.as_view(), name="match-leave"),
     path("matches/<str:match_id>/start/", views.StartMatchView.as_view(), name="match-start"),
     path("matches/<str:match_id>/abort/", views.AbortMatchView.as_view(), name="match-abort"),
+    path("matches/<str:match_id>/resign/", views.ResignView.as_view(), name="match-resign"),
+    path("matches/<str:match_id>/reclaim/", views.ReclaimView.as_view(), name="match-reclaim"),
     path(
         "matches/<str:match_id>/legal-moves/",
         views.LegalMovesView.as_view(),

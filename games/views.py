@@ -27,6 +27,7 @@ from games.api_examples import (
     RESULT_EXAMPLE,
     SUBMIT_MOVE_EXAMPLES,
 )
+from games.clocks import services as clock_services
 
 MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="Match id.")
 
@@ -154,6 +155,7 @@ class MatchListView(APIView):
             bot_seats=bot_seats,
             take_seat=data["take_seat"],
             creator_seat=data["creator_seat"],
+            time_control=data["time_control"],
         )
         match = selectors.get_match(match.pk)
         return Response(_detail(match, request.user), status=status.HTTP_201_CREATED)
@@ -247,6 +249,34 @@ class AbortMatchView(_MatchActionView):
     def post(self, request, match_id: str):
         data = _parse(s.AbortRequestSerializer, request)
         services.abort_match(user=request.user, match_id=match_id, reason=data["reason"])
+        return self._respond(request, match_id)
+
+
+class ResignView(_MatchActionView):
+    @extend_schema(
+        summary="Resign your seat: it ranks last (2 players: the match ends; more: a bot "
+        "plays it out)",
+        parameters=[MATCH_ID],
+        request=s.ResignRequestSerializer,
+        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        tags=["matches"],
+    )
+    def post(self, request, match_id: str):
+        data = _parse(s.ResignRequestSerializer, request)
+        clock_services.resign(user=request.user, match_id=match_id, seat=data["seat"])
+        return self._respond(request, match_id)
+
+
+class ReclaimView(_MatchActionView):
+    @extend_schema(
+        summary="Take back your seat from the bot that took it over",
+        parameters=[MATCH_ID],
+        request=None,
+        responses={200: s.MatchDetailSerializer, **_errors(401, 404, 409)},
+        tags=["matches"],
+    )
+    def post(self, request, match_id: str):
+        clock_services.reclaim_seat(user=request.user, match_id=match_id)
         return self._respond(request, match_id)
 
 

@@ -23,7 +23,7 @@ from tests.graphql.asgi_server import (
     http_json,
     running_daphne,
 )
-from tests.graphql.support import advance, start_match
+from tests.graphql.support import advance, make_player, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,9 +73,10 @@ def _update(message):
 
 @pytest.mark.parametrize("game", ["han", "hansa"])
 def test_two_players_and_a_spectator_each_get_their_own_view_of_a_rest_move(
-    server, game, players
+    server, game, players, make_user
 ):
     match_id = start_match(game, players)
+    admin = make_player(lambda: make_user(is_staff=True))
     engine = get_engine(game)
 
     async def scenario():
@@ -118,10 +119,11 @@ def test_two_players_and_a_spectator_each_get_their_own_view_of_a_rest_move(
                 assert pushed[1]["view"]["hand"] == engine.to_json(state_after)["hands"][1]
                 assert "hand" not in pushed[None]["view"]
 
-            # The creator aborts over REST: one last push, the seed shown, the stream ends.
+            # An admin aborts over REST (after the first move only an admin may): one last
+            # push, the seed shown, the stream ends.
             status, body = await asyncio.to_thread(
                 http_json, server, "POST", f"/api/v1/matches/{match_id}/abort/", {},
-                players[0].token,
+                admin.token,
             )
             assert status == 200, body
             for subscriber in subscribers.values():

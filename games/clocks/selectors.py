@@ -1,0 +1,70 @@
+"""Reads of clocks and incidents for the match payloads (REST, GraphQL, admin, pushes).
+
+Nothing here is hidden information: clocks, resignations and timeouts are public.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+from games.clocks import clock
+from games.clocks.models import FORFEIT_KINDS, Incident, IncidentKind
+from games.clocks.presets import NONE, PRESETS, kind_of
+from games.models import Match, MatchStatus
+
+
+def time_control_of(match: Match) -> dict:
+    """The match's time control as stored (``{"preset": "none", "kind": "none"}`` for
+    matches without a clock, older ones included)."""
+    if kind_of(match.time_control) == NONE:
+        return {"preset": "none", **PRESETS["none"]}
+    return dict(match.time_control)
+
+
+def clocks_of(match: Match, now: datetime | None = None) -> list[dict]:
+    """Each seat's clock: ``{"seat", "remaining_ms", "running", "deadline"}``, the
+    remaining time counted down to ``now``; empty for a match without a clock. Clocks run
+    only while the match is active."""
+    if kind_of(match.time_control) == NONE or not match.clocks:
+        return []
+    now = now or timezone.now()
+    active = match.status == MatchStatus.ACTIVE
+    rows = []
+    for position, each in enumerate(match.clocks):
+        running = active and clock.running_since(each) is not None
+        rows.append({
+            "seat": position,
+            "remaining_ms": clock.remaining_ms(each, now) if running else
+            int(each["remaining_ms"]),
+            "running": running,
+            "deadline": clock.deadline(each) if running else None,
+        })
+    return rows
+
+
+def incidents_of(match: Match) -> list[dict]:
+    """The match's incidents in order: ``{"ply", "seat", "kind", "bot_kind", "seconds",
+    "created_at"}`` (who did it as an admin is not shown to players)."""
+    return [
+        {"ply": row.ply, "seat": row.seat, "kind": row.kind, "bot_kind": row.bot_kind or None,
+         "seconds": row.seconds, "created_at": row.created_at}
+        for row in Incident.objects.filter(match_id=match.pk).order_by("id")
+    ]
+
+
+def result_incidents(match: Match) -> dict:
+    """For the result: ``forfeits`` (seats that resigned or forfeited, ranked last, first
+    to go first) and ``timeouts`` (seats whose clock ran out, with the policy applied),
+    each ``{"seat", "kind", "ply"}``; ratings count both as losses."""
+    rows = list(Incident.objects.filter(match_id=match.pk, kind__in=[
+        *FORFEIT_KINDS, IncidentKind.TIMEOUT]).order_by("id"))
+    forfeits, seen = [], set()
+    for row in rows:
+        if row.kind in FORFEIT_KINDS and row.seat not in seen:
+            seen.add(row.seat)
+            forfeits.append({"seat": row.seat, "kind": row.kind, "ply": row.ply})
+    timeouts = [{"seat": row.seat, "kind": row.kind, "ply": row.ply}
+                for row in rows if row.kind == IncidentKind.TIMEOUT]
+    return {"forfeits": forfeits, "timeouts": timeouts}

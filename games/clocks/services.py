@@ -1,0 +1,284 @@
+"""Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, and
+the admin's add-time and hand-over actions.
+
+Each one locks the match row first (``select_for_update``), exactly as a move does, so a
+timeout and a move arriving together are serialized: whichever takes the lock first wins
+and the other finds the world changed (a move after a timeout is ``not_seated``: the seat
+is a bot's now; a timeout after a move finds the clock stopped or its deadline moved).
+Each raises before writing anything, or writes its incident, the seat and the clocks in
+one transaction and schedules the follow-up (bot turns, scoring, live update) on commit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import errors
+from games.clocks import clock
+from games.clocks import errors as clock_errors
+from games.clocks.models import FORFEIT_KINDS, Incident, IncidentKind
+from games.clocks.outcome import ended_early, forfeit_order
+from games.clocks.presets import (
+    DEFAULT_TAKEOVER_BOT,
+    FORFEIT,
+    NONE,
+    REALTIME,
+    kind_of,
+)
+from games.clocks.running import CLOCK_FIELDS, sync_clocks
+from games.dispatch import enqueue_deadline_check
+from games.models import Match, MatchStatus, Seat
+
+# The match services' own checks and follow-up, shared so both apply the same rules.
+from games.services import (
+    _check_bot_kind,
+    _check_position,
+    _is_admin,
+    _lock_match,
+    _require_user,
+    _schedule_follow_up,
+)
+from rules import get_engine
+
+#: least time a returning realtime player gets back (capped at the initial time)
+RECLAIM_FLOOR_SECONDS = 60
+#: most an admin may add at once (a week)
+MAX_ADDED_SECONDS = 7 * 86_400
+
+
+# -- shared steps ---------------------------------------------------------------------------------
+def _state(match: Match):
+    return get_engine(match.game).from_json(match.state)
+
+
+def _record(match: Match, seat: int, kind: str, *, user_id=None, actor=None, bot_kind="",
+            seconds=None) -> Incident:
+    return Incident.objects.create(match=match, ply=match.ply, seat=seat, kind=kind,
+                                   user_id=user_id, actor=actor, bot_kind=bot_kind or "",
+                                   seconds=seconds)
+
+
+def _hand_to_bot(seat: Seat, kind: str) -> None:
+    Seat.objects.filter(pk=seat.pk).update(user=None, bot_kind=kind)
+    seat.user, seat.user_id, seat.bot_kind = None, None, kind
+
+
+def _takeover_bot(match: Match) -> str:
+    return match.time_control.get("takeover_bot") or DEFAULT_TAKEOVER_BOT
+
+
+def _finish_change(match: Match, seats: list[Seat], fields: list[str], now: datetime) -> None:
+    """End the match if at most one seat still stands, keep the clocks in step, save and
+    schedule the follow-up: the bots now owing a move play, or the scoring runs."""
+    incidents = list(match.incidents.all())
+    if match.status == MatchStatus.ACTIVE and ended_early(match.players,
+                                                          forfeit_order(incidents)):
+        match.status = MatchStatus.SCORING
+        fields = [*fields, "status"]
+    state = _state(match)
+    sync_clocks(match, state, seats, now=now)
+    match.save(update_fields=[*set(fields), *CLOCK_FIELDS, "updated_at"])
+    _schedule_follow_up(match, state, seats)
+
+
+def _owned_position(user, seats: list[Seat], incidents: list[Incident]) -> int | None:
+    """The seat ``user`` plays, or last played before a bot took it, resigned or forfeited."""
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat.position
+    for incident in reversed(incidents):
+        if incident.user_id == user.pk and incident.kind in (
+            IncidentKind.TAKEOVER, *FORFEIT_KINDS
+        ):
+            return incident.seat
+    return None
+
+
+def _locked_active(match_id: Any) -> tuple[Match, list[Seat], list[Incident]]:
+    match = _lock_match(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        raise errors.MatchNotActive(details={"status": match.status})
+    return match, list(match.seats.all()), list(match.incidents.all())
+
+
+# -- deadlines ----------------------------------------------------------------------------------
+@transaction.atomic
+def enforce_deadlines(*, match_id: Any, due: str | None = None) -> int:
+    """Time out every human seat whose clock ran out: the deadline task (``due``: the
+    deadline it was scheduled for) and the sweep call this. Applies the match's policy:
+    the seat is taken over by its bot (the player may reclaim it) or forfeits (ranks
+    last, a bot plays it out). Idempotent; returns the number of seats timed out."""
+    now = timezone.now()
+    if due is not None and now < datetime.fromisoformat(due):
+        # Delivered early (clock skew between machines): come back when it is due.
+        transaction.on_commit(lambda: enqueue_deadline_check(int(match_id),
+                                                             datetime.fromisoformat(due)))
+        return 0
+    try:
+        match = _lock_match(match_id)
+    except errors.MatchNotFound:
+        return 0
+    if match.status != MatchStatus.ACTIVE or kind_of(match.time_control) == NONE:
+        return 0
+    seats = list(match.seats.all())
+    by_position = {seat.position: seat for seat in seats}
+    timed_out = 0
+    for position, each in enumerate(match.clocks):
+        deadline = clock.deadline(each)
+        seat = by_position.get(position)
+        if deadline is None or deadline > now or seat is None or seat.user_id is None:
+            continue
+        user_id = seat.user_id
+        match.clocks[position] = {"remaining_ms": 0, "running_since": None}
+        _record(match, position, IncidentKind.TIMEOUT, user_id=user_id)
+        if match.time_control.get("timeout_policy") == FORFEIT:
+            _record(match, position, IncidentKind.FORFEIT, user_id=user_id,
+                    bot_kind=_takeover_bot(match))
+        else:
+            _record(match, position, IncidentKind.TAKEOVER, user_id=user_id,
+                    bot_kind=_takeover_bot(match))
+        _hand_to_bot(seat, _takeover_bot(match))
+        timed_out += 1
+    if timed_out:
+        _finish_change(match, seats, [], now)
+    return timed_out
+
+
+def sweep_expired_clocks() -> int:
+    """The safety net (celery beat): time out the seats of every active match whose
+    earliest deadline has passed, in case its deadline task was lost."""
+    due = Match.objects.filter(status=MatchStatus.ACTIVE, next_deadline__lte=timezone.now())
+    return sum(enforce_deadlines(match_id=pk) for pk in due.values_list("pk", flat=True))
+
+
+# -- players ------------------------------------------------------------------------------------
+@transaction.atomic
+def resign(*, user, match_id: Any, seat: Any = None) -> Match:
+    """Resign ``user``'s seat (``seat``, if given, must be it): the seat ranks last. With
+    at most one seat left standing the match ends at once (two-player games); otherwise a
+    bot plays the seat out. Raises AuthenticationRequired, InvalidSeat, MatchNotFound,
+    NotSeated, NotYourSeat, AlreadyResigned, MatchNotActive."""
+    _require_user(user)
+    match = _lock_match(match_id)
+    if seat is not None:
+        seat = _check_position(match, seat)
+    seats, incidents = list(match.seats.all()), list(match.incidents.all())
+    position = _owned_position(user, seats, incidents)
+    if position is None:
+        raise errors.NotSeated()
+    if seat is not None and seat != position:
+        raise clock_errors.NotYourSeat(details={"seat": seat})
+    if position in forfeit_order(incidents):
+        raise clock_errors.AlreadyResigned(details={"seat": position})
+    if match.status != MatchStatus.ACTIVE:
+        raise errors.MatchNotActive(details={"status": match.status})
+    row = next(each for each in seats if each.position == position)
+    _record(match, position, IncidentKind.RESIGN, user_id=user.pk,
+            bot_kind=_takeover_bot(match))
+    if row.user_id is not None:
+        _hand_to_bot(row, _takeover_bot(match))
+    _finish_change(match, seats, [], timezone.now())
+    return match
+
+
+def _give_back(match: Match, seats: list[Seat], incidents: list[Incident], position: int,
+               user_id: int, actor=None) -> None:
+    """Return a taken-over seat to its player, with a little time if their clock is out."""
+    row = next((each for each in seats if each.position == position), None)
+    if row is None or row.user_id is not None or position in forfeit_order(incidents):
+        raise clock_errors.NothingToReclaim(details={"seat": position})
+    Seat.objects.filter(pk=row.pk).update(user_id=user_id, bot_kind=None)
+    row.user_id, row.bot_kind = user_id, None
+    _record(match, position, IncidentKind.RECLAIM, user_id=user_id, actor=actor)
+    time_control = match.time_control
+    if kind_of(time_control) == REALTIME and match.clocks:
+        floor_ms = min(max(int(time_control["increment_seconds"]), RECLAIM_FLOOR_SECONDS)
+                       * 1000, clock.allowance_ms(time_control))
+        current = match.clocks[position]
+        match.clocks[position] = {**current,
+                                  "remaining_ms": max(int(current["remaining_ms"]), floor_ms)}
+    _finish_change(match, seats, [], timezone.now())
+
+
+@transaction.atomic
+def reclaim_seat(*, user, match_id: Any) -> Match:
+    """Take back the seat a bot took over when ``user``'s clock ran out (or an admin handed
+    it to a bot). Not after resigning or forfeiting. Raises AuthenticationRequired,
+    MatchNotFound, MatchNotActive, AlreadySeated, NothingToReclaim."""
+    _require_user(user)
+    match, seats, incidents = _locked_active(match_id)
+    if any(seat.user_id == user.pk for seat in seats):
+        raise errors.AlreadySeated()
+    position = _owned_position(user, seats, incidents)
+    if position is None:
+        raise clock_errors.NothingToReclaim()
+    _give_back(match, seats, incidents, position, user.pk)
+    return match
+
+
+# -- admins -------------------------------------------------------------------------------------
+def _require_admin(user, what: str) -> None:
+    _require_user(user)
+    if not _is_admin(user):
+        raise errors.NotAllowed(f"Only an admin can {what}.")
+
+
+@transaction.atomic
+def add_time(*, user, match_id: Any, position: Any, seconds: Any) -> Match:
+    """Give seat ``position`` ``seconds`` more on its clock (admins). Raises NotAllowed,
+    InvalidTime, MatchNotFound, MatchNotActive, NoClock, InvalidSeat."""
+    _require_admin(user, "add time")
+    if (isinstance(seconds, bool) or not isinstance(seconds, int)
+            or not 0 < seconds <= MAX_ADDED_SECONDS):
+        raise clock_errors.InvalidTime(
+            f"seconds must be a whole number from 1 to {MAX_ADDED_SECONDS}.",
+            details={"seconds": str(seconds)[:20], "max": MAX_ADDED_SECONDS})
+    match, seats, _incidents = _locked_active(match_id)
+    if kind_of(match.time_control) == NONE:
+        raise clock_errors.NoClock()
+    position = _check_position(match, position)
+    match.clocks[position] = clock.add_seconds(match.clocks[position], seconds)
+    _record(match, position, IncidentKind.TIME_ADDED, actor=user, seconds=seconds)
+    _finish_change(match, seats, [], timezone.now())
+    return match
+
+
+@transaction.atomic
+def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str) -> Match:
+    """An admin hands a player's seat to a bot, recorded as a takeover so that the player
+    (or an admin) can hand it back. Raises NotAllowed, MatchNotFound, MatchNotActive,
+    InvalidSeat (no player holds it), UnknownBotKind."""
+    _require_admin(user, "hand a seat to a bot")
+    match, seats, _incidents = _locked_active(match_id)
+    position = _check_position(match, position)
+    kind = _check_bot_kind(bot_kind)
+    row = next((each for each in seats if each.position == position), None)
+    if row is None or row.user_id is None:
+        raise errors.InvalidSeat("No player holds that seat.", details={"position": position})
+    _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=user,
+            bot_kind=kind)
+    _hand_to_bot(row, kind)
+    _finish_change(match, seats, [], timezone.now())
+    return match
+
+
+@transaction.atomic
+def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
+    """An admin gives a taken-over seat back to the player it was taken from. Raises
+    NotAllowed, MatchNotFound, MatchNotActive, InvalidSeat, NothingToReclaim."""
+    _require_admin(user, "hand a seat back")
+    match, seats, incidents = _locked_active(match_id)
+    position = _check_position(match, position)
+    taken = next((incident for incident in reversed(incidents)
+                  if incident.seat == position and incident.kind in (
+                      IncidentKind.TAKEOVER, IncidentKind.RECLAIM, *FORFEIT_KINDS)), None)
+    if taken is None or taken.kind != IncidentKind.TAKEOVER or taken.user_id is None:
+        raise clock_errors.NothingToReclaim(details={"seat": position})
+    if any(seat.user_id == taken.user_id for seat in seats):
+        raise errors.AlreadySeated("That player holds another seat of this match.")
+    _give_back(match, seats, incidents, position, taken.user_id, actor=user)
+    return match
