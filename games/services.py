@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import errors
+from games.bot_randomness import bot_key
 from games.clocks import presets as clock_presets
 from games.clocks.outcome import final_result
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
@@ -417,9 +418,9 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
         engine.view(state, seat),
         engine.legal_moves(state, seat),
         seat,
-        # Seeded from the public commitment: the same seed and log give the same bot
-        # choices in any match (reproducible games), and the secret seed stays unused.
-        match_key=match.seed_commitment,
+        # A secret derived from the seed (games/bot_randomness.py): opponents cannot
+        # replay the bot's draws to infer its hand; the seed's reveal lets anyone audit them.
+        match_key=bot_key(match.seed),
         ply=ply,
     )
     try:
