@@ -12,6 +12,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -20,6 +21,7 @@ from django.utils.safestring import mark_safe
 
 from games import errors, services
 from games.models import ENDED_STATUSES, Match, Move, Result, Seat
+from games.permissions import can_manage_matches, can_view_replays
 from games.replay import iter_replay
 from rules import get_engine
 from rules.bots import BOT_KINDS
@@ -105,6 +107,10 @@ class MatchAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">replay</a>', url)
 
     # -- actions (each one a service call per match) ---------------------------------------
+    def has_manage_permission(self, request) -> bool:
+        # The actions need games.manage_match, as the services they call (not is_staff).
+        return can_manage_matches(request.user)
+
     def _each(self, request, queryset, label, call):
         done = 0
         for match in queryset:
@@ -116,12 +122,12 @@ class MatchAdmin(admin.ModelAdmin):
         if done:
             self.message_user(request, f"{label}: {done} match(es).", messages.SUCCESS)
 
-    @admin.action(description="Abort the selected matches")
+    @admin.action(description="Abort the selected matches", permissions=["manage"])
     def abort_selected(self, request, queryset):
         self._each(request, queryset, "Aborted", lambda match: services.abort_match(
             user=request.user, match_id=match.pk, reason=f"aborted by admin {request.user}"))
 
-    @admin.action(description="Re-run scoring (rebuild from the log)")
+    @admin.action(description="Re-run scoring (rebuild from the log)", permissions=["manage"])
     def rerun_scoring(self, request, queryset):
         def rescore(match):
             if not services.score_match(match_id=match.pk, rescore=True):
@@ -129,7 +135,7 @@ class MatchAdmin(admin.ModelAdmin):
 
         self._each(request, queryset, "Scored", rescore)
 
-    @admin.action(description="Hand a seat to a bot")
+    @admin.action(description="Hand a seat to a bot", permissions=["manage"])
     def hand_seat_to_bot(self, request, queryset):
         if "apply" in request.POST:
             form = HandSeatToBotForm(request.POST)
@@ -162,6 +168,8 @@ class MatchAdmin(admin.ModelAdmin):
         """Step through the plies: ``?ply=N`` shows the state after N moves. While the
         match runs only the spectator view is shown (hidden information stays hidden
         from everyone, admins included); once it has ended, the full state."""
+        if not can_view_replays(request.user):
+            raise PermissionDenied  # staff alone is not enough: games.view_match
         match = get_object_or_404(Match, pk=match_id)
         if match.state is None:
             self.message_user(request, "The match has not started.", messages.WARNING)

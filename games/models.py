@@ -60,6 +60,10 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
+        # The API's admin powers (games/permissions.py); view_match covers the replay page.
+        permissions = [
+            ("manage_match", "Can start, abort and hand seats to bots in any match"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(status__in=[choice.value for choice in MatchStatus]),

@@ -30,6 +30,7 @@ from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
+from games.permissions import can_manage_matches
 from games.replay import replay_state
 from games.selectors import parse_match_id, whole_number
 from rules import IllegalMove, get_engine
@@ -75,7 +76,8 @@ def _require_user(user) -> None:
 
 
 def _is_admin(user) -> bool:
-    return bool(user is not None and getattr(user, "is_staff", False))
+    # A model permission (or superuser), never is_staff alone: games/permissions.py.
+    return can_manage_matches(user)
 
 
 def _lock_match(match_id: Any) -> Match:

@@ -65,7 +65,7 @@ def test_leave_frees_the_seat_only_while_open(make_user):
 
 def test_abort_by_creator_or_admin_reveals_the_seed(make_user):
     ann, bob = make_user(), make_user()
-    admin = make_user(is_staff=True)
+    admin = make_user(is_staff=True, is_superuser=True)
     match = services.create_match(user=ann, game="hansa", players=2)
     with pytest.raises(errors.NotAllowed):
         services.abort_match(user=bob, match_id=match.pk)
@@ -79,7 +79,7 @@ def test_abort_by_creator_or_admin_reveals_the_seed(make_user):
 
 def test_an_admin_hands_a_waiting_seat_to_a_bot_which_then_plays(make_user):
     ann, bob = make_user(), make_user()
-    admin = make_user(is_staff=True)
+    admin = make_user(is_staff=True, is_superuser=True)
     match = services.create_match(user=ann, game="hansa", players=2)
     services.join_match(user=bob, match_id=match.pk)
     with pytest.raises(errors.NotAllowed):
@@ -201,7 +201,7 @@ def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(
 ):
     # Starting the match schedules the bot turns already; the hand-over must not schedule
     # a second copy of them (a duplicated task that only a stale-ply check stops).
-    ann, admin = make_user(), make_user(is_staff=True)
+    ann, admin = make_user(), make_user(is_staff=True, is_superuser=True)
     match = services.create_match(user=ann, game="hansa", players=2)
     enqueued = []
     monkeypatch.setattr(services, "enqueue_bot_turn", lambda *args: enqueued.append(args))
