@@ -5,7 +5,7 @@ model permission ``games.manage_match`` (or a superuser); the admin's replay pag
 ``games.view_match``, the permission the admin already asks to show a match at all.
 ``is_staff`` alone only lets a user sign in to the admin: a staff account with no
 permissions used to be an API admin. The "match admin" group (migration
-games/0003_match_admin_group) holds these permissions; add users to it in Django admin."""
+games/0005_match_admin_group) holds these permissions; add users to it in Django admin."""
 
 from __future__ import annotations
 

@@ -138,7 +138,7 @@ def test_abort_is_the_creators_before_the_first_move_then_an_admins(
     assert_api_error(duel["ann_client"].post(match_url(duel["id"], "abort/"), {},
                                              format="json"), 403, "forbidden")
     assert _writes() == before
-    admin = make_auth_client(make_user(is_staff=True))
+    admin = make_auth_client(make_user(is_staff=True, is_superuser=True))
     assert admin.post(match_url(duel["id"], "abort/"), {}, format="json").status_code == 200
 
     fresh = duel["ann_client"].post(f"{API}/matches/", {"game": "han", "players": 3},

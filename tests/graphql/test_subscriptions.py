@@ -76,7 +76,7 @@ def test_two_players_and_a_spectator_each_get_their_own_view_of_a_rest_move(
     server, game, players, make_user
 ):
     match_id = start_match(game, players)
-    admin = make_player(lambda: make_user(is_staff=True))
+    admin = make_player(lambda: make_user(is_staff=True, is_superuser=True))
     engine = get_engine(game)
 
     async def scenario():

@@ -184,7 +184,7 @@ def test_an_old_match_without_incidents_replays_as_before(make_user):
 
 
 def test_admins_add_time_and_hand_seats_to_a_bot_and_back(make_user):
-    ann, bob, admin = make_user(), make_user(), make_user(is_staff=True)
+    ann, bob, admin = make_user(), make_user(), make_user(is_staff=True, is_superuser=True)
     with eager_celery(), time_machine.travel(T0, tick=False):
         match = services.create_match(user=ann, game="hansa", players=2,
                                       time_control="realtime-3+10")

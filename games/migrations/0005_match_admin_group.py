@@ -41,7 +41,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
-        ("games", "0002_move_log_append_only"),
+        ("games", "0004_incidents_append_only"),
     ]
 
     operations = [
