@@ -70,7 +70,8 @@ def test_hansa_secret_choices_are_redacted_in_the_log_until_the_end(make_user, m
         events = reader.get(match_url(match.pk, "events/?since=0")).json()
         assert events["moves"][0]["move"] == {"type": "keep"}
 
-    admin = make_user(is_staff=True, is_superuser=True)  # after the first move only an admin may abort
+    # after the first move only an admin may abort
+    admin = make_user(is_staff=True, is_superuser=True)
     services.abort_match(user=admin, match_id=match.pk)  # after the end: the whole log
     assert api_client.get(match_url(match.pk, "moves/")).json()[0]["move"] == keep
 
