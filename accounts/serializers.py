@@ -6,6 +6,7 @@ from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from accounts import usernames
 from accounts.models import User
 
 
@@ -21,6 +22,12 @@ class UserSerializer(serializers.ModelSerializer):
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
+    # Declared, not generated from the model: the generated field checks uniqueness with
+    # exact case before our rules run (accounts/usernames.py).
+    username = serializers.CharField(
+        max_length=150, help_text=f"{usernames.ALLOWED_DESCRIPTION}; unique regardless of "
+        "case; NFKC-normalised."
+    )
     password = serializers.CharField(
         write_only=True, trim_whitespace=False, style={"input_type": "password"}
     )
@@ -29,6 +36,18 @@ class RegistrationSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
         fields = ["username", "password", "email"]
+
+    def validate_username(self, value: str) -> str:
+        name = usernames.normalize(value)
+        try:
+            usernames.UsernameValidator()(name)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages[0], code=exc.code) from exc
+        if usernames.matching(User.objects.all(), name).exists():
+            raise serializers.ValidationError(
+                "A user with that username already exists (usernames are compared "
+                "regardless of case).", code="unique")
+        return name
 
     def validate(self, attrs):
         # Django's validators (length, common, numeric, similarity to username/email) see an

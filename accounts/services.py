@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ErrorDetail, ValidationError
 
 from accounts.models import User
 from config.api_errors import ApiError
@@ -18,8 +19,17 @@ class InvalidCredentials(ApiError):
 
 @transaction.atomic
 def register_user(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
-    """Create a user (password already validated by the caller) and its API token."""
-    user = User.objects.create_user(username=username, email=email, password=password)
+    """Create a user (password already validated by the caller) and its API token.
+    A username taken meanwhile (regardless of case: the database constraint) is the same
+    ``unique`` field error the serializer gives, not a 500."""
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, email=email, password=password)
+    except IntegrityError as exc:
+        raise ValidationError(
+            {"username": [ErrorDetail("A user with that username already exists.",
+                                      code="unique")]}
+        ) from exc
     token = Token.objects.create(user=user)
     return user, token
 
