@@ -16,6 +16,7 @@ from strawberry.types import Info
 from accounts import services as account_services
 from accounts.serializers import RegistrationSerializer, TokenRequestSerializer
 from games import errors, selectors, services
+from games.clocks import services as clock_services
 from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt
 from games.graphql.types import GameError, LoggedMove, MatchType, MeType
@@ -128,6 +129,7 @@ class Mutation:
         bot_seats: list[BotSeatInput] | None = None,
         take_seat: bool = True,
         creator_seat: int | None = None,
+        time_control: JSON | None = None,
     ) -> MatchPayload:
         user, problems = _signed_in(info)
         if problems:
@@ -150,7 +152,9 @@ class Mutation:
             lambda: services.create_match(
                 user=user, game=game, players=players, options=options,
                 bot_seats=seats_for_bots, take_seat=take_seat, creator_seat=creator_seat,
-            )
+                time_control=time_control,
+            ),
+            overrides={"unknown_preset": "timeControl", "invalid_time_control": "timeControl"},
         )
         for problem in problems:
             # A bad position may be the creator's seat or a bot's: the details name it.
@@ -204,7 +208,8 @@ class Mutation:
             return MatchPayload(errors=problems)
         return _match_payload(match.pk)
 
-    @strawberry_django.mutation(description="Abort the match (creator or admin).")
+    @strawberry_django.mutation(
+        description="Abort the match (its creator before the first move, or an admin).")
     def abort_match(
         self, info: Info, match_id: strawberry.ID, reason: str = ""
     ) -> MatchPayload:
@@ -215,6 +220,37 @@ class Mutation:
             lambda: services.abort_match(user=user, match_id=match_id, reason=reason[:200]),
             overrides={"invalid_request": "reason"},
         )
+        if problems:
+            return MatchPayload(errors=problems)
+        return _match_payload(match.pk)
+
+    @strawberry_django.mutation(
+        description="Resign your seat: it ranks last. Two players: the match ends at once; "
+        "more: a bot plays the seat out. `seat`, if given, must be yours."
+    )
+    def resign_match(
+        self, info: Info, match_id: strawberry.ID, seat: int | None = None
+    ) -> MatchPayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return MatchPayload(errors=problems)
+        match, problems = attempt(
+            lambda: clock_services.resign(user=user, match_id=match_id, seat=seat),
+            overrides={"invalid_seat": "seat", "not_your_seat": "seat"},
+        )
+        if problems:
+            return MatchPayload(errors=problems)
+        return _match_payload(match.pk)
+
+    @strawberry_django.mutation(
+        description="Take your seat back from the bot that took it over (timeout, admin)."
+    )
+    def reclaim_seat(self, info: Info, match_id: strawberry.ID) -> MatchPayload:
+        user, problems = _signed_in(info)
+        if problems:
+            return MatchPayload(errors=problems)
+        match, problems = attempt(
+            lambda: clock_services.reclaim_seat(user=user, match_id=match_id))
         if problems:
             return MatchPayload(errors=problems)
         return _match_payload(match.pk)

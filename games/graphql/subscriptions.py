@@ -17,6 +17,8 @@ from strawberry.types import Info
 
 from config.api_errors import ApiError
 from games import errors, selectors
+from games.clocks import selectors as clock_selectors
+from games.graphql.clock_types import SeatClock
 from games.graphql.context import current_user
 from games.graphql.errors import as_graphql_error
 from games.graphql.types import (
@@ -43,6 +45,7 @@ def _read(match_id: int, user, since: int | None) -> _Reading:
     events = selectors.match_events(match, user, since=match.ply if since is None else since)
     seats = selectors.seats_of(match)
     finished = match.status == MatchStatus.FINISHED
+    clocks = clock_selectors.clocks_of(match)
     update = MatchUpdate(
         match_id=strawberry.ID(str(match.pk)),
         ply=events["ply"],
@@ -51,11 +54,15 @@ def _read(match_id: int, user, since: int | None) -> _Reading:
         seats=[Seat.from_row(row) for row in seats],
         moves=[LoggedMove.from_entry(entry) for entry in events["moves"]],
         view=events["view"],
+        clocks=[SeatClock.from_row(row) for row in clocks],
         result=result_or_none(match) if finished else None,
     )
     fingerprint = (
         events["ply"], events["status"],
         tuple((row["position"], row["kind"], row["user"], row["bot_kind"]) for row in seats),
+        # a clock's deadline or its stopped time (time added, a reclaim), not its countdown
+        tuple((row["deadline"], None if row["running"] else row["remaining_ms"])
+              for row in clocks),
     )
     return _Reading(update=update, fingerprint=fingerprint, ended=match.status in ENDED_STATUSES)
 

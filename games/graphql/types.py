@@ -18,6 +18,8 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from games import errors, selectors
+from games.clocks import selectors as clock_selectors
+from games.graphql.clock_types import Incident, ResultIncident, SeatClock
 from games.graphql.context import current_user
 from games.models import Match, MatchStatus
 
@@ -64,6 +66,9 @@ class Game:
     options: JSON = strawberry.field(description="JSON schema of the game's options.")
     rules_version: str
     bot_kinds: list[str]
+    time_controls: JSON = strawberry.field(
+        default_factory=list,
+        description="The time-control presets a match may be created with.")
     maps: JSON | None = strawberry.field(
         default=None,
         description="Han: each map's name, player counts and board data (geometry, roads, "
@@ -79,6 +84,7 @@ class Game:
             options=entry.get("options", {}),
             rules_version=str(entry.get("rules_version", "")),
             bot_kinds=list(entry.get("bot_kinds", [])),
+            time_controls=entry.get("time_controls", []),
             maps=entry.get("maps"),
         )
 
@@ -141,6 +147,10 @@ class MatchResult:
     seed: str = strawberry.field(description="The seed, to check sha256(seed) == commitment.")
     results: list[SeatResult]
     winners: list[int]
+    forfeits: list[ResultIncident] = strawberry.field(
+        description="Seats that resigned or forfeited (ranked last), first to go first.")
+    timeouts: list[ResultIncident] = strawberry.field(
+        description="Seats whose clock ran out (taken over or forfeited).")
 
     @classmethod
     def from_selector(cls, body: dict) -> MatchResult:
@@ -155,6 +165,8 @@ class MatchResult:
                 for row in body["results"]
             ],
             winners=list(body["winners"]),
+            forfeits=ResultIncident.many(body["forfeits"]),
+            timeouts=ResultIncident.many(body["timeouts"]),
         )
 
 
@@ -272,6 +284,20 @@ class MatchType:
     def result(self, root: Match) -> MatchResult | None:
         return result_or_none(root)
 
+    @strawberry_django.field(
+        description='The time control as stored: {"preset", "kind", times, '
+        '"timeout_policy", "takeover_bot"}; {"preset": "none", "kind": "none"} without one.')
+    def time_control(self, root: Match) -> JSON:
+        return clock_selectors.time_control_of(root)
+
+    @strawberry_django.field(description="Each seat's clock; empty without a time control.")
+    def clocks(self, root: Match) -> list[SeatClock]:
+        return [SeatClock.from_row(row) for row in clock_selectors.clocks_of(root)]
+
+    @strawberry_django.field(description="Resignations, timeouts, takeovers... in order.")
+    def incidents(self, root: Match) -> list[Incident]:
+        return [Incident.from_row(row) for row in clock_selectors.incidents_of(root)]
+
 
 @strawberry.type(description="Matches, newest first, as the REST list (limit/offset).")
 class MatchPage:
@@ -312,6 +338,8 @@ class MatchUpdate:
     view: JSON | None = strawberry.field(
         description="The subscriber's seat view, or the spectator view."
     )
+    clocks: list[SeatClock] = strawberry.field(
+        description="Each seat's clock at the moment of the push.")
     result: MatchResult | None = strawberry.field(
         description="Final scores, in the push that reports the match finished."
     )
