@@ -110,6 +110,9 @@ USE_TZ = True
 # Bodies larger than this are refused (413 payload_too_large); a move is a few hundred bytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 1024 * 1024)
 
+# A GraphQL query or mutation stops resolving fields after this long (games/graphql/limits.py).
+GRAPHQL_TIMEOUT_SECONDS = float(env_str("GRAPHQL_TIMEOUT_SECONDS", "5"))
+
 # Cross-origin browsers: REST and GraphQL (the websocket origin check reads the same list).
 # Only the token header authenticates a cross-origin call, so no cookies cross origins.
 DEVELOPMENT_CORS_ORIGINS = (

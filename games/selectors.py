@@ -278,7 +278,8 @@ def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
     return ply
 
 
-def move_log(match: Match, user=None, *, since: int = 0) -> list[dict]:
+def move_log(match: Match, user=None, *, since: int = 0, limit: int | None = None
+             ) -> list[dict]:
     """Logged moves from ply ``since`` up to the match's ply: ``{"ply", "seat", "move",
     "created_at"}``. While the match runs each move passes through ``engine.redact_move``
     for the reader's seat; after the end the log is shown whole.
@@ -286,13 +287,15 @@ def move_log(match: Match, user=None, *, since: int = 0) -> list[dict]:
     The log stops at ``match.ply`` as read with the match row, so it agrees with the
     snapshot, status and view read from that same row: a move committed after the row was
     read belongs to the next poll, not to this one (else a client polling with
-    ``since=ply`` would get that move twice)."""
+    ``since=ply`` would get that move twice). ``limit``: at most that many moves (GraphQL
+    pages the log like a list; the next page starts at ``since`` + the moves returned)."""
     engine = get_engine(match.game)
     reader = seat_of(match, user)
     ended = match.status in ENDED_STATUSES
     entries = []
+    upto = match.ply if limit is None else min(match.ply, since + limit)
     for logged in Move.objects.filter(
-        match_id=match.pk, ply__gte=since, ply__lt=match.ply
+        match_id=match.pk, ply__gte=since, ply__lt=upto
     ).order_by("ply"):
         shown = logged.move if ended else engine.redact_move(logged.move, logged.seat, reader)
         entries.append(
@@ -337,7 +340,8 @@ def match_result(match: Match) -> dict:
     }
 
 
-def match_events(match: Match, user=None, *, since: Any = 0) -> dict:
+def match_events(match: Match, user=None, *, since: Any = 0, limit: int | None = None
+                 ) -> dict:
     """For polling clients: ``{"since", "ply", "status", "to_act", "moves", "view"}`` with
     the (redacted) moves from ply ``since`` and the reader's current view.
     Raises InvalidPly (400) for a ``since`` outside [0, ply]."""
@@ -348,6 +352,6 @@ def match_events(match: Match, user=None, *, since: Any = 0) -> dict:
         "ply": match.ply,
         "status": match.status,
         "to_act": to_act,
-        "moves": move_log(match, user, since=since_ply),
+        "moves": move_log(match, user, since=since_ply, limit=limit),
         "view": view,
     }

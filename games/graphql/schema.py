@@ -9,25 +9,24 @@ mutation payload's ``errors`` list, or in ``extensions.code`` of a query error.
 from __future__ import annotations
 
 import strawberry
-from strawberry.extensions import MaxAliasesLimiter
 
 from config.api_errors import ApiError
 from games.graphql.errors import ServiceErrorCodes
+from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 
-#: A replay or a move log costs real work: one operation may not repeat them by the
-#: hundred through aliases. (Depth needs no limit: the schema has no cycles.)
-MAX_ALIASES = 20
 
 class GameSchema(strawberry.Schema):
     def process_errors(self, errors, execution_context=None) -> None:
         # Service errors (unknown match, bad ply...) are answers to the client, not faults:
         # logging each with its traceback let any client flood the server log (found by
         # fuzzing). Unexpected errors are still logged.
+        # Nor are the refusals of an operation's limits (games/graphql/limits.py).
         unexpected = [error for error in errors
-                      if not isinstance(error.original_error, ApiError)]
+                      if not isinstance(error.original_error, ApiError)
+                      and not is_limit_refusal(error)]
         if unexpected:
             super().process_errors(unexpected, execution_context)
 
@@ -37,7 +36,7 @@ schema = GameSchema(
     mutation=Mutation,
     subscription=Subscription,
     extensions=[
-        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        *limit_extensions(),  # size, depth, aliases, cost and time: games/graphql/limits.py
         ServiceErrorCodes,
     ],
 )

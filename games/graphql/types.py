@@ -268,17 +268,27 @@ class MatchType:
         )
 
     @strawberry_django.field(
-        description="The move log from ply `since` on, redacted for the caller while the "
-        "match runs, whole after the end."
+        description="The move log from ply `since` on, at most `limit` moves (1 to "
+        f"{selectors.MAX_PAGE_SIZE}, as REST pages): the next page starts at `since` plus "
+        "the moves returned. Redacted for the caller while the match runs, whole after "
+        "the end."
     )
-    def log(self, root: Match, info: Info, since: int = 0) -> list[LoggedMove]:
+    def log(self, root: Match, info: Info, since: int = 0,
+            limit: int = selectors.MAX_PAGE_SIZE) -> list[LoggedMove]:
         since_ply = selectors.parse_ply(since, upper=root.ply, name="since")
-        entries = selectors.move_log(root, current_user(info), since=since_ply)
+        limit, _offset = selectors.parse_page(limit, 0)  # REST's bounds and errors
+        entries = selectors.move_log(root, current_user(info), since=since_ply, limit=limit)
         return [LoggedMove.from_entry(entry) for entry in entries]
 
-    @strawberry_django.field(description="Moves since a ply and the caller's view.")
-    def events(self, root: Match, info: Info, since: int = 0) -> MatchEvents:
-        return events_from_selector(selectors.match_events(root, current_user(info), since=since))
+    @strawberry_django.field(
+        description="Moves since a ply (at most `limit`, 1 to "
+        f"{selectors.MAX_PAGE_SIZE}) and the caller's view."
+    )
+    def events(self, root: Match, info: Info, since: int = 0,
+               limit: int = selectors.MAX_PAGE_SIZE) -> MatchEvents:
+        limit, _offset = selectors.parse_page(limit, 0)
+        return events_from_selector(
+            selectors.match_events(root, current_user(info), since=since, limit=limit))
 
     @strawberry_django.field(description="Final scores; null until the match is finished.")
     def result(self, root: Match) -> MatchResult | None:

@@ -23,6 +23,7 @@ from strawberry.django.views import GraphQLView
 from config.parsers import MAX_JSON_DEPTH, json_depth
 from games.graphql.auth import CredentialsRefused, authenticate_http_request
 from games.graphql.context import GraphQLContext
+from games.graphql.limits import MAX_TOKENS, query_too_large
 
 
 class RequestRefused(HTTPException):
@@ -47,7 +48,7 @@ def _subscribes(query: Any, operation_name: Any) -> bool:
     if not isinstance(query, str):
         return False
     try:
-        document = parse(query)
+        document = parse(query, max_tokens=MAX_TOKENS)
     except GraphQLError:
         return False  # strawberry reports the syntax error itself
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
@@ -104,6 +105,8 @@ class GameGraphQLView(GraphQLView):
 
     def parse_http_body(self, request):
         data = super().parse_http_body(request)
+        if not isinstance(data, list) and (refusal := query_too_large(data.query)):
+            raise RequestRefused(400, "query_too_large", refusal.message)
         if not isinstance(data, list) and _subscribes(data.query, data.operation_name):
             raise RequestRefused(
                 400, "subscription_needs_websocket",

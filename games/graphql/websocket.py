@@ -21,6 +21,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from config.parsers import MAX_JSON_DEPTH, json_depth
 from games.graphql.auth import InvalidToken, user_for_token
 from games.graphql.context import GraphQLContext
+from games.graphql.limits import query_too_large
 
 
 def _user_for_token_closing_connections(key):
@@ -75,6 +76,8 @@ def decode_ws_message(text: str | bytes) -> Any:
             or not isinstance(payload.get("operationName") or "", str)
         ):
             raise _malformed("subscribe needs a payload {query, variables?, operationName?}")
+        if refusal := query_too_large(payload["query"]):
+            raise _malformed(refusal.message)
     return message
 
 

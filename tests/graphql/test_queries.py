@@ -180,6 +180,11 @@ def test_match_with_malformed_or_unknown_id_is_match_not_found(bad_id):
     assert body["data"] is None
 
 
+LOG_PAGE_QUERY = """
+query Log($id: ID!, $since: Int!) { match(id: $id) { log(since: $since) { ply move } } }
+"""
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("game", ["han", "hansa"])
 def test_finished_match_shows_result_seed_and_whole_log(game, players):
@@ -201,7 +206,14 @@ def test_finished_match_shows_result_seed_and_whole_log(game, players):
         assert shown["seed"] == match.seed  # revealed after the end
         assert hashlib.sha256(shown["seed"].encode()).hexdigest() == shown["seedCommitment"]
         stored = list(Move.objects.filter(match_id=match_id).order_by("ply"))
-        assert [entry["move"] for entry in shown["log"]] == [move.move for move in stored]
+        # The log comes in pages of at most 100 moves: read on from where it stopped.
+        log = list(shown["log"])
+        while len(log) < match.ply:
+            page = gql(LOG_PAGE_QUERY, {"id": str(match_id), "since": len(log)},
+                       token=token)["data"]["match"]["log"]
+            assert 0 < len(page) <= 100
+            log += page
+        assert [entry["move"] for entry in log] == [move.move for move in stored]
         rows = list(Result.objects.filter(match_id=match_id).order_by("seat"))
         assert shown["result"]["seed"] == match.seed
         assert [(r["seat"], r["score"], r["rank"]) for r in shown["result"]["results"]] == [
