@@ -1,6 +1,7 @@
-"""Django admin for matches: filters and search, the seats / log / results read-only,
-actions that go through the services (abort, hand a seat to a bot, re-run scoring), and a
-replay page that steps through the plies.
+"""Django admin for matches: a list and a page that show a match at a glance (players,
+to act, clocks, winner; games/admin_glance.py), the seats / log / incidents / results
+read-only, actions that go through the services (abort, add time, hand a seat to a bot or
+back, re-run scoring), and a replay page that steps through the plies.
 
 The admin never writes a match by itself: every change is a service call, so the same
 checks, locks and follow-ups apply as for the API.
@@ -19,8 +20,11 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from games import errors, services
-from games.models import ENDED_STATUSES, Match, Move, Result, Seat
+from games import admin_glance, errors, services
+from games.clocks import services as clock_services
+from games.clocks.models import Incident
+from games.clocks.outcome import running_scores
+from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.permissions import can_manage_matches, can_view_replays
 from games.replay import iter_replay
 from rules import get_engine
@@ -46,11 +50,17 @@ class SeatInline(_ReadOnlyInline):
 
 class MoveInline(_ReadOnlyInline):
     model = Move
-    fields = readonly_fields = ("ply", "seat", "public_move", "created_at")
+    fields = readonly_fields = ("replay_ply", "seat", "public_move", "created_at")
     ordering = ("ply",)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("match")
+
+    @admin.display(description="ply")
+    def replay_ply(self, logged: Move) -> str:
+        # The replay after this move: ply N is the state once moves 0..N-1 are played.
+        url = reverse("admin:games_match_replay", args=[logged.match_id])
+        return format_html('<a href="{}?ply={}">{}</a>', url, logged.ply + 1, logged.ply)
 
     @admin.display(description="move")
     def public_move(self, logged: Move):
@@ -60,6 +70,12 @@ class MoveInline(_ReadOnlyInline):
         if match.status in ENDED_STATUSES:
             return logged.move
         return get_engine(match.game).redact_move(logged.move, logged.seat, None)
+
+
+class IncidentInline(_ReadOnlyInline):
+    model = Incident
+    fields = readonly_fields = ("ply", "seat", "kind", "user", "actor", "bot_kind", "seconds",
+                                "created_at")
 
 
 class ResultInline(_ReadOnlyInline):
@@ -72,21 +88,31 @@ class HandSeatToBotForm(forms.Form):
     bot_kind = forms.ChoiceField(choices=[(kind, kind) for kind in BOT_KINDS])
 
 
+class AddTimeForm(forms.Form):
+    position = forms.IntegerField(min_value=0)
+    seconds = forms.IntegerField(min_value=1, max_value=clock_services.MAX_ADDED_SECONDS)
+
+
+class HandSeatBackForm(forms.Form):
+    position = forms.IntegerField(min_value=0)
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "status", "players", "ply", "created_by", "created_at",
-                    "replay_link")
+    list_display = ("id", "game", "players_list", "status", "to_act", "clocks_list",
+                    "winner", "ply", "created_at", "replay_link")
     list_filter = ("game", "status", "created_at")
     list_select_related = ("created_by",)  # one query for the page, not one per creator
     search_fields = ("=id", "created_by__username", "seats__user__username", "seed_commitment")
     date_hierarchy = "created_at"
-    inlines = [SeatInline, MoveInline, ResultInline]
-    actions = ["abort_selected", "rerun_scoring", "hand_seat_to_bot"]
+    inlines = [SeatInline, ResultInline, IncidentInline, MoveInline]
+    actions = ["abort_selected", "rerun_scoring", "add_time", "hand_seat_to_bot",
+               "hand_seat_back"]
     # The seed and the state are hidden information until the end: not shown here either.
     fields = readonly_fields = (
-        "game", "options", "players", "status", "ply", "seed_commitment", "revealed_seed",
-        "rules_version", "created_by", "created_at", "updated_at", "started_at",
-        "finished_at", "abort_reason", "replay_link",
+        "outcome", "game", "time_control", "options", "players", "status", "ply",
+        "seed_commitment", "revealed_seed", "rules_version", "created_by", "created_at",
+        "updated_at", "started_at", "finished_at", "abort_reason", "replay_link",
     )
 
     def has_add_permission(self, request):
@@ -94,6 +120,30 @@ class MatchAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False  # everything is read-only; actions and the replay page remain
+
+    def get_queryset(self, request):
+        # Names, winners and clocks for every row from two more queries, not per row.
+        return super().get_queryset(request).prefetch_related("seats__user", "results")
+
+    @admin.display(description="result")
+    def outcome(self, match: Match) -> str:
+        return admin_glance.outcome_html(match)
+
+    @admin.display(description="players")
+    def players_list(self, match: Match) -> str:
+        return admin_glance.players_text(match)
+
+    @admin.display(description="to act")
+    def to_act(self, match: Match) -> str:
+        return admin_glance.to_act_text(match)
+
+    @admin.display(description="clocks")
+    def clocks_list(self, match: Match) -> str:
+        return admin_glance.clocks_text(match)
+
+    @admin.display(description="winner")
+    def winner(self, match: Match) -> str:
+        return admin_glance.winners_text(match)
 
     @admin.display(description="seed")
     def revealed_seed(self, match: Match) -> str:
@@ -135,27 +185,56 @@ class MatchAdmin(admin.ModelAdmin):
 
         self._each(request, queryset, "Scored", rescore)
 
-    @admin.action(description="Hand a seat to a bot", permissions=["manage"])
-    def hand_seat_to_bot(self, request, queryset):
+    def _with_form(self, request, queryset, form_class, action, title, label, call):
+        """An action that asks for a form first, then calls ``call(match, data)``."""
         if "apply" in request.POST:
-            form = HandSeatToBotForm(request.POST)
+            form = form_class(request.POST)
             if form.is_valid():
-                self._each(request, queryset, "Seat handed to a bot",
-                           lambda match: services.replace_seat_with_bot(
-                               user=request.user, match_id=match.pk,
-                               position=form.cleaned_data["position"],
-                               bot_kind=form.cleaned_data["bot_kind"]))
+                self._each(request, queryset, label,
+                           lambda match: call(match, form.cleaned_data))
                 return None
         else:
-            form = HandSeatToBotForm()
-        return TemplateResponse(request, "admin/games/match/hand_seat_to_bot.html", {
+            form = form_class()
+        return TemplateResponse(request, "admin/games/match/seat_action.html", {
             **self.admin_site.each_context(request),
-            "title": "Hand a seat to a bot",
+            "title": title,
             "form": form,
+            "action": action,
             "matches": queryset,
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             "opts": self.model._meta,
         })
+
+    @admin.action(description="Add time to a seat's clock", permissions=["manage"])
+    def add_time(self, request, queryset):
+        return self._with_form(
+            request, queryset, AddTimeForm, "add_time", "Add time to a seat's clock",
+            "Time added", lambda match, data: clock_services.add_time(
+                user=request.user, match_id=match.pk, position=data["position"],
+                seconds=data["seconds"]))
+
+    @admin.action(description="Hand a seat to a bot", permissions=["manage"])
+    def hand_seat_to_bot(self, request, queryset):
+        def hand_over(match, data):
+            # A player's seat in a running match is a takeover (it can be handed back);
+            # an open seat, or one in a lobby, goes to the bot for good.
+            seat = match.seats.filter(position=data["position"]).first()
+            hand = (clock_services.hand_seat_to_bot
+                    if match.status == MatchStatus.ACTIVE and seat is not None and seat.user_id
+                    else services.replace_seat_with_bot)
+            hand(user=request.user, match_id=match.pk, position=data["position"],
+                 bot_kind=data["bot_kind"])
+
+        return self._with_form(request, queryset, HandSeatToBotForm, "hand_seat_to_bot",
+                               "Hand a seat to a bot", "Seat handed to a bot", hand_over)
+
+    @admin.action(description="Hand a seat back to its player", permissions=["manage"])
+    def hand_seat_back(self, request, queryset):
+        return self._with_form(
+            request, queryset, HandSeatBackForm, "hand_seat_back",
+            "Hand a seat back to its player", "Seat handed back",
+            lambda match, data: clock_services.hand_seat_back(
+                user=request.user, match_id=match.pk, position=data["position"]))
 
     # -- the replay page ---------------------------------------------------------------------
     def get_urls(self):
@@ -188,6 +267,11 @@ class MatchAdmin(admin.ModelAdmin):
         board_svg = engine.render_svg(spectator_view)
         if not ended and seat is not None:
             move = engine.redact_move(move, seat, None)
+        names = admin_glance.seat_names(match)
+        scores = running_scores(engine, state, match.players)
+        final = ply == match.ply and match.status == MatchStatus.FINISHED
+        if final:  # the stored result, as the board's final panel shows it (not running)
+            scores = [row.score for row in Result.objects.filter(match=match).order_by("seat")]
         context = {
             **self.admin_site.each_context(request),
             "title": f"Replay of match #{match.pk} ({match.game}) - ply {ply} of {match.ply}",
@@ -199,11 +283,21 @@ class MatchAdmin(admin.ModelAdmin):
             "next_ply": ply + 1 if ply < match.ply else None,
             "last_move": move,
             "last_seat": seat,
-            "to_act": engine.to_act(state),
-            "scores": shown.get("scores") if isinstance(shown, dict) else None,
+            "last_name": names.get(seat),
+            "to_act": [names[position] for position in engine.to_act(state)],
+            "scores": [f"{names[position]} {score}" for position, score in enumerate(scores)],
+            "final_scores": final,
+            "incidents": [
+                f"{row.get_kind_display()}: {row.user.username if row.user else names[row.seat]}"
+                f" (seat {row.seat}) at ply {row.ply}"
+                for row in Incident.objects.filter(match=match, ply__lte=ply)
+                .select_related("user")],
+            "names": names,
+            "legend": admin_glance.HANSA_LEGEND if match.game == "hansa" else None,
             "ended": ended,
             "state_json": json.dumps(shown, indent=2, sort_keys=True),
-            "board_svg": mark_safe(board_svg) if board_svg else None,  # noqa: S308
+            "board_svg": mark_safe(  # noqa: S308
+                admin_glance.label_seats(board_svg, names)) if board_svg else None,
             "move_json": json.dumps(move, sort_keys=True) if move is not None else "",
         }
         return TemplateResponse(request, "admin/games/match/replay.html", context)

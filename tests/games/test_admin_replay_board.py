@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.admin_glance import label_seats, seat_names
 from games.models import Match, MatchStatus
 from rules import get_engine
 from tests.games.support import TEST_SEED, assert_no_leak, known_card_ids
@@ -110,7 +111,10 @@ def test_finished_match_board_is_drawn_at_every_ply_asked(admin_client, game):
     end = board_of(admin_client.get(url))
     engine = get_engine(game)
     final_view = engine.view(engine.from_json(match.state), None)
-    assert ET.tostring(end) == ET.tostring(ET.fromstring(engine.render_svg(final_view)))
+    # the engine's drawing, with the players' names for "seat N" (admin_glance.label_seats)
+    drawn = label_seats(engine.render_svg(final_view), seat_names(match))
+    assert ET.tostring(end) == ET.tostring(ET.fromstring(drawn))
+    assert "seat 0" not in drawn and "Seat 0" not in drawn
     assert ET.tostring(start) != ET.tostring(end)
     # the end shows every hand / face-down pile, which the start (a running game) does not
     ended_cards = [el for el in end.iter() if HAND_CLASSES & set(el.get("class", "").split())]
