@@ -5,7 +5,6 @@ a query running past the time limit stops resolving fields (games/graphql/limits
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from django.db import connection
@@ -24,39 +23,36 @@ ATTACK = "{ " + " ".join(
 ) + " }"
 
 
-def _refused(query: str, variables: dict | None = None) -> tuple[dict, float]:
-    """Post anonymously; the body, with no SQL query run, and the seconds it took. A
+def _refused(query: str, variables: dict | None = None) -> dict:
+    """Post anonymously; the body, checking no SQL query ran (the refusal came before
+    any resolver: cheap; bench/graphql_limits_bench.py measures how cheap, since timed
+    assertions fail on a loaded machine). A
     refusal by the HTTP view (the query text's size) is a 400, one by the schema's
     limits a GraphQL error (200, as for any invalid document)."""
     gql("{ __typename }")  # the process's first request loads the stack: not measured
     with CaptureQueriesContext(connection) as captured:
-        started = time.perf_counter()
         response = Client().post(GRAPHQL, data=json.dumps(
             {"query": query, "variables": variables or {}}), content_type="application/json")
-        elapsed = time.perf_counter() - started
     assert captured.captured_queries == [], "refused before any resolver ran"
     assert response.status_code in (200, 400)
     body = response.json()
     assert body.get("data") is None
-    return body, elapsed
+    return body
 
 
 def test_the_reported_attack_is_refused_before_execution(players):
     start_match("han", players)  # something to list, were it executed
-    body, elapsed = _refused(ATTACK)
+    body = _refused(ATTACK)
     [error] = body["errors"]
     assert error["extensions"]["code"] == "query_too_costly"
     assert error["extensions"]["details"]["cost"] > limits.MAX_COST
-    # A sanity bound only (bench/graphql_limits_bench.py measures it: a few ms).
-    assert elapsed < 1.0
 
 
 @pytest.mark.parametrize("field, count", [("game", 2_000), ("id", 2_000), ("id", 600)])
 def test_documents_of_thousands_of_fields_are_refused_unvalidated(field, count):
     # By the text's size, the token count or the field count, whichever comes first.
-    body, elapsed = _refused("{ games { " + " ".join([field] * count) + " } }")
+    body = _refused("{ games { " + " ".join([field] * count) + " } }")
     assert error_codes(body) == ["query_too_large"]
-    assert elapsed < 1.0
 
 
 def test_a_fragment_bomb_is_refused_by_its_cost_without_expanding_it():
@@ -65,21 +61,20 @@ def test_a_fragment_bomb_is_refused_by_its_cost_without_expanding_it():
     query = "query { games { ...G0 } } " + " ".join(
         f"fragment G{i} on Game {{ game ...G{i + 1} ...G{i + 1} }}" for i in range(levels)
     ) + f" fragment G{levels} on Game {{ title }}"
-    body, elapsed = _refused(query)
+    body = _refused(query)
     assert error_codes(body) == ["query_too_costly"]
-    assert elapsed < 1.0
 
 
 def test_deep_documents_are_refused_before_validation():
     query = "{ " + "a { " * 12 + "b" + " }" * 12 + " }"  # not even valid fields
-    body, _elapsed = _refused(query)
+    body = _refused(query)
     assert error_codes(body) == ["query_too_deep"]
 
 
 def test_page_size_variables_count_in_the_cost():
     query = ("query($n: Int!) { a: matches(limit: $n) { results { view log { move } } } "
              "b: matches(limit: $n) { results { view log { move } } } }")
-    body, _elapsed = _refused(query, {"n": 100})
+    body = _refused(query, {"n": 100})
     assert error_codes(body) == ["query_too_costly"]
     small = gql(query, {"n": 5})
     assert "errors" not in small, small
