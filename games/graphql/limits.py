@@ -279,11 +279,13 @@ class Deadline(SchemaExtension):
     deadline: float | None = None
 
     def on_execute(self) -> Iterator[None]:
-        if self.execution_context.operation_type != OperationType.SUBSCRIPTION:
-            self.deadline = time.monotonic() + _timeout_seconds()
+        self.deadline = time.monotonic() + _timeout_seconds()
         yield
 
     def resolve(self, _next, root, info, *args, **kwargs):
+        # A subscription's fields resolve at every push for as long as it stays open.
+        if info.operation.operation == OperationType.SUBSCRIPTION:
+            return _next(root, info, *args, **kwargs)
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise QueryRefused(
                 f"The operation ran past the {_timeout_seconds():g} s limit; this field "

@@ -127,3 +127,19 @@ def test_fields_past_the_time_limit_are_not_resolved(settings):
     body = gql("{ games { game } me { username } }")
     assert set(error_codes(body)) == {"timeout"}
     assert body["data"] is None or all(value is None for value in body["data"].values())
+
+
+def test_subscriptions_are_exempt_from_the_deadline():
+    """Their fields resolve at every push, long after the operation began (the real
+    stream of a whole game: tests/graphql/test_subscriptions.py)."""
+    extension = limits.Deadline()
+    extension.deadline = 0.0  # long past
+
+    class Info:
+        class operation:  # noqa: N801 (stands for graphql's OperationDefinitionNode)
+            operation = limits.OperationType.SUBSCRIPTION
+
+    assert extension.resolve(lambda root, info: "pushed", None, Info) == "pushed"
+    Info.operation.operation = limits.OperationType.QUERY
+    with pytest.raises(limits.QueryRefused):
+        extension.resolve(lambda root, info: "late", None, Info)
