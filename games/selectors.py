@@ -21,7 +21,7 @@ from rules import available_games, get_engine
 from rules.bots import BOT_KINDS
 
 #: seats with their users in one query (instead of one for seats and one for users)
-_SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 #: largest id PostgreSQL's bigint holds: anything above is "no such match", not a 500
 _MAX_ID = 2**63 - 1
@@ -84,7 +84,7 @@ def get_match(match_id: Any) -> Match:
     try:
         return (
             Match.objects.select_related("created_by")
-            .prefetch_related(_SEATS_WITH_USERS)
+            .prefetch_related(SEATS_WITH_USERS)
             .get(pk=pk)
         )
     except Match.DoesNotExist:
@@ -103,7 +103,7 @@ def list_matches(
     seat or created it) and ``open_seats`` (True: open matches with a free seat; False:
     the others). Raises InvalidRequest for an unknown status, UnknownGame (400) for an
     unknown game."""
-    matches = Match.objects.select_related("created_by").prefetch_related(_SEATS_WITH_USERS)
+    matches = Match.objects.select_related("created_by").prefetch_related(SEATS_WITH_USERS)
     if game is not None:
         if game not in available_games():
             raise errors.UnknownGame(f"No game called {game[:40]!r}.", http_status=400)
@@ -234,9 +234,13 @@ def view_for(match: Match, user=None) -> dict | None:
     return get_engine(match.game).view(state, seat_of(match, user))
 
 
-def _to_act_and_view(match: Match, seat: int | None) -> tuple[list[int], dict | None]:
-    """``to_act_of`` and the view of ``seat`` (``view_for``), from one parse of the state."""
-    state = _state(match)
+def _to_act_and_view(
+    match: Match, seat: int | None, state: Any | None = None
+) -> tuple[list[int], dict | None]:
+    """``to_act_of`` and the view of ``seat`` (``view_for``), from one parse of the state
+    (none when the caller passes the engine ``state`` it holds already)."""
+    if state is None:
+        state = _state(match)
     if state is None:
         return [], None
     engine = get_engine(match.game)
@@ -244,10 +248,12 @@ def _to_act_and_view(match: Match, seat: int | None) -> tuple[list[int], dict | 
     return to_act, engine.view(state, seat)
 
 
-def match_detail(match: Match, user=None) -> dict:
-    """``match_summary`` plus ``to_act`` and the reader's ``view`` (None before the start)."""
+def match_detail(match: Match, user=None, *, state: Any | None = None) -> dict:
+    """``match_summary`` plus ``to_act`` and the reader's ``view`` (None before the start).
+    ``state``: the engine state of ``match.state`` if the caller holds it (a move just
+    made), to skip parsing the JSON again."""
     detail = match_summary(match, user)
-    detail["to_act"], detail["view"] = _to_act_and_view(match, detail["your_seat"])
+    detail["to_act"], detail["view"] = _to_act_and_view(match, detail["your_seat"], state)
     detail["incidents"] = clock_selectors.incidents_of(match)
     return detail
 

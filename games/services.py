@@ -32,7 +32,7 @@ from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
 from games.permissions import can_manage_matches
 from games.replay import replay_state
-from games.selectors import parse_match_id, whole_number
+from games.selectors import SEATS_WITH_USERS, parse_match_id, whole_number
 from rules import IllegalMove, get_engine
 from rules import InvalidOptions as EngineInvalidOptions
 from rules.bots import BOT_KINDS, choose_bot_move
@@ -43,12 +43,14 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class SubmittedMove:
-    """What ``submit_move`` returns: the match after the move, the logged move, and the
-    engine's events (public information only)."""
+    """What ``submit_move`` returns: the match after the move (creator and seats with
+    users loaded, ready to show), the logged move, the engine's events (public information
+    only) and the engine state after the move (so the answer need not parse it again)."""
 
     match: Match
     move: Move
     events: list[dict] = field(default_factory=list)
+    state: Any = None
 
 
 # -- helpers ----------------------------------------------------------------------------------
@@ -85,6 +87,24 @@ def _lock_match(match_id: Any) -> Match:
     pk = parse_match_id(match_id)
     try:
         return Match.objects.select_for_update().get(pk=pk)
+    except Match.DoesNotExist:
+        raise errors.MatchNotFound(details={"match_id": pk}) from None
+
+
+def _lock_match_to_play(match_id: Any) -> Match:
+    """``_lock_match`` that also loads what the move's answer shows: the creator (same
+    query) and the seats with their users (one more), so the caller can answer from this
+    object after the commit instead of reading the match again (issue 14). Only the match
+    row is locked (``of=("self",)``: PostgreSQL refuses FOR UPDATE on the nullable side of
+    the creator's outer join); seats change only under that same lock."""
+    pk = parse_match_id(match_id)
+    try:
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("created_by")
+            .prefetch_related(SEATS_WITH_USERS)
+            .get(pk=pk)
+        )
     except Match.DoesNotExist:
         raise errors.MatchNotFound(details={"match_id": pk}) from None
 
@@ -346,7 +366,7 @@ def submit_move(
         raise errors.InvalidPly("expected_ply must be a whole number >= 0.")
 
     with transaction.atomic():
-        match = _lock_match(match_id)
+        match = _lock_match_to_play(match_id)
         if match.status != MatchStatus.ACTIVE:
             raise errors.MatchNotActive(details={"status": match.status})
         seats = list(match.seats.all())
@@ -392,7 +412,7 @@ def submit_move(
         sync_clocks(match, new_state, seats, mover=position)
         match.save(update_fields=["ply", "state", "status", "updated_at", *CLOCK_FIELDS])
         _schedule_follow_up(match, new_state, seats)
-    return SubmittedMove(match=match, move=logged, events=list(events or []))
+    return SubmittedMove(match=match, move=logged, events=list(events or []), state=new_state)
 
 
 def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:

@@ -323,13 +323,14 @@ class MovesView(APIView):
             match_id=match_id, user=request.user, move=data["move"],
             expected_ply=data["expected_ply"],
         )
-        match = selectors.get_match(submitted.match.pk)
+        # Answered from what the service holds (no read after the commit: issue 14).
         body = {
             "ply": submitted.move.ply,
             "seat": submitted.move.seat,
             "move": submitted.move.move,
             "events": submitted.events,
-            "match": selectors.match_detail(match, request.user),
+            "match": selectors.match_detail(submitted.match, request.user,
+                                            state=submitted.state),
         }
         return Response(s.SubmittedMoveSerializer(body).data, status=status.HTTP_201_CREATED)
 

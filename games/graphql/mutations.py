@@ -283,5 +283,6 @@ class Mutation:
                 ply=logged.ply, seat=logged.seat, move=logged.move, created_at=logged.created_at
             ),
             events=list(submitted.events),
-            match=selectors.get_match(submitted.match.pk),
+            # the match as the service left it, seats and creator loaded: no second read
+            match=submitted.match,
         )

@@ -21,7 +21,7 @@ from django.db import connection
 from config.celery import app as celery_app
 from games import services
 from games.models import Match, Move, Result
-from tests.games.support import TEST_QUEUE
+from tests.games.support import TEST_BOT_QUEUE, TEST_QUEUE
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
@@ -37,19 +37,23 @@ def _database_url() -> str:
 @pytest.fixture
 def worker(tmp_path):
     with celery_app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(TEST_QUEUE)  # tasks left by earlier tests
+        for queue in (TEST_QUEUE, TEST_BOT_QUEUE):  # tasks left by earlier tests
+            conn.default_channel.queue_purge(queue)
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
         "CELERY_BROKER_URL": celery_app.conf.broker_url,
         "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
+        "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "REDIS_URL": settings.REDIS_URL,
     }
     log = open(tmp_path / "worker.log", "wb")  # a file, not a pipe: a full pipe would block it
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", TEST_QUEUE,
-         "--pool=solo", "--concurrency=1", "--without-gossip", "--without-mingle",
+        [sys.executable, "-m", "celery", "-A", "config", "worker",
+         "-Q", f"{TEST_QUEUE},{TEST_BOT_QUEUE}",  # scoring and bot turns, as in production
+         # the production pool (threads, CELERY_WORKER_POOL) with its pooled connections
+         "--concurrency=2", "--without-gossip", "--without-mingle",
          "--without-heartbeat", "-l", "warning", "-n", f"test-games-{os.getpid()}@%h"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         start_new_session=True,
