@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from config.env import database_from_url, env_bool, env_int, env_list, env_str
 
@@ -224,6 +225,7 @@ if env_bool("DB_POOL", True):
 # of bot moves; a worker consumes both unless told otherwise (-Q).
 CELERY_BOT_QUEUE = env_str("CELERY_BOT_QUEUE", "bots")
 CELERY_TASK_ROUTES = {"games.tasks.play_bot_turn": {"queue": CELERY_BOT_QUEUE}}
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE))
 # Threads, not prefork: Celery's Django fix-up closes the whole connection pool after each
 # task in a prefork child, which would bring back a new session per task. A bot turn is
 # short and waits on PostgreSQL; more cores are used by more worker processes.

@@ -157,6 +157,12 @@ def _schedule_follow_up(
     transaction.on_commit(follow_up, robust=True)
 
 
+def _touch(match: Match) -> None:
+    """Move ``updated_at`` on: the seats changed, so what GET shows changed although the
+    ply and status did not (a poller's ETag must not match any more: games.polling)."""
+    match.save(update_fields=["updated_at"])
+
+
 def _free_positions(match: Match) -> list[int]:
     taken = set(match.seats.values_list("position", flat=True))
     return [position for position in range(match.players) if position not in taken]
@@ -300,6 +306,7 @@ def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
         raise errors.SeatTaken(details={"position": position}) from None
     _start_if_full(match)
     if match.status == MatchStatus.OPEN:
+        _touch(match)
         _schedule_follow_up(match, None)
     return seat
 
@@ -315,6 +322,7 @@ def leave_match(*, user, match_id: Any) -> None:
     deleted, _ = match.seats.filter(user=user).delete()
     if not deleted:
         raise errors.NotSeated()
+    _touch(match)
     _schedule_follow_up(match, None)
 
 
@@ -551,6 +559,7 @@ def replace_seat_with_bot(*, user, match_id: Any, position: int, bot_kind: str) 
         _start_if_full(match)
         if match.status != MatchStatus.OPEN:
             return seat  # the start scheduled the bot turns and the notification
+    _touch(match)
     state = None
     if match.status == MatchStatus.ACTIVE:
         state = get_engine(match.game).from_json(match.state)

@@ -13,7 +13,7 @@ from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnl
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import errors, selectors, services
+from games import errors, polling, selectors, services
 from games import serializers as s
 from games.api_examples import (
     CREATE_MATCH_EXAMPLES,
@@ -77,6 +77,32 @@ class MatchPagination(LimitOffsetPagination):
 
 def _detail(match, user) -> dict:
     return s.MatchDetailSerializer(selectors.match_detail(match, user)).data
+
+
+def _polled(request, match_id: str, build) -> Response:
+    """A GET that pollers repeat: with ``If-None-Match`` naming the current version it
+    answers 304 from one narrow query (games.polling); otherwise ``build(match)`` with the
+    version's ETag. ``private, no-cache``: each reader has their own view, and a cache
+    must ask again every time."""
+    if request.META.get("HTTP_IF_NONE_MATCH"):
+        tag = polling.etag(request, polling.version_of(match_id))
+        if polling.not_modified(request, tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=_poll_headers(tag))
+    match = selectors.get_match(match_id)
+    tag = polling.etag(request, polling.version_of_loaded(match))
+    return Response(build(match), headers=_poll_headers(tag))
+
+
+def _poll_headers(tag: str) -> dict:
+    return {"ETag": tag, "Cache-Control": "private, no-cache"}
+
+
+#: documented on every polled GET
+CONDITIONAL = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER,
+    description="The ETag of your last answer: 304 Not Modified (no body) while the match "
+    "has not changed for you.",
+)
 
 
 # -- the catalogue ----------------------------------------------------------------------------
@@ -179,13 +205,13 @@ def _bot_seats_by_position(bot_seats: dict) -> dict:
 class MatchDetailView(APIView):
     @extend_schema(
         summary="A match, with the game as you may see it",
-        parameters=[MATCH_ID],
-        responses={200: s.MatchDetailSerializer, **_errors(404)},
+        parameters=[MATCH_ID, CONDITIONAL],
+        responses={200: s.MatchDetailSerializer, 304: None, **_errors(404)},
         examples=[MATCH_DETAIL_EXAMPLE, ERROR_EXAMPLES["match_not_found"]],
         tags=["matches"],
     )
     def get(self, request, match_id: str):
-        return Response(_detail(selectors.get_match(match_id), request.user))
+        return _polled(request, match_id, lambda match: _detail(match, request.user))
 
 
 class _MatchActionView(APIView):
@@ -284,14 +310,14 @@ class ReclaimView(_MatchActionView):
 class LegalMovesView(APIView):
     @extend_schema(
         summary="Your seat's legal moves now",
-        parameters=[MATCH_ID],
-        responses={200: s.LegalMovesSerializer, **_errors(403, 404)},
+        parameters=[MATCH_ID, CONDITIONAL],
+        responses={200: s.LegalMovesSerializer, 304: None, **_errors(403, 404)},
         examples=[LEGAL_MOVES_EXAMPLE, ERROR_EXAMPLES["not_seated"]],
         tags=["play"],
     )
     def get(self, request, match_id: str):
-        match = selectors.get_match(match_id)
-        return Response(s.LegalMovesSerializer(selectors.legal_moves_for(match, request.user)).data)
+        return _polled(request, match_id, lambda match: s.LegalMovesSerializer(
+            selectors.legal_moves_for(match, request.user)).data)
 
 
 class MovesView(APIView):
@@ -366,13 +392,13 @@ class ResultView(APIView):
 class EventsView(APIView):
     @extend_schema(
         summary="For polling: moves since a ply, the status and your current view",
-        parameters=[MATCH_ID, OpenApiParameter("since", int, description="Default 0.")],
-        responses={200: s.EventsSerializer, **_errors(400, 404)},
+        parameters=[MATCH_ID, OpenApiParameter("since", int, description="Default 0."),
+                    CONDITIONAL],
+        responses={200: s.EventsSerializer, 304: None, **_errors(400, 404)},
         examples=[EVENTS_EXAMPLE],
         tags=["play"],
     )
     def get(self, request, match_id: str):
-        match = selectors.get_match(match_id)
         since = request.query_params.get("since", "0")
-        return Response(s.EventsSerializer(selectors.match_events(match, request.user,
-                                                                  since=since)).data)
+        return _polled(request, match_id, lambda match: s.EventsSerializer(
+            selectors.match_events(match, request.user, since=since)).data)
