@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Development server: migrate, seed, then daphne (HTTP + websockets) and a Celery worker
-# with embedded beat, both in the foreground. Ctrl-C (or TERM) stops both.
+# Development server: migrate, seed, then the web tier (scripts/serve_web.sh: uvicorn, one
+# process per core, HTTP + websockets) and a Celery worker with embedded beat (both queues,
+# CELERY_WORKER_CONCURRENCY threads), both in the foreground. Ctrl-C (or TERM) stops both.
 # `make run` installs the venv and starts the services first; this script expects that.
 set -euo pipefail
 
@@ -35,7 +36,8 @@ stop_all() {
 }
 trap stop_all INT TERM EXIT
 
-"$BIN/daphne" -b "$HOST" -p "$PORT" config.asgi:application &
+# One ASGI process per core (WEB_PROCESSES), the same command as production.
+HOST="$HOST" PORT="$PORT" "$ROOT/scripts/serve_web.sh" &
 pids+=($!)
 "$BIN/celery" -A config worker -B -l info \
     --schedule "$ROOT/.var/celery/beat-schedule" &

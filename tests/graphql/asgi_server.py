@@ -1,6 +1,7 @@
-"""A real ASGI server for the subscription tests: daphne serving config.asgi on a loopback
-port, against the test database and a Redis channel layer of its own, and a small
-graphql-transport-ws client built on the `websockets` library."""
+"""A real ASGI server for the subscription tests: daphne, or the production web tier
+(uvicorn, several processes), serving config.asgi on a loopback port, against the test
+database and a Redis channel layer of its own, and a small graphql-transport-ws client
+built on the `websockets` library."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -59,6 +61,25 @@ def _free_port() -> int:
 def running_daphne():
     """Start daphne on a free loopback port; yield ``host:port``; stop it."""
     port = _free_port()
+    daphne = str(Path(sys.executable).with_name("daphne"))
+    with _serving([daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+                  port, {}) as address:
+        yield address
+
+
+@contextlib.contextmanager
+def running_web_tier(processes: int = 2, extra_env: dict | None = None):
+    """Start the production web tier (scripts/serve_web.sh: uvicorn with ``processes``
+    worker processes) on a free loopback port; yield ``host:port``; stop it."""
+    port = _free_port()
+    env = {"HOST": "127.0.0.1", "PORT": str(port), "WEB_PROCESSES": str(processes),
+           **(extra_env or {})}
+    with _serving([str(ROOT / "scripts" / "serve_web.sh")], port, env) as address:
+        yield address
+
+
+@contextlib.contextmanager
+def _serving(command: list[str], port: int, extra_env: dict):
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
@@ -67,11 +88,11 @@ def running_daphne():
         "CELERY_TASK_ALWAYS_EAGER": "1",
         "DEBUG": "false",
         "LOG_LEVEL": "WARNING",
+        **extra_env,
     }
-    daphne = str(Path(sys.executable).with_name("daphne"))
     process = subprocess.Popen(
-        [daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=True,  # uvicorn's worker processes stop with their supervisor
     )
     address = f"127.0.0.1:{port}"
     try:
@@ -82,7 +103,7 @@ def running_daphne():
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)  # its own session: the server's group
             process.wait(timeout=5)
 
 
@@ -90,7 +111,7 @@ def _wait_until_serving(address: str, process: subprocess.Popen, timeout: float 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {process.stderr.read().decode()[-2000:]}")
+            raise RuntimeError(f"server exited: {process.stderr.read().decode()[-2000:]}")
         try:
             with urllib.request.urlopen(f"http://{address}/graphql/?query=%7B__typename%7D",
                                         timeout=2) as response:
@@ -99,7 +120,7 @@ def _wait_until_serving(address: str, process: subprocess.Popen, timeout: float 
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.2)
-    raise RuntimeError("daphne did not start in time")
+    raise RuntimeError("the server did not start in time")
 
 
 def http_json(address: str, method: str, path: str, body: dict | None = None,

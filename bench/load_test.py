@@ -1,0 +1,241 @@
+"""Load test: N people each playing a two-seat match against a greedy bot, for a while,
+then checks that nothing was lost, doubled or mis-scored.
+
+    pip install -e '.[bench]'                 # locust
+    .venv/bin/python bench/load_test.py --matches 200 --minutes 10
+    .venv/bin/python bench/load_test.py --matches 200 --minutes 5 --instances 2
+
+It starts the service itself, as production runs it (scripts/serve_web.sh: uvicorn with
+WEB_PROCESSES processes, plus Celery workers on both queues), ``--instances`` times on
+ports ``--port``, ``--port``+1, ... sharing this checkout's PostgreSQL and Redis (as two
+machines would), with the throttles raised for the load client (THROTTLE_*). Then it
+runs locust headless (bench/locustfile.py) with one user per concurrent match, spread
+over the instances, and afterwards prints:
+
+- move request p50/p95/p99, poll p99 (locust's own figures), errors;
+- time from a human move to the bot's reply, p50/p99, from the log's timestamps (both
+  are stamped by the server at commit);
+- moves per second (people and bots) over the run;
+- the checks: every move log has plies 0..n-1 with no gap and no duplicate, and every
+  finished match replays from its seed and log to its stored result.
+
+Uses the development database and broker (DATABASE_URL, REDIS_URL); its users are
+load-0 .. load-N-1 and their matches stay for inspection. Everything runs on this
+machine, the load client included: read the figures as this machine's, under its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.utils import timezone  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from games.models import Match, Move, Result  # noqa: E402
+from games.replay import replay_result  # noqa: E402
+
+VAR = ROOT / ".var" / "load"
+BIN = Path(sys.executable).parent
+#: the load client may do what a crowd does from one address
+RAISED_THROTTLES = {f"THROTTLE_{scope}": "1000000/min"
+                    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH", "CREATE", "WRITE")}
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def make_tokens(count: int) -> list[str]:
+    tokens = []
+    for number in range(count):
+        user, _ = User.objects.get_or_create(username=f"load-{number}")
+        tokens.append(Token.objects.get_or_create(user=user)[0].key)
+    return tokens
+
+
+def start(command: list[str], env: dict, log: Path) -> subprocess.Popen:
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=open(log, "wb"),
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def wait_healthy(url: str, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit(f"{url} did not answer; see {VAR}")
+
+
+def start_service(args) -> tuple[list[subprocess.Popen], list[str]]:
+    env = {**os.environ, **RAISED_THROTTLES, "DEBUG": "false", "LOG_LEVEL": "WARNING",
+           "WEB_PROCESSES": str(args.web_processes),
+           "CELERY_WORKER_CONCURRENCY": str(args.worker_threads)}
+    processes, hosts = [], []
+    for instance in range(args.instances):
+        port = args.port + instance
+        processes.append(start([str(ROOT / "scripts" / "serve_web.sh")],
+                               {**env, "HOST": "127.0.0.1", "PORT": str(port)},
+                               VAR / f"web-{instance}.log"))
+        for worker in range(args.workers):
+            beat = ["-B", "--schedule", str(VAR / "beat-schedule")] \
+                if instance == 0 and worker == 0 else []
+            processes.append(start(
+                [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning", *beat,
+                 "-n", f"load-{instance}-{worker}@%h"],
+                env, VAR / f"worker-{instance}-{worker}.log"))
+        hosts.append(f"http://127.0.0.1:{port}")
+    for host in hosts:
+        wait_healthy(f"{host}/api/v1/health")
+    return processes, hosts
+
+
+def run_locust(args, hosts: list[str], tokens_file: Path) -> Path:
+    prefix = VAR / "locust"
+    env = {**os.environ, "LOAD_HOSTS": ",".join(hosts), "LOAD_TOKENS": str(tokens_file),
+           "THINK_MIN_S": str(args.think[0]), "THINK_MAX_S": str(args.think[1]),
+           "POLL_S": str(args.poll)}
+    subprocess.run(
+        [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
+         "-u", str(args.matches), "-r", str(args.spawn_rate), "-t", f"{args.minutes * 60:.0f}s",
+         "--host", hosts[0], "--csv", str(prefix), "--only-summary", "--stop-timeout", "15",
+         "--loglevel", "WARNING"],
+        cwd=ROOT, env=env, check=False)
+    return Path(f"{prefix}_stats.csv")
+
+
+def locust_rows(stats_file: Path) -> dict[str, dict]:
+    with open(stats_file) as handle:
+        return {row["Name"]: row for row in csv.DictReader(handle)}
+
+
+def bot_replies_ms(match_ids: list[int]) -> list[float]:
+    """From the log: for each bot move (seat 1) right after a human one (seat 0), the time
+    between their commits."""
+    delays = []
+    previous = {}
+    for match_id, seat, created_at in (Move.objects.filter(match_id__in=match_ids)
+                                       .order_by("match_id", "ply")
+                                       .values_list("match_id", "seat", "created_at")):
+        before = previous.get(match_id)
+        if before is not None and before[0] == 0 and seat == 1:
+            delays.append((created_at - before[1]).total_seconds() * 1000)
+        previous[match_id] = (seat, created_at)
+    return delays
+
+
+def check_matches(match_ids: list[int]) -> dict:
+    """Every log contiguous (plies 0..ply-1, once each); every finished match replays to
+    its stored result."""
+    bad_logs, bad_results, finished = [], [], 0
+    for match in Match.objects.filter(pk__in=match_ids):
+        plies = list(Move.objects.filter(match_id=match.pk).order_by("ply")
+                     .values_list("ply", flat=True))
+        if plies != list(range(match.ply)):
+            bad_logs.append(match.pk)
+        if match.status != "finished":
+            continue
+        finished += 1
+        replayed = replay_result(match)
+        stored = {row.seat: (row.score, row.rank) for row in Result.objects.filter(match=match)}
+        expected = {seat: (replayed["scores"][seat], replayed["ranks"][seat])
+                    for seat in range(match.players)} if replayed else None
+        if stored != expected:
+            bad_results.append(match.pk)
+    return {"matches": len(match_ids), "finished": finished, "bad_logs": bad_logs,
+            "bad_results": bad_results}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200, help="concurrent matches (users)")
+    parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--instances", type=int, default=1, help="web+worker instances")
+    parser.add_argument("--web-processes", type=int, default=os.cpu_count() or 1,
+                        help="uvicorn processes per instance")
+    parser.add_argument("--workers", type=int, default=1, help="Celery workers per instance")
+    parser.add_argument("--worker-threads", type=int, default=4)
+    parser.add_argument("--port", type=int, default=8410)
+    parser.add_argument("--spawn-rate", type=float, default=20)
+    parser.add_argument("--think", type=float, nargs=2, default=(5.0, 10.0))
+    parser.add_argument("--poll", type=float, default=1.0)
+    args = parser.parse_args()
+    VAR.mkdir(parents=True, exist_ok=True)
+
+    tokens_file = VAR / "tokens.json"
+    tokens_file.write_text(json.dumps(make_tokens(args.matches)))
+    processes, hosts = start_service(args)
+    started = timezone.now()
+    try:
+        stats_file = run_locust(args, hosts, tokens_file)
+    finally:
+        ended = timezone.now()
+        stop(processes)
+
+    seconds = (ended - started).total_seconds()
+    match_ids = list(Match.objects.filter(created_by__username__startswith="load-",
+                                          created_at__gte=started)
+                     .values_list("pk", flat=True))
+    moves = Move.objects.filter(match_id__in=match_ids, created_at__lte=ended).count()
+    rows = locust_rows(stats_file)
+    replies = bot_replies_ms(match_ids)
+    checks = check_matches(match_ids)
+
+    print(f"\n== {args.matches} concurrent matches, {args.instances} instance(s) x "
+          f"({args.web_processes} web processes + {args.workers} worker x "
+          f"{args.worker_threads} threads), {seconds:.0f} s ==")
+    for name in ("move", "poll match", "legal moves", "create match", "Aggregated"):
+        row = rows.get(name)
+        if row:
+            print(f"{name:<13} n={row['Request Count']:>7} failures={row['Failure Count']:>5} "
+                  f"p50={row['50%']:>5} p95={row['95%']:>5} p99={row['99%']:>5} ms")
+    if replies:
+        print(f"human move -> bot reply: p50 {statistics.median(replies):.0f} ms, "
+              f"p99 {percentile(replies, 0.99):.0f} ms (n={len(replies)})")
+    print(f"moves/s (people and bots): {moves / seconds:.1f}  ({moves} moves)")
+    failures = rows.get("Aggregated", {}).get("Failure Count", "?")
+    print(f"errors: {failures}")
+    print(f"checks: {checks['matches']} matches, {checks['finished']} finished; logs with a "
+          f"gap or duplicate: {len(checks['bad_logs'])} {checks['bad_logs'][:10]}; finished "
+          f"matches not replaying to their result: {len(checks['bad_results'])} "
+          f"{checks['bad_results'][:10]}")
+
+
+if __name__ == "__main__":
+    main()

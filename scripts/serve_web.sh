@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The web tier in the foreground: uvicorn serving config.asgi (HTTP, GraphQL, websockets)
+# with WEB_PROCESSES worker processes (default: one per core). The processes share nothing
+# but PostgreSQL and Redis: live updates reach a subscriber on any process through the
+# Redis channel layer, and each process keeps its own connection pool (DB_POOL_MAX_SIZE).
+# uvicorn's supervisor restarts a worker process that dies. Used by scripts/run.sh, the
+# container image and the benchmarks, so all of them serve the same way.
+#
+#   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+UVICORN="$ROOT/.venv/bin/uvicorn"
+[ -x "$UVICORN" ] || UVICORN="$(command -v uvicorn)"  # the container: installed on PATH
+cd "$ROOT"
+
+args=(
+    config.asgi:application
+    --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}"
+    --workers "${WEB_PROCESSES:-$(nproc 2>/dev/null || echo 1)}"
+    # Channels' router speaks no lifespan protocol; the pools open on first use.
+    --lifespan off
+    --loop uvloop --http httptools --ws websockets
+    # behind the compose entry point (nginx) the client's address comes in X-Forwarded-For
+    --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
+    --timeout-graceful-shutdown 10
+)
+case "${WEB_ACCESS_LOG:-false}" in
+    1|true|yes|on) ;;
+    *) args+=(--no-access-log) ;;  # one log line per poll costs more than the poll
+esac
+exec "$UVICORN" "${args[@]}"
