@@ -6,12 +6,14 @@
 # uvicorn's supervisor restarts a worker process that dies. Used by scripts/run.sh, the
 # container image and the benchmarks, so all of them serve the same way.
 #
-#   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)
+#   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)  UVICORN
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-UVICORN="$ROOT/.venv/bin/uvicorn"
-[ -x "$UVICORN" ] || UVICORN="$(command -v uvicorn)"  # the container: installed on PATH
+# $UVICORN if set, else the checkout's venv, else PATH (the container image)
+UVICORN="${UVICORN:-$ROOT/.venv/bin/uvicorn}"
+[ -x "$UVICORN" ] || UVICORN="$(command -v uvicorn || true)"
+[ -n "$UVICORN" ] || { echo "serve_web.sh: uvicorn not found (make install)" >&2; exit 1; }
 cd "$ROOT"
 
 args=(

@@ -73,7 +73,8 @@ def running_web_tier(processes: int = 2, extra_env: dict | None = None):
     worker processes) on a free loopback port; yield ``host:port``; stop it."""
     port = _free_port()
     env = {"HOST": "127.0.0.1", "PORT": str(port), "WEB_PROCESSES": str(processes),
-           **(extra_env or {})}
+           # the uvicorn of the interpreter running the tests, wherever its venv is
+           "UVICORN": str(Path(sys.executable).with_name("uvicorn")), **(extra_env or {})}
     with _serving([str(ROOT / "scripts" / "serve_web.sh")], port, env) as address:
         yield address
 
