@@ -2,9 +2,9 @@
 
 A clock is ``{"remaining_ms": int, "running_since": ISO timestamp or None}``. While a
 seat owes a decision its clock runs: its deadline is ``running_since + remaining_ms``.
-A move charges the time since ``running_since``; a realtime seat whose turn ends gains its
-increment, capped at the initial time; a turn-based seat starts each turn with its full
-days per move. Remaining time never goes below 0.
+A move charges the time since ``running_since`` and earns a realtime seat its seconds per
+move, capped at the initial time; a turn-based seat starts each turn with its full days
+per move. Remaining time never goes below 0.
 """
 
 from __future__ import annotations
@@ -59,16 +59,17 @@ def start(clock: dict, time_control: dict, now: datetime) -> dict:
 
 def charge(clock: dict, time_control: dict, now: datetime, *, turn_over: bool,
            increment: bool = True) -> dict:
-    """Charge the time since the clock started. ``turn_over``: the seat no longer owes a
-    decision, so the clock stops (a realtime seat gains its increment, up to the initial
-    time, unless ``increment`` is False: paused for a bot, or the game ended); otherwise
-    it keeps running from ``now`` (a turn of several moves)."""
+    """Charge the time since the clock started. A move (``increment``) earns a realtime
+    seat its seconds per move, never above the initial time; a pause (a bot took the seat,
+    the game ended) earns nothing. ``turn_over``: the seat no longer owes a decision, so
+    the clock stops; otherwise it keeps running from ``now`` (the seat owes the next
+    decision too: a turn of several moves, or the next phase)."""
     left = remaining_ms(clock, now)
-    if not turn_over:
-        return {"remaining_ms": left, "running_since": now.isoformat()}
     if increment and time_control.get("kind") == REALTIME:
         left = min(left + int(time_control["increment_seconds"]) * 1000,
                    allowance_ms(time_control))
+    if not turn_over:
+        return {"remaining_ms": left, "running_since": now.isoformat()}
     return {"remaining_ms": left, "running_since": None}
 
 

@@ -31,12 +31,18 @@ def test_the_increment_never_lifts_the_clock_above_the_initial_time():
     assert stopped["remaining_ms"] == 180_000  # 177 + 10 capped at 180
 
 
-def test_a_turn_of_several_moves_charges_each_and_keeps_running_without_increment():
+def test_a_turn_of_several_moves_charges_and_credits_each_and_keeps_running():
     running = clock.start(clock.fresh(REALTIME), REALTIME, T0)
     mid = clock.charge(running, REALTIME, T0 + timedelta(seconds=30), turn_over=False)
-    assert mid["remaining_ms"] == 150_000 and clock.running_since(mid) == T0 + timedelta(
-        seconds=30)
-    assert clock.deadline(mid) == T0 + timedelta(seconds=180)  # same deadline as before
+    assert mid["remaining_ms"] == 160_000 and clock.running_since(mid) == T0 + timedelta(
+        seconds=30)  # 180 - 30 + 10 per move
+    assert clock.deadline(mid) == T0 + timedelta(seconds=190)
+
+
+def test_a_move_at_zero_still_earns_its_seconds_so_the_next_decision_has_time():
+    running = clock.start(clock.fresh(REALTIME), REALTIME, T0)
+    late = clock.charge(running, REALTIME, T0 + timedelta(seconds=181), turn_over=False)
+    assert late["remaining_ms"] == 10_000
 
 
 def test_time_never_goes_below_zero_and_a_pause_adds_nothing():

@@ -64,14 +64,16 @@ def test_a_realtime_turn_charges_its_time_and_gains_the_capped_increment(make_us
             seconds=180)
         assert not clocks[1 - first]["running"] and clocks[1 - first]["remaining_ms"] == 180_000
         # Play the mover's whole turn (Han turns have several moves), 40 s per move.
-        moves = 0
+        moves, expected = 0, 180_000
         while first in selectors.to_act_of(Match.objects.get(pk=match.pk)):
             traveller.shift(timedelta(seconds=40))
             _play_first_legal(match.pk, mover)
             moves += 1
+            expected = min(expected - 40_000 + 10_000, 180_000)  # 10 s per move, capped
         clocks = _clocks(match.pk)
+        assert moves >= 2  # a Han turn: draw, then place
         assert clocks[first] == {"seat": first, "running": False, "deadline": None,
-                                 "remaining_ms": min(180_000 - moves * 40_000 + 10_000, 180_000)}
+                                 "remaining_ms": expected}
         assert clocks[1 - first]["running"]
         assert clocks[1 - first]["deadline"] == T0 + timedelta(seconds=40 * moves + 180)
         assert Match.objects.get(pk=match.pk).next_deadline == clocks[1 - first]["deadline"]
