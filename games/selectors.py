@@ -348,8 +348,9 @@ def match_result(match: Match) -> dict:
 
 def match_events(match: Match, user=None, *, since: Any = 0, limit: int | None = None
                  ) -> dict:
-    """For polling clients: ``{"since", "ply", "status", "to_act", "moves", "view"}`` with
-    the (redacted) moves from ply ``since`` and the reader's current view.
+    """For polling clients: ``{"since", "ply", "status", "to_act", "moves", "view",
+    "clocks"}`` with the (redacted) moves from ply ``since``, the reader's current view and
+    the seats' clocks (games/clocks: no query, they live on the match row).
     Raises InvalidPly (400) for a ``since`` outside [0, ply]."""
     since_ply = parse_ply(since if since is not None else 0, upper=match.ply, name="since")
     to_act, view = _to_act_and_view(match, seat_of(match, user))
@@ -360,4 +361,5 @@ def match_events(match: Match, user=None, *, since: Any = 0, limit: int | None =
         "to_act": to_act,
         "moves": move_log(match, user, since=since_ply, limit=limit),
         "view": view,
+        "clocks": clock_selectors.clocks_of(match),
     }

@@ -234,3 +234,4 @@ class EventsSerializer(serializers.Serializer):
     to_act = serializers.ListField(child=serializers.IntegerField())
     moves = LoggedMoveSerializer(many=True)
     view = serializers.JSONField(allow_null=True)
+    clocks = ClockSerializer(many=True, help_text="Empty without a time control.")

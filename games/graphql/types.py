@@ -196,6 +196,8 @@ class MatchEvents:
     to_act: list[int]
     moves: list[LoggedMove]
     view: JSON | None
+    clocks: list[SeatClock] = strawberry.field(
+        default_factory=list, description="Each seat's clock; empty without a time control.")
 
 
 def events_from_selector(body: dict) -> MatchEvents:
@@ -206,6 +208,7 @@ def events_from_selector(body: dict) -> MatchEvents:
         to_act=list(body["to_act"]),
         moves=[LoggedMove.from_entry(entry) for entry in body["moves"]],
         view=body["view"],
+        clocks=[SeatClock.from_row(row) for row in body["clocks"]],
     )
 
 

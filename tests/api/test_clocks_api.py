@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 from games import services
+from games.clocks import services as clock_services
+from games.clocks.errors import InvalidTime
 from games.clocks.models import Incident
 from games.models import Match
+from tests.api.test_query_budget import MOVE_BUDGET, _count
 from tests.games.support import API, assert_api_error, match_url, row_counts
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +148,29 @@ def test_abort_is_the_creators_before_the_first_move_then_an_admins(
                                     format="json").json()
     assert duel["ann_client"].post(match_url(fresh["id"], "abort/"), {},
                                    format="json").status_code == 200
+
+
+def test_polling_shows_the_clocks(duel, api_client):
+    events = api_client.get(match_url(duel["id"], "events/?since=0")).json()
+    assert [clock["seat"] for clock in events["clocks"]] == [0, 1]
+    assert all(clock["running"] and clock["deadline"] for clock in events["clocks"])
+
+
+def test_a_move_on_the_clock_costs_no_more_sql_than_one_without(duel):
+    legal = duel["ann_client"].get(match_url(duel["id"], "legal-moves/")).json()
+    response, statements = _count(lambda: duel["ann_client"].post(
+        match_url(duel["id"], "moves/"), {"move": legal["moves"][0]}, format="json"))
+    assert response.status_code == 201
+    assert len(statements) <= MOVE_BUDGET, "\n".join(statements)  # clocks ride on the row
+    clocks = response.json()["match"]["clocks"]
+    assert clocks[0]["running"] is False and clocks[1]["running"] is True
+
+
+def test_adding_negative_or_zero_time_is_refused_and_writes_nothing(duel, make_user):
+    admin = make_user(is_staff=True, is_superuser=True)
+    before = _writes()
+    for seconds in (-30, 0, "60", 10**9):
+        with pytest.raises(InvalidTime):
+            clock_services.add_time(user=admin, match_id=duel["id"], position=0,
+                                    seconds=seconds)
+    assert _writes() == before
