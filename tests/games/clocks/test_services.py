@@ -201,3 +201,19 @@ def test_admins_add_time_and_hand_seats_to_a_bot_and_back(make_user):
         with pytest.raises(errors.NotAllowed):
             clock_services.add_time(user=ann, match_id=match.pk, position=0, seconds=60)
     assert _kinds(match.pk) == [(1, "time_added"), (1, "takeover"), (1, "reclaim")]
+
+
+def test_a_turn_based_deadline_days_ahead_is_enforced_by_the_sweep(make_user):
+    ann, bob = make_user(), make_user()
+    with eager_celery(), time_machine.travel(T0, tick=False) as traveller:
+        match = services.create_match(user=ann, game="hansa", players=2,
+                                      time_control="turn-based-1d")
+        services.join_match(user=bob, match_id=match.pk)
+        assert Match.objects.get(pk=match.pk).next_deadline == T0 + timedelta(days=1)
+        traveller.shift(timedelta(hours=23))
+        assert clock_services.sweep_expired_clocks() == 0  # not yet
+        traveller.shift(timedelta(hours=1, seconds=1))
+        assert clock_services.sweep_expired_clocks() == 2  # both owed their first keep
+    assert _kinds(match.pk) == [(0, "timeout"), (0, "takeover"), (1, "timeout"),
+                                (1, "takeover")]
+    assert_replays_to_stored_result(match.pk)  # the bots played it out, eagerly
