@@ -54,6 +54,11 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     # After CORS (a browser must be able to read the refusal): 413 payload_too_large.
     "config.request_limits.PayloadTooLargeMiddleware",
+    # The API's URL policy (config/url_policy.py, config/json_errors.py): never an HTML
+    # error page under /api/ or /graphql, and both spellings (trailing slash or not) of
+    # every endpoint served, so APPEND_SLASH never redirects (or 500s on) an API request.
+    "config.json_errors.JsonApiErrorsMiddleware",
+    "config.url_policy.SlashPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
