@@ -86,10 +86,14 @@ TEMPLATES = [
     },
 ]
 
-DATABASE_URL = env_str("DATABASE_URL", "postgres://game:game@127.0.0.1:54329/game")
+# Without DATABASE_URL / REDIS_URL, the project-local services on PG_PORT / REDIS_PORT (as
+# scripts/services.sh and the Makefile use them), so every manage.py command honours them.
+DATABASE_URL = env_str(
+    "DATABASE_URL", f"postgres://game:game@127.0.0.1:{env_int('PG_PORT', 54329)}/game"
+)
 DATABASES = {"default": database_from_url(DATABASE_URL)}
 
-REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:63799/0")
+REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 63799)}/0")
 
 # Shared by every web process: throttle counters (and later caches) must agree across them.
 CACHES = {

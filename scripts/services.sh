@@ -4,7 +4,8 @@
 #   scripts/services.sh start    start both (idempotent: running it twice is fine)
 #   scripts/services.sh stop     stop both
 #   scripts/services.sh status   report on both (exit 0 only when both are up)
-#   scripts/services.sh env      print the DATABASE_URL / REDIS_URL that match
+#   scripts/services.sh env      print export lines for DATABASE_URL, REDIS_URL, DEBUG=true:
+#                                eval "$(scripts/services.sh env)"
 #
 # Everything lives under .var/ (git-ignored) and listens on 127.0.0.1 only:
 #   .var/pg      the PostgreSQL cluster (data/ and postgres.log), port $PG_PORT (54329)
@@ -312,8 +313,12 @@ main() {
     local command="${1:-}"
     case "$command" in
         env)
-            echo "DATABASE_URL=postgres://$PG_USER_NAME:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB_NAME"
-            echo "REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
+            # For `eval "$(scripts/services.sh env)"`: exported, quoted, and DEBUG on, since
+            # the settings refuse the development key with DEBUG off (local use only).
+            printf 'export PG_PORT=%q REDIS_PORT=%q\n' "$PG_PORT" "$REDIS_PORT"
+            printf 'export DATABASE_URL=%q\n' "postgres://$PG_USER_NAME:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB_NAME"
+            printf 'export REDIS_URL=%q\n' "redis://127.0.0.1:$REDIS_PORT/0"
+            printf 'export DEBUG=%q\n' "${DEBUG:-true}"
             return 0 ;;
         start) ensure_binaries ;;
         stop|status) ;;
