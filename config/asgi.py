@@ -16,8 +16,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # web server in front for heavy traffic).
 django_asgi_app = ASGIStaticFilesHandler(get_asgi_application())
 
-from games.graphql.routing import websocket_urlpatterns  # noqa: E402 - needs Django set up
+from config.ws_origins import CorsOriginValidator  # noqa: E402 - needs Django set up
+from games.graphql.routing import websocket_urlpatterns  # noqa: E402
 
+# Browsers open websockets from any page: the handshake's Origin must be one CORS allows
+# over HTTP (CORS_ALLOWED_ORIGINS), this server's own, or absent (non-browser clients).
 application = ProtocolTypeRouter(
-    {"http": django_asgi_app, "websocket": URLRouter(websocket_urlpatterns)}
+    {"http": django_asgi_app, "websocket": CorsOriginValidator(URLRouter(websocket_urlpatterns))}
 )

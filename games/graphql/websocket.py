@@ -19,6 +19,7 @@ from strawberry.channels import GraphQLWSConsumer
 from strawberry.exceptions import ConnectionRejectionError
 
 from config.parsers import MAX_JSON_DEPTH, json_depth
+from config.ws_origins import origin_allowed
 from games.graphql.auth import InvalidToken, user_for_token
 from games.graphql.context import GraphQLContext
 from games.graphql.limits import query_too_large
@@ -87,6 +88,11 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
 
     def decode_json(self, data: str | bytes) -> object:
         return decode_ws_message(data)
+
+    def is_websocket_origin_allowed(self, request, origin: str) -> bool:
+        # strawberry's own cross-origin check (it refused every other origin): the CORS
+        # list decides, as for HTTP and config.ws_origins in front of every socket route.
+        return origin_allowed(origin, host=None)
 
     async def connect(self) -> None:
         if self.scope.get("auth_error"):
