@@ -23,6 +23,7 @@ from config.api_errors import ErrorSerializer
 
 
 class RegisterView(APIView):
+    throttle_scope = "auth"  # strict: config/throttles.py
     # No authentication: a stale token or session cookie must not block signing up.
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -38,6 +39,7 @@ class RegisterView(APIView):
 
 
 class TokenView(APIView):
+    throttle_scope = "auth"  # strict, against password guessing: config/throttles.py
     # Token auth only: DELETE revokes the token the request came with, and POST is reachable
     # by scripts without the session's CSRF dance.
     authentication_classes = [TokenAuthentication]

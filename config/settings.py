@@ -165,6 +165,16 @@ REST_FRAMEWORK = {
     },
 }
 
+# Rate limits (config/throttles.py; GraphQL: games/graphql/throttling.py), counted in the
+# Redis cache. NUM_PROXIES: how many trusted proxies append to X-Forwarded-For (0: the
+# header is ignored, so a client cannot invent addresses to dodge a limit).
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["config.throttles.ApiRateThrottle"]
+REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0)
+
+# GraphiQL at /graphql/ in a browser (assets vendored in games/static/graphiql/): on by
+# default like Swagger UI and ReDoc, since the schema is public anyway; GRAPHIQL=false hides it.
+GRAPHIQL = env_bool("GRAPHIQL", True)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Han and The Queen of Hansa game service",
     "DESCRIPTION": "Play Han and The Queen of Hansa by API. Errors are "

@@ -3,7 +3,26 @@ with a test-only secret key, since config/settings.py refuses the development ke
 DEBUG is off. Subprocesses the tests start (daphne, Celery) inherit the variable."""
 
 import os
+from urllib.parse import urlsplit
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-never-used-by-a-server")
 
 from config.settings import *  # noqa: E402,F403
+
+# Rate limits stay on (the counting path runs in every test) but far out of reach; the
+# throttle tests lower them with override_settings. Counters live in their own Redis
+# database, so tests may clear it without touching a development server's cache.
+REST_FRAMEWORK = {  # noqa: F405
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {
+        scope: "1000000/min" for scope in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # noqa: F405
+    },
+}
+TEST_CACHE_REDIS_DB = 6
+CACHES = {  # noqa: F405
+    "default": {
+        **CACHES["default"],  # noqa: F405
+        "LOCATION": urlsplit(REDIS_URL)._replace(path=f"/{TEST_CACHE_REDIS_DB}").geturl(),  # noqa: F405
+        "KEY_PREFIX": "game-tests",
+    }
+}

@@ -16,6 +16,7 @@ from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
+from games.graphql.throttling import RateLimits
 
 
 class GameSchema(strawberry.Schema):
@@ -38,5 +39,6 @@ schema = GameSchema(
     extensions=[
         *limit_extensions(),  # size, depth, aliases, cost and time: games/graphql/limits.py
         ServiceErrorCodes,
+        RateLimits,
     ],
 )

@@ -1,0 +1,94 @@
+"""The REST rate limits (config/throttles.py) for GraphQL operations, over HTTP and the
+websocket alike.
+
+Before an operation executes, each top-level mutation field counts once in its scope
+(``register``, ``login``, ``revokeToken``: ``auth``; every other mutation: ``move``), so
+aliases cannot multiply a budget; a query counts once as a read. If any count is over its
+limit, nothing executes: the answer is one error with ``extensions.code`` ``throttled`` and
+``details.retry_after_seconds``, over HTTP with status 429 and a ``Retry-After`` header.
+Subscriptions are not counted (one socket, one subscription: nothing to repeat cheaply).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from graphql import (
+    ExecutionResult,
+    FieldNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    InlineFragmentNode,
+    OperationType,
+)
+from graphql.utilities import get_operation_ast
+from strawberry.extensions import SchemaExtension
+
+from config import throttles
+from config.api_errors import ApiError
+
+AUTH_MUTATIONS = {"register", "login", "revokeToken"}
+
+
+def _top_level_fields(document, operation) -> list[str]:
+    fragments = {d.name.value: d for d in document.definitions
+                 if getattr(d, "kind", "") == "fragment_definition"}
+    names, pending = [], list(operation.selection_set.selections)
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, FieldNode):
+            if not node.name.value.startswith("__"):
+                names.append(node.name.value)
+        elif isinstance(node, InlineFragmentNode):
+            pending.extend(node.selection_set.selections)
+        elif isinstance(node, FragmentSpreadNode) and node.name.value in fragments:
+            pending.extend(fragments[node.name.value].selection_set.selections)
+    return names
+
+
+def _request_meta(context) -> dict:
+    if context.ws is not None:  # a websocket consumer: its ASGI scope knows the peer
+        client = context.ws.scope.get("client") or ("unknown", 0)
+        return {"REMOTE_ADDR": client[0]}
+    return context.request.META
+
+
+class RateLimits(SchemaExtension):
+    def on_execute(self) -> Iterator[None]:
+        wait = self._count()
+        if wait is not None:
+            self._refuse(throttles.retry_after_seconds(wait))
+        yield
+
+    def _count(self) -> float | None:
+        ctx = self.execution_context
+        operation = get_operation_ast(ctx.graphql_document, ctx.operation_name)
+        if operation is None:
+            return None
+        user = ctx.context.user
+        ident = throttles.caller_ident(user, _request_meta(ctx.context))
+        if operation.operation == OperationType.MUTATION:
+            scopes = [throttles.AUTH if name in AUTH_MUTATIONS else throttles.MOVE
+                      for name in _top_level_fields(ctx.graphql_document, operation)]
+        elif operation.operation == OperationType.QUERY:
+            scopes = [throttles.read_scope(user)]
+        else:
+            return None
+        for scope in scopes:
+            wait = throttles.hit(scope, ident)
+            if wait is not None:
+                return wait
+        return None
+
+    def _refuse(self, seconds: int) -> None:
+        refusal = ApiError(
+            f"Too many requests: try again in {seconds} s.", code="throttled", status=429,
+            details={"retry_after_seconds": seconds},
+        )
+        self.execution_context.result = ExecutionResult(
+            data=None, errors=[GraphQLError(refusal.message, original_error=refusal)]
+        )
+        context = self.execution_context.context
+        if context.ws is None:
+            context.response.status_code = 429
+            context.response["Retry-After"] = str(seconds)

@@ -1,0 +1,178 @@
+"""Rate limits (config/throttles.py, games/graphql/throttling.py): each scope is hit on
+REST and GraphQL, and the refusal is 429 ``throttled`` with ``retry_after_seconds`` and a
+``Retry-After`` header. Time is frozen 30 s into a minute, so every count falls in one
+window and the wait is exactly 30 s."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from tests.conftest import DEFAULT_PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+FROZEN = datetime(2030, 1, 1, 12, 0, 30, tzinfo=UTC)
+
+
+@pytest.fixture
+def limits(settings):
+    """limits(anon_read=..., ...): set those rates (others unlimited), fresh counters."""
+
+    def apply(**rates):
+        settings.REST_FRAMEWORK = {
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {
+                scope: rates.get(scope, "1000000/min")
+                for scope in ("anon_read", "user_read", "move", "auth")
+            },
+        }
+
+    cache.clear()  # the test settings' own Redis database
+    with time_machine.travel(FROZEN, tick=False):
+        yield apply
+    cache.clear()
+
+
+def assert_throttled(response, seconds: int = 30):
+    assert response.status_code == 429, response.content
+    assert response["Retry-After"] == str(seconds)
+    body = response.json()
+    if "errors" in body:
+        error = body["errors"][0]
+        assert error["extensions"]["code"] == "throttled"
+        assert error["extensions"]["details"] == {"retry_after_seconds": seconds}
+    else:
+        assert body["error"]["code"] == "throttled"
+        assert body["error"]["details"] == {"retry_after_seconds": seconds}
+
+
+def gql(client, query, variables=None, **extra):
+    return client.post("/graphql/", json.dumps({"query": query, "variables": variables or {}}),
+                       content_type="application/json", **extra)
+
+
+# ------------------------------------------------------------------------------- REST
+def test_anonymous_reads_are_limited_per_address(limits):
+    limits(anon_read="3/min")
+    client = APIClient()
+    for _ in range(3):
+        assert client.get("/api/v1/games/").status_code == 200
+    assert_throttled(client.get("/api/v1/games/"))
+    assert_throttled(client.get("/api/v1/matches/"))  # one budget for every read
+    # another address has its own budget; an invented X-Forwarded-For is not one
+    assert client.get("/api/v1/games/", REMOTE_ADDR="10.9.8.7").status_code == 200
+    assert_throttled(client.get("/api/v1/games/", HTTP_X_FORWARDED_FOR="10.1.1.1"))
+
+
+def test_a_trusted_proxy_s_forwarded_address_is_the_caller(limits, settings):
+    limits(anon_read="1/min")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    client = APIClient()
+    assert client.get("/api/v1/games/", HTTP_X_FORWARDED_FOR="10.1.1.1").status_code == 200
+    assert client.get("/api/v1/games/", HTTP_X_FORWARDED_FOR="10.1.1.2").status_code == 200
+    assert_throttled(client.get("/api/v1/games/", HTTP_X_FORWARDED_FOR="10.1.1.1"))
+
+
+def test_signed_in_reads_are_limited_per_user(limits, make_user, make_auth_client):
+    limits(user_read="2/min", anon_read="1000/min")
+    alice, bob = make_auth_client(make_user()), make_auth_client(make_user())
+    for _ in range(2):
+        assert alice.get("/api/v1/me").status_code == 200
+    assert_throttled(alice.get("/api/v1/games/"))
+    assert bob.get("/api/v1/me").status_code == 200
+    assert APIClient().get("/api/v1/games/").status_code == 200  # anonymous: its own scope
+
+
+def test_move_submission_is_limited_and_reads_are_not_spent(limits, auth_client):
+    limits(move="2/min")
+    for _ in range(2):
+        response = auth_client.post("/api/v1/matches/999999/moves/", {"move": {"type": "pass"}},
+                                    format="json")
+        assert response.json()["error"]["code"] == "match_not_found"
+    assert_throttled(auth_client.post("/api/v1/matches/999999/moves/",
+                                      {"move": {"type": "pass"}}, format="json"))
+    # every write shares the budget; reads have their own
+    assert_throttled(auth_client.post("/api/v1/matches/", {"game": "han", "players": 3},
+                                      format="json"))
+    assert auth_client.get("/api/v1/matches/999999/moves/").status_code == 404
+
+
+def test_login_and_register_share_a_strict_budget_per_address(limits, user):
+    limits(auth="3/min")
+    client = APIClient()
+    for _ in range(2):
+        wrong = client.post("/api/v1/auth/token/",
+                            {"username": user.username, "password": "guess"}, format="json")
+        assert wrong.json()["error"]["code"] == "invalid_credentials"
+    register = client.post("/api/v1/auth/register/",
+                           {"username": "newcomer", "password": "a-long-passphrase-42"},
+                           format="json")
+    assert register.status_code == 201
+    # the right password no longer helps from this address until the window ends
+    assert_throttled(client.post("/api/v1/auth/token/",
+                                 {"username": user.username, "password": DEFAULT_PASSWORD},
+                                 format="json"))
+    assert client.post("/api/v1/auth/token/",
+                       {"username": user.username, "password": DEFAULT_PASSWORD},
+                       format="json", REMOTE_ADDR="10.2.3.4").status_code == 200
+
+
+def test_the_health_check_is_never_throttled(limits):
+    limits(anon_read="1/min")
+    client = APIClient()
+    for _ in range(3):
+        assert client.get("/api/v1/health").status_code in (200, 503)
+
+
+# ------------------------------------------------------------------------------- GraphQL
+LOGIN = ("mutation($u: String!, $p: String!) "
+         "{ login(username: $u, password: $p) { token errors { code } } }")
+
+
+def test_graphql_login_is_limited_like_rest(limits, client, user):
+    limits(auth="2/min")
+    for _ in range(2):
+        body = gql(client, LOGIN, {"u": user.username, "p": "guess"}).json()
+        assert body["data"]["login"]["errors"][0]["code"] == "invalid_credentials"
+    assert_throttled(gql(client, LOGIN, {"u": user.username, "p": DEFAULT_PASSWORD}))
+    # REST and GraphQL spend the same budget
+    assert_throttled(APIClient().post("/api/v1/auth/register/",
+                                      {"username": "x", "password": "y"}, format="json"))
+
+
+def test_graphql_mutations_count_each_alias_and_a_refusal_runs_nothing(limits, token):
+    limits(move="2/min")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    three = """mutation { a: createMatch(game: "han", players: 3) { errors { code } }
+                          b: createMatch(game: "han", players: 3) { errors { code } }
+                          c: createMatch(game: "han", players: 3) { errors { code } } }"""
+    from games.models import Match
+
+    response = gql(client, three)
+    assert_throttled(response)
+    assert response.json()["data"] is None
+    assert Match.objects.count() == 0
+
+
+def test_graphql_submit_move_is_limited(limits, token):
+    limits(move="1/min")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    submit = 'mutation { submitMove(matchId: "999999", move: {type: "pass"}) { errors { code } } }'
+    body = gql(client, submit).json()
+    assert body["data"]["submitMove"]["errors"][0]["code"] == "match_not_found"
+    assert_throttled(gql(client, submit))
+
+
+def test_graphql_queries_spend_the_read_budget(limits, client):
+    limits(anon_read="2/min")
+    assert gql(client, "{ games { game } }").status_code == 200
+    assert APIClient().get("/api/v1/games/").status_code == 200
+    assert_throttled(gql(client, "{ games { game } }"))
