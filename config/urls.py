@@ -22,7 +22,10 @@ urlpatterns = [
     ),
     path(
         "api/v1/redoc/",
-        SpectacularRedocView.as_view(url_name="openapi-schema"),
+        # our template: the stock one loads Google Fonts (nothing may come from elsewhere)
+        SpectacularRedocView.as_view(
+            url_name="openapi-schema", template_name="api_docs/redoc.html"
+        ),
         name="api-redoc",
     ),
 ]

@@ -1,5 +1,5 @@
 """The GraphQL HTTP endpoint at /graphql/: token or session auth as in REST, GraphiQL
-only when DEBUG is on.
+unless GRAPHIQL is off (settings).
 
 Requests that never reach execution (a body that is not JSON, not an object, nested too
 deeply, a wrong content type, a subscription sent over plain HTTP) are answered here in
@@ -62,7 +62,9 @@ def _subscribes(query: Any, operation_name: Any) -> bool:
 @method_decorator(csrf_exempt, name="dispatch")
 class GameGraphQLView(GraphQLView):
     def __init__(self, **kwargs):
-        kwargs.setdefault("graphql_ide", "graphiql" if settings.DEBUG else None)
+        # GraphiQL (games/templates/graphql/graphiql.html) runs on our own static files
+        # and only sends what any client may send: served unless GRAPHIQL=false.
+        kwargs.setdefault("graphql_ide", "graphiql" if settings.GRAPHIQL else None)
         super().__init__(**kwargs)
 
     def dispatch(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
