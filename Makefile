@@ -15,7 +15,7 @@ export PG_PORT REDIS_PORT DATABASE_URL REDIS_URL
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status run test lint
+.PHONY: help install services services-stop services-status browser run test lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
@@ -45,10 +45,14 @@ services-stop:
 services-status:
 	scripts/services.sh status
 
+# Chromium for the browser tests (tests/browser/): installed with apt-get when missing.
+browser:
+	scripts/chromium.sh
+
 run: install services
 	scripts/run.sh
 
-test: install services
+test: install services browser
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: install
