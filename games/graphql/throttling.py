@@ -86,7 +86,11 @@ class RateLimits(SchemaExtension):
             details={"retry_after_seconds": seconds},
         )
         self.execution_context.result = ExecutionResult(
-            data=None, errors=[GraphQLError(refusal.message, original_error=refusal)]
+            # the code set here as well: the websocket path formats this result as it is
+            data=None, errors=[GraphQLError(
+                refusal.message, original_error=refusal,
+                extensions={"code": refusal.code, "details": refusal.details},
+            )]
         )
         context = self.execution_context.context
         if context.ws is None:

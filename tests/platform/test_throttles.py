@@ -176,3 +176,37 @@ def test_graphql_queries_spend_the_read_budget(limits, client):
     assert gql(client, "{ games { game } }").status_code == 200
     assert APIClient().get("/api/v1/games/").status_code == 200
     assert_throttled(gql(client, "{ games { game } }"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_mutations_over_the_websocket_are_limited_too(limits, user):
+    import asyncio
+
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    limits(auth="1/min")
+    variables = {"u": user.username, "p": "guess"}
+
+    async def two_logins():
+        socket = WebsocketCommunicator(application, "/graphql/",
+                                       subprotocols=["graphql-transport-ws"])
+        connected, _ = await socket.connect(timeout=10)
+        assert connected
+        await socket.send_json_to({"type": "connection_init", "payload": {}})
+        assert (await socket.receive_json_from(timeout=10))["type"] == "connection_ack"
+        answers = []
+        for number in ("1", "2"):
+            await socket.send_json_to({"id": number, "type": "subscribe", "payload": {
+                "query": LOGIN, "variables": variables}})
+            answers.append(await socket.receive_json_from(timeout=20))
+            assert (await socket.receive_json_from(timeout=20))["type"] == "complete"
+        await socket.disconnect()
+        return answers
+
+    first, second = asyncio.run(two_logins())
+    assert first["payload"]["data"]["login"]["errors"][0]["code"] == "invalid_credentials"
+    error = second["payload"]["errors"][0]
+    assert error["extensions"]["code"] == "throttled"
+    assert error["extensions"]["details"] == {"retry_after_seconds": 30}
