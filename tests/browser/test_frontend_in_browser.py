@@ -72,19 +72,17 @@ def second_origin():
         server.server_close()
 
 
-@pytest.fixture
-def servers(monkeypatch, settings):
-    from tests.graphql.asgi_server import channel_layers_setting
-
-    settings.CHANNEL_LAYERS = channel_layers_setting()
-    with second_origin() as frontend:
+@pytest.fixture(scope="module")
+def servers(django_db_setup, django_db_blocker):
+    """One daphne and one frontend server for the module (each start costs seconds)."""
+    with second_origin() as frontend, pytest.MonkeyPatch.context() as patch:
         # daphne inherits the environment: the frontend's origin is the one allowed
-        monkeypatch.setenv("CORS_ALLOWED_ORIGINS", frontend)
-        with running_daphne() as address:
+        patch.setenv("CORS_ALLOWED_ORIGINS", frontend)
+        with django_db_blocker.unblock(), running_daphne() as address:
             yield frontend, f"http://{address}"
 
 
-@pytest.fixture
+@pytest.fixture  # per test: Playwright's loop must be gone before the database is flushed
 def browser():
     executable = _chromium_or_skip()
     from playwright.sync_api import sync_playwright
