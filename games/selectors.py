@@ -254,7 +254,9 @@ def match_detail(match: Match, user=None, *, state: Any | None = None) -> dict:
     made), to skip parsing the JSON again."""
     detail = match_summary(match, user)
     detail["to_act"], detail["view"] = _to_act_and_view(match, detail["your_seat"], state)
-    detail["incidents"] = clock_selectors.incidents_of(match)
+    rows = clock_selectors.incident_rows(match)
+    detail["incidents"] = clock_selectors.incidents_of(match, rows)
+    detail["reclaimable_seat"] = clock_selectors.reclaimable_seat(match, user, rows)
     return detail
 
 

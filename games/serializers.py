@@ -177,6 +177,9 @@ class MatchDetailSerializer(MatchSummarySerializer):
         allow_null=True, help_text="engine.view for your seat, or the spectator view."
     )
     incidents = IncidentSerializer(many=True, help_text="Resignations, timeouts, takeovers...")
+    reclaimable_seat = serializers.IntegerField(
+        allow_null=True, help_text="The seat a bot holds for you since your clock ran out "
+        "(POST reclaim/ takes it back); null otherwise.")
 
 
 class LegalMovesSerializer(serializers.Serializer):

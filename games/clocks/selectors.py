@@ -44,14 +44,35 @@ def clocks_of(match: Match, now: datetime | None = None) -> list[dict]:
     return rows
 
 
-def incidents_of(match: Match) -> list[dict]:
+def incident_rows(match: Match) -> list[Incident]:
+    """The match's incidents in order (one query), for ``incidents_of`` and
+    ``reclaimable_seat`` to share."""
+    return list(Incident.objects.filter(match_id=match.pk).order_by("id"))
+
+
+def incidents_of(match: Match, rows: list[Incident] | None = None) -> list[dict]:
     """The match's incidents in order: ``{"ply", "seat", "kind", "bot_kind", "seconds",
     "created_at"}`` (who did it as an admin is not shown to players)."""
     return [
         {"ply": row.ply, "seat": row.seat, "kind": row.kind, "bot_kind": row.bot_kind or None,
          "seconds": row.seconds, "created_at": row.created_at}
-        for row in Incident.objects.filter(match_id=match.pk).order_by("id")
+        for row in (incident_rows(match) if rows is None else rows)
     ]
+
+
+def reclaimable_seat(match: Match, user, rows: list[Incident] | None = None) -> int | None:
+    """The seat a bot holds for ``user`` (taken over when their clock ran out, or by an
+    admin) and that they may take back with reclaim; None otherwise (no seat of theirs is
+    held for them, they resigned or forfeited, or they are seated)."""
+    if match.status != MatchStatus.ACTIVE or not getattr(user, "is_authenticated", False):
+        return None
+    if any(seat.user_id == user.pk for seat in match.seats.all()):
+        return None
+    for row in reversed(incident_rows(match) if rows is None else rows):
+        if row.user_id == user.pk and row.kind in (IncidentKind.TAKEOVER, IncidentKind.RECLAIM,
+                                                   *FORFEIT_KINDS):
+            return row.seat if row.kind == IncidentKind.TAKEOVER else None
+    return None
 
 
 def result_incidents(match: Match) -> dict:

@@ -307,6 +307,12 @@ class MatchType:
     def clocks(self, root: Match) -> list[SeatClock]:
         return [SeatClock.from_row(row) for row in clock_selectors.clocks_of(root)]
 
+    @strawberry_django.field(
+        description="The seat a bot holds for the caller since their clock ran out (or an "
+        "admin handed it over): reclaimSeat takes it back. Null otherwise.")
+    def reclaimable_seat(self, root: Match, info: Info) -> int | None:
+        return clock_selectors.reclaimable_seat(root, current_user(info))
+
     @strawberry_django.field(description="Resignations, timeouts, takeovers... in order.")
     def incidents(self, root: Match) -> list[Incident]:
         return [Incident.from_row(row) for row in clock_selectors.incidents_of(root)]

@@ -133,3 +133,18 @@ def _resign_and_score(user, match_id):
         services.score_match(match_id=match_id)  # what the worker would do
     finally:
         connection.close()  # this thread's own connection
+
+
+def test_a_player_taken_over_sees_the_seat_to_reclaim_and_takes_it_back(players, make_user):
+    match_id = start_match("hansa", players[:2])
+    admin = make_user(is_staff=True, is_superuser=True)
+    clock_services.hand_seat_to_bot(user=admin, match_id=match_id, position=1,
+                                    bot_kind="random")
+    query = f'{{ match(id: "{match_id}") {{ yourSeat reclaimableSeat }} }}'
+    assert gql(query, token=players[1].token)["data"]["match"] == {
+        "yourSeat": None, "reclaimableSeat": 1}
+    assert gql(query, token=players[0].token)["data"]["match"]["reclaimableSeat"] is None
+    payload = gql(RECLAIM, {"id": match_id}, token=players[1].token)["data"]["reclaimSeat"]
+    assert payload["errors"] == []
+    assert gql(query, token=players[1].token)["data"]["match"] == {
+        "yourSeat": 1, "reclaimableSeat": None}

@@ -113,7 +113,13 @@ def test_a_timeout_hands_the_seat_to_its_bot_and_the_player_reclaims_it(make_use
 
         with pytest.raises(errors.NotSeated):  # the bot holds her seat now
             services.submit_move(match_id=match.pk, user=ann, move={"type": "keep"})
+        detail = selectors.match_detail(selectors.get_match(match.pk), ann)
+        assert detail["reclaimable_seat"] == 0 and detail["your_seat"] is None
+        assert selectors.match_detail(selectors.get_match(match.pk), bob)[
+            "reclaimable_seat"] is None
         clock_services.reclaim_seat(user=ann, match_id=match.pk)
+        detail = selectors.match_detail(selectors.get_match(match.pk), ann)
+        assert detail["reclaimable_seat"] is None and detail["your_seat"] == 0
         assert Seat.objects.get(match=match, position=0).user == ann
         assert _kinds(match.pk)[-1] == (0, "reclaim")
         assert _clocks(match.pk)[0]["remaining_ms"] >= 60_000  # a minute to find her feet
