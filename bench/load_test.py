@@ -35,7 +35,9 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,6 +147,41 @@ def locust_rows(stats_file: Path) -> dict[str, dict]:
         return {row["Name"]: row for row in csv.DictReader(handle)}
 
 
+def http(host: str, method: str, path: str, token: str, body: dict | None = None):
+    request = urllib.request.Request(
+        host + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json", "Authorization": f"Token {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def race_check(hosts: list[str], tokens: list[str], submits: int = 20) -> dict:
+    """``submits`` concurrent submits of one legal move at one ply, spread over every
+    instance: exactly one may land."""
+    status, match = http(hosts[0], "POST", "/api/v1/matches/", tokens[0],
+                         {"game": "han", "players": 2})
+    assert status == 201, match
+    status, joined = http(hosts[-1], "POST", f"/api/v1/matches/{match['id']}/join/",
+                          tokens[1], {})
+    assert status == 200, joined
+    seat = joined["to_act"][0]
+    path = f"/api/v1/matches/{match['id']}/"
+    status, legal = http(hosts[0], "GET", path + "legal-moves/", tokens[seat])
+    body = {"move": legal["moves"][0], "expected_ply": legal["ply"]}
+    with ThreadPoolExecutor(max_workers=submits) as pool:
+        answers = list(pool.map(
+            lambda i: http(hosts[i % len(hosts)], "POST", path + "moves/", tokens[seat], body),
+            range(submits)))
+    logged = list(Move.objects.filter(match_id=match["id"]).values_list("ply", flat=True))
+    return {"landed": sum(status == 201 for status, _ in answers),
+            "refused": sorted({answer.get("error", {}).get("code", str(status))
+                               for status, answer in answers if status != 201}),
+            "log": logged}
+
+
 def bot_replies_ms(match_ids: list[int]) -> list[float]:
     """From the log: for each bot move (seat 1) right after a human one (seat 0), the time
     between their commits."""
@@ -202,10 +239,13 @@ def main() -> None:
     tokens_file.write_text(json.dumps(make_tokens(args.matches)))
     processes, hosts = start_service(args)
     started = timezone.now()
+    race, ended = None, None
     try:
         stats_file = run_locust(args, hosts, tokens_file)
-    finally:
         ended = timezone.now()
+        race = race_check(hosts, json.loads(tokens_file.read_text()))
+    finally:
+        ended = ended or timezone.now()
         stop(processes)
 
     seconds = (ended - started).total_seconds()
@@ -231,6 +271,10 @@ def main() -> None:
     print(f"moves/s (people and bots): {moves / seconds:.1f}  ({moves} moves)")
     failures = rows.get("Aggregated", {}).get("Failure Count", "?")
     print(f"errors: {failures}")
+    if race:
+        print(f"race: 20 concurrent submits at one ply over {len(hosts)} instance(s): "
+              f"{race['landed']} landed, refused with {race['refused']}, log plies "
+              f"{race['log']}")
     print(f"checks: {checks['matches']} matches, {checks['finished']} finished; logs with a "
           f"gap or duplicate: {len(checks['bad_logs'])} {checks['bad_logs'][:10]}; finished "
           f"matches not replaying to their result: {len(checks['bad_results'])} "

@@ -26,6 +26,9 @@ args=(
     # behind the compose entry point (nginx) the client's address comes in X-Forwarded-For
     --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
     --timeout-graceful-shutdown 10
+    # longer than a client's or load balancer's idle reuse: closing a kept-alive
+    # connection just as the client reuses it drops that request (seen under load at 5 s)
+    --timeout-keep-alive "${WEB_KEEP_ALIVE_S:-75}"
 )
 case "${WEB_ACCESS_LOG:-false}" in
     1|true|yes|on) ;;
