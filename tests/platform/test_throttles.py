@@ -210,3 +210,16 @@ def test_mutations_over_the_websocket_are_limited_too(limits, user):
     error = second["payload"]["errors"][0]
     assert error["extensions"]["code"] == "throttled"
     assert error["extensions"]["details"] == {"retry_after_seconds": 30}
+
+
+def test_a_refusal_is_readable_by_a_browser_on_an_allowed_origin(limits, settings):
+    # CORS headers on the 429 too, with Retry-After exposed, or a frontend sees only a
+    # network error and cannot know when to retry
+    settings.CORS_ALLOWED_ORIGINS = ["http://frontend.example:3000"]
+    limits(anon_read="1/min")
+    client = APIClient()
+    client.get("/api/v1/games/")
+    refused = client.get("/api/v1/games/", HTTP_ORIGIN="http://frontend.example:3000")
+    assert_throttled(refused)
+    assert refused["Access-Control-Allow-Origin"] == "http://frontend.example:3000"
+    assert "Retry-After" in refused["Access-Control-Expose-Headers"]
