@@ -351,8 +351,10 @@ def match_result(match: Match) -> dict:
 def match_events(match: Match, user=None, *, since: Any = 0, limit: int | None = None
                  ) -> dict:
     """For polling clients: ``{"since", "ply", "status", "to_act", "moves", "view",
-    "clocks"}`` with the (redacted) moves from ply ``since``, the reader's current view and
-    the seats' clocks (games/clocks: no query, they live on the match row).
+    "clocks", "incidents"}`` with the (redacted) moves from ply ``since``, the reader's
+    current view, the seats' clocks (no query: they live on the match row) and every
+    incident so far (resignations, timeouts, takeovers: a short list, always whole, so a
+    client never has to merge it).
     Raises InvalidPly (400) for a ``since`` outside [0, ply]."""
     since_ply = parse_ply(since if since is not None else 0, upper=match.ply, name="since")
     to_act, view = _to_act_and_view(match, seat_of(match, user))
@@ -364,4 +366,5 @@ def match_events(match: Match, user=None, *, since: Any = 0, limit: int | None =
         "moves": move_log(match, user, since=since_ply, limit=limit),
         "view": view,
         "clocks": clock_selectors.clocks_of(match),
+        "incidents": clock_selectors.incidents_of(match),
     }

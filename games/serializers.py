@@ -238,3 +238,4 @@ class EventsSerializer(serializers.Serializer):
     moves = LoggedMoveSerializer(many=True)
     view = serializers.JSONField(allow_null=True)
     clocks = ClockSerializer(many=True, help_text="Empty without a time control.")
+    incidents = IncidentSerializer(many=True, help_text="Every incident so far, in order.")

@@ -18,7 +18,7 @@ from strawberry.types import Info
 from config.api_errors import ApiError
 from games import errors, selectors
 from games.clocks import selectors as clock_selectors
-from games.graphql.clock_types import SeatClock
+from games.graphql.clock_types import Incident, SeatClock
 from games.graphql.context import current_user
 from games.graphql.errors import as_graphql_error
 from games.graphql.types import (
@@ -55,6 +55,7 @@ def _read(match_id: int, user, since: int | None) -> _Reading:
         moves=[LoggedMove.from_entry(entry) for entry in events["moves"]],
         view=events["view"],
         clocks=[SeatClock.from_row(row) for row in clocks],
+        incidents=[Incident.from_row(row) for row in events["incidents"]],
         result=result_or_none(match) if finished else None,
     )
     fingerprint = (
@@ -63,6 +64,7 @@ def _read(match_id: int, user, since: int | None) -> _Reading:
         # a clock's deadline or its stopped time (time added, a reclaim), not its countdown
         tuple((row["deadline"], None if row["running"] else row["remaining_ms"])
               for row in clocks),
+        len(events["incidents"]),  # time added changes no seat and may move no deadline
     )
     return _Reading(update=update, fingerprint=fingerprint, ended=match.status in ENDED_STATUSES)
 

@@ -198,6 +198,8 @@ class MatchEvents:
     view: JSON | None
     clocks: list[SeatClock] = strawberry.field(
         default_factory=list, description="Each seat's clock; empty without a time control.")
+    incidents: list[Incident] = strawberry.field(
+        default_factory=list, description="Every incident so far (resign, timeout...).")
 
 
 def events_from_selector(body: dict) -> MatchEvents:
@@ -209,6 +211,7 @@ def events_from_selector(body: dict) -> MatchEvents:
         moves=[LoggedMove.from_entry(entry) for entry in body["moves"]],
         view=body["view"],
         clocks=[SeatClock.from_row(row) for row in body["clocks"]],
+        incidents=[Incident.from_row(row) for row in body["incidents"]],
     )
 
 
@@ -359,6 +362,8 @@ class MatchUpdate:
     )
     clocks: list[SeatClock] = strawberry.field(
         description="Each seat's clock at the moment of the push.")
+    incidents: list[Incident] = strawberry.field(
+        default_factory=list, description="Every incident so far (resign, timeout...).")
     result: MatchResult | None = strawberry.field(
         description="Final scores, in the push that reports the match finished."
     )

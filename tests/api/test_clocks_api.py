@@ -150,10 +150,14 @@ def test_abort_is_the_creators_before_the_first_move_then_an_admins(
                                    format="json").status_code == 200
 
 
-def test_polling_shows_the_clocks(duel, api_client):
+def test_polling_shows_the_clocks_and_the_incidents(duel, api_client):
     events = api_client.get(match_url(duel["id"], "events/?since=0")).json()
     assert [clock["seat"] for clock in events["clocks"]] == [0, 1]
     assert all(clock["running"] and clock["deadline"] for clock in events["clocks"])
+    assert events["incidents"] == []
+    duel["bob_client"].post(match_url(duel["id"], "resign/"), {}, format="json")
+    events = api_client.get(match_url(duel["id"], "events/?since=0")).json()
+    assert [(row["seat"], row["kind"]) for row in events["incidents"]] == [(1, "resign")]
 
 
 def test_a_move_on_the_clock_costs_no_more_sql_than_one_without(duel):

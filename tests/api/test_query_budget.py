@@ -28,8 +28,9 @@ MOVE_BUDGET = 6
 POLL_BUDGET = 4
 #: token + user, the match (+ creator), its seats (+ users)
 LEGAL_MOVES_BUDGET = 3
-#: token + user, the match (+ creator), its seats (+ users), the moves since the given ply
-EVENTS_BUDGET = 4
+#: token + user, the match (+ creator), its seats (+ users), the moves since the given ply,
+#: the match's incidents (resignations, timeouts: games/clocks, issue 11)
+EVENTS_BUDGET = 5
 #: token + user, one narrow read of the match's version (no state JSON)
 NOT_MODIFIED_BUDGET = 2
 

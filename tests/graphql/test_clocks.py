@@ -99,7 +99,7 @@ def test_a_push_carries_the_clocks_and_the_resignation(settings, players):
                                   time_control="realtime-10+30")
     services.join_match(user=players[1].user, match_id=match.pk)
     query = ("subscription S($id: ID!) { matchUpdates(matchId: $id) { status "
-             "clocks { seat running remainingMs deadline } "
+             "clocks { seat running remainingMs deadline } incidents { seat kind } "
              "result { forfeits { seat kind } } } }")
 
     async def scenario(address):
@@ -119,6 +119,7 @@ def test_a_push_carries_the_clocks_and_the_resignation(settings, players):
             last = pushes[-1]
             assert last["status"] == "FINISHED"
             assert last["result"]["forfeits"] == [{"seat": 1, "kind": "resign"}]
+            assert last["incidents"] == [{"seat": 1, "kind": "resign"}]
             assert not any(clock["running"] for clock in last["clocks"])
         finally:
             await subscriber.close()
