@@ -28,6 +28,7 @@ Refusals are GraphQL errors with a stable ``extensions.code``: ``query_too_large
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -54,6 +55,8 @@ from strawberry.extensions import (
 )
 
 from games import selectors
+
+logger = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 10_000
 #: the introspection query GraphiQL sends is about 180 tokens
@@ -277,6 +280,7 @@ class Deadline(SchemaExtension):
     """Stop resolving fields of a query or mutation after TIMEOUT_SECONDS."""
 
     deadline: float | None = None
+    timed_out = False
 
     def on_execute(self) -> Iterator[None]:
         self.deadline = time.monotonic() + _timeout_seconds()
@@ -287,6 +291,11 @@ class Deadline(SchemaExtension):
         if info.operation.operation == OperationType.SUBSCRIPTION:
             return _next(root, info, *args, **kwargs)
         if self.deadline is not None and time.monotonic() > self.deadline:
+            if not self.timed_out:  # one line per operation, not one per unresolved field
+                self.timed_out = True
+                logger.warning("GraphQL operation %s ran past %s s",
+                               self.execution_context.operation_name or "(anonymous)",
+                               _timeout_seconds())
             raise QueryRefused(
                 f"The operation ran past the {_timeout_seconds():g} s limit; this field "
                 "was not resolved.", "timeout", {"timeout_seconds": _timeout_seconds()})
@@ -307,7 +316,8 @@ def code_of_limit_error(message: str) -> str | None:
 
 def is_limit_refusal(error: GraphQLError) -> bool:
     """A refusal by one of the limits here: an answer to the client, not a fault to log."""
-    return isinstance(error, QueryRefused) or code_of_limit_error(error.message) is not None
+    return (isinstance(error, QueryRefused) or isinstance(error.original_error, QueryRefused)
+            or code_of_limit_error(error.message) is not None)
 
 
 def _with_limit_code(error: GraphQLError) -> GraphQLError:

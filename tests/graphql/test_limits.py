@@ -5,6 +5,7 @@ a query running past the time limit stops resolving fields (games/graphql/limits
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection
@@ -122,17 +123,21 @@ def test_the_log_and_events_are_paged_with_rest_bounds(players):
 
 
 # -- the deadline ---------------------------------------------------------------------------
-def test_fields_past_the_time_limit_are_not_resolved(settings):
+def test_fields_past_the_time_limit_are_not_resolved(settings, caplog):
     settings.GRAPHQL_TIMEOUT_SECONDS = 0
     body = gql("{ games { game } me { username } }")
     assert set(error_codes(body)) == {"timeout"}
     assert body["data"] is None or all(value is None for value in body["data"].values())
+    # One warning for the operation, no traceback per unresolved field.
+    assert [r.levelname for r in caplog.records if "ran past" in r.getMessage()] == ["WARNING"]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
 def test_subscriptions_are_exempt_from_the_deadline():
     """Their fields resolve at every push, long after the operation began (the real
     stream of a whole game: tests/graphql/test_subscriptions.py)."""
     extension = limits.Deadline()
+    extension.execution_context = SimpleNamespace(operation_name="Updates")
     extension.deadline = 0.0  # long past
 
     class Info:
