@@ -206,6 +206,36 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Workers that survive their broker (issue 9; docs/operations.md "Worker resilience").
+# A Redis outage is waited out: the worker reconnects forever (never exits after N tries),
+# also when Redis is down at start. Running tasks whose ack can no longer reach Redis are
+# cancelled at the loss (celery 6's default): their transaction rolls back and the work is
+# redone from the database (games/worker_steps.py re-enqueues it on every reconnect).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A message delivered to a worker that dies (kill -9, OOM, lost host) stays in Redis's
+# "unacked" set until the visibility timeout, then any live worker puts it back in the
+# queue. It must exceed the longest time a message legitimately stays unacked: our longest
+# task (a sweep, about 1 s; a bot turn is under 0.5 s) plus the largest retry countdown
+# (games/tasks.py caps it at 10 s). kombu's default, an hour, is what left a killed
+# worker's match stalled until the beat sweep.
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 30)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # kombu checks for expired unacked messages every interval * throttle seconds
+    # (default 10 * 10): every 2 s here, one cheap ZRANGE under a mutex.
+    "unacked_restore_interval": 2,
+    "unacked_restore_throttle": 1,
+    # A dead or unreachable Redis fails a call in seconds instead of hanging it (web
+    # requests publish tasks too); BRPOP waits 1 s, well inside socket_timeout.
+    "socket_connect_timeout": 3,
+    "socket_timeout": 10,
+    "socket_keepalive": True,
+    "health_check_interval": 10,
+}
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",

@@ -20,9 +20,14 @@ _TRANSIENT = (OperationalError, InterfaceError)
 RETRY_OPTIONS = _RETRY = {
     "acks_late": True,
     "autoretry_for": _TRANSIENT,
+    # Waits of 1, 2, 4, 8, then 10 s (no jitter, so the ladder is known): eight tries span
+    # a 55 s database outage; past that, the sweeps resume the match. Every wait stays below
+    # the broker's visibility timeout (settings.CELERY_VISIBILITY_TIMEOUT): a retry waits
+    # unacked in the worker until its countdown and must not be redelivered meanwhile.
     "retry_backoff": True,
-    "retry_backoff_max": 30,
-    "max_retries": 5,
+    "retry_backoff_max": 10,
+    "retry_jitter": False,
+    "max_retries": 8,
 }
 
 
