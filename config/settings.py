@@ -215,6 +215,8 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# celery's consumer, minus the crash of celery 5.7.0 when Redis drops while a task runs.
+CELERY_WORKER_CONSUMER = "config.celery_consumer:Consumer"
 # A message delivered to a worker that dies (kill -9, OOM, lost host) stays in Redis's
 # "unacked" set until the visibility timeout, then any live worker puts it back in the
 # queue. It must exceed the longest time a message legitimately stays unacked: our longest
@@ -228,6 +230,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # (default 10 * 10): every 2 s here, one cheap ZRANGE under a mutex.
     "unacked_restore_interval": 2,
     "unacked_restore_throttle": 1,
+    # The scan runs under a Redis lock; a worker killed while holding it would block
+    # every other worker's scan for kombu's default 300 s.
+    "unacked_mutex_expire": 10,
     # A dead or unreachable Redis fails a call in seconds instead of hanging it (web
     # requests publish tasks too); BRPOP waits 1 s, well inside socket_timeout.
     "socket_connect_timeout": 3,

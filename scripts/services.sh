@@ -4,6 +4,7 @@
 #   scripts/services.sh start    start both (idempotent: running it twice is fine)
 #   scripts/services.sh stop     stop both
 #   scripts/services.sh status   report on both (exit 0 only when both are up)
+#   ... start|stop|status pg     (or redis) the one service only
 #   scripts/services.sh env      print export lines for DATABASE_URL, REDIS_URL, DEBUG=true:
 #                                eval "$(scripts/services.sh env)"
 #
@@ -307,10 +308,14 @@ redis_status() {
 
 # ---------------------------------------------------------------- main
 
-usage() { echo "usage: $0 start|stop|status|env" >&2; exit 2; }
+usage() { echo "usage: $0 start|stop|status [pg|redis] | env" >&2; exit 2; }
 
 main() {
-    local command="${1:-}"
+    local command="${1:-}" only="${2:-}"
+    case "$only" in
+        ""|pg|redis) ;;
+        *) usage ;;
+    esac
     case "$command" in
         env)
             # For `eval "$(scripts/services.sh env)"`: exported, quoted, and DEBUG on, since
@@ -326,19 +331,25 @@ main() {
     esac
     PG_BIN="$(find_pg_bindir || true)"
     choose_layout
+    # One service only (`stop redis`): the fault tests (tests/fault/) restart one at a time.
+    local want_pg=1 want_redis=1
+    [ "$only" = redis ] && want_pg=0
+    [ "$only" = pg ] && want_redis=0
     case "$command" in
         start)
-            pg_start
-            redis_start
+            if [ $want_pg = 1 ]; then pg_start; fi
+            if [ $want_redis = 1 ]; then redis_start; fi
             ;;
         stop)
-            if [ -n "$PG_BIN" ]; then pg_stop; fi
-            redis_stop
+            if [ $want_pg = 1 ] && [ -n "$PG_BIN" ]; then pg_stop; fi
+            if [ $want_redis = 1 ]; then redis_stop; fi
             ;;
         status)
             local rc=0
-            if [ -n "$PG_BIN" ]; then pg_status || rc=1; else say "PostgreSQL: not installed"; rc=1; fi
-            redis_status || rc=1
+            if [ $want_pg = 1 ]; then
+                if [ -n "$PG_BIN" ]; then pg_status || rc=1; else say "PostgreSQL: not installed"; rc=1; fi
+            fi
+            if [ $want_redis = 1 ]; then redis_status || rc=1; fi
             return $rc
             ;;
     esac

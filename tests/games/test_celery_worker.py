@@ -7,73 +7,27 @@ development worker never sees these tasks and this worker never sees theirs.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
-from config.celery import app as celery_app
 from games import services
 from games.models import Match, Move, Result
-from tests.games.support import TEST_BOT_QUEUE, TEST_QUEUE
+from tests.workers import purge_test_queue, start_worker, stop_worker, worker_log
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    return (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/"
-            f"{db['NAME']}")
 
 
 @pytest.fixture
 def worker(tmp_path):
-    with celery_app.connection_for_write() as conn:
-        for queue in (TEST_QUEUE, TEST_BOT_QUEUE):  # tasks left by earlier tests
-            conn.default_channel.queue_purge(queue)
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "CELERY_BROKER_URL": celery_app.conf.broker_url,
-        "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
-        "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "REDIS_URL": settings.REDIS_URL,
-    }
-    log = open(tmp_path / "worker.log", "wb")  # a file, not a pipe: a full pipe would block it
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker",
-         "-Q", f"{TEST_QUEUE},{TEST_BOT_QUEUE}",  # scoring and bot turns, as in production
-         # the production pool (threads, CELERY_WORKER_POOL) with its pooled connections
-         "--concurrency=2", "--without-gossip", "--without-mingle",
-         "--without-heartbeat", "-l", "warning", "-n", f"test-games-{os.getpid()}@%h"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    process.log_path = tmp_path / "worker.log"
+    purge_test_queue()
+    process = start_worker(tmp_path / "worker.log", "test-games")
     try:
         yield process
     finally:
-        log.close()
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        stop_worker(process)
         connection.close()
-
-
-def _worker_log(process) -> str:
-    return process.log_path.read_text(errors="replace")[-4000:]
 
 
 def _wait_finished(match_ids, process, timeout=240.0):
@@ -83,12 +37,12 @@ def _wait_finished(match_ids, process, timeout=240.0):
         if statuses == {"finished"}:
             return
         if process.poll() is not None:
-            raise AssertionError("the worker died:\n" + _worker_log(process))
+            raise AssertionError("the worker died:\n" + worker_log(process))
         time.sleep(0.5)
     raise AssertionError(
         f"not finished in {timeout}s: "
         f"{list(Match.objects.filter(pk__in=match_ids).values_list('status', 'ply'))}\n"
-        + _worker_log(process)
+        + worker_log(process)
     )
 
 
