@@ -9,14 +9,25 @@ subclass) from services and views for domain errors; DRF's own exceptions are ma
 
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError as DatabaseInterfaceError
+from django.db import OperationalError as DatabaseOperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
+
+#: the database cannot be reached (down, restarting, connections refused): a 503, not a 500
+DATABASE_UNAVAILABLE = (DatabaseOperationalError, DatabaseInterfaceError)
+#: how long a client is asked to wait before retrying a 503 (Retry-After)
+RETRY_AFTER_SECONDS = 5
 
 
 class ApiError(exceptions.APIException):
@@ -49,6 +60,15 @@ class ApiError(exceptions.APIException):
         self.details = details or {}
         if status is not None:
             self.status_code = status
+
+
+class ServiceUnavailable(ApiError):
+    """The database is unreachable for a moment (a restart, a failover): retry later.
+    The driver's own message (host, port, role) goes to the log only."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "service_unavailable"
+    default_detail = "The service is briefly unavailable; retry in a few seconds."
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -135,11 +155,16 @@ def api_exception_handler(exc: Exception, context: dict) -> Any:
     elif isinstance(exc, DjangoValidationError):
         # A model-level validation error that escaped a service: still bad input, not a 500.
         exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, DATABASE_UNAVAILABLE):
+        logger.warning("database unavailable: answered 503", exc_info=exc)
+        exc = ServiceUnavailable()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # not an API error: Django's 500 handling (JSON under /api/, see below)
     code, message, details = _describe(exc)
     response.data = error_body(code, message, details)
+    if isinstance(exc, ServiceUnavailable):
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
 
 
@@ -163,6 +188,15 @@ def not_found_view(request, exception=None):
 
 
 def server_error_view(request):
+    # Django calls this while handling the exception: an unreachable database outside a
+    # DRF view (a middleware's session lookup, say) is still a 503 under /api/.
+    if _is_api_path(request) and isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
+        response = JsonResponse(
+            error_body(ServiceUnavailable.default_code, ServiceUnavailable.default_detail),
+            status=503,
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     if _is_api_path(request):
         return JsonResponse(error_body("server_error", "Internal server error."), status=500)
     from django.views.defaults import server_error

@@ -57,11 +57,15 @@ def enqueue_scoring(match_id: int) -> None:
 
 
 def enqueue_at(task_name: str, eta, *args) -> None:
-    """Send task ``task_name`` to run at ``eta`` (an aware datetime); never raises.
+    """Send task ``task_name`` to run at ``eta`` (an aware datetime); never raises. The
+    task must send itself again when it arrives before ``eta`` (see the horizon below).
 
     Run eagerly (tests, ``play_bots``) only what is due already: a task for a deadline still
     ahead would find nothing to do, and ``games.clocks.tasks.sweep_expired_clocks`` is
     what catches deadlines there (as it catches lost tasks in production)."""
+    from datetime import timedelta
+
+    from django.conf import settings
     from django.utils import timezone
 
     import games.tasks  # noqa: F401 - registers the tasks; imported late, it imports services
@@ -70,9 +74,14 @@ def enqueue_at(task_name: str, eta, *args) -> None:
         if eta <= timezone.now():
             enqueue(task_name, *args)
         return
+    # A worker holds an ETA task unacknowledged until it is due, and Redis hands a message
+    # unacknowledged for longer than the visibility timeout to another worker (one more
+    # copy per timeout). So no ETA lies further ahead than half of it: the task, delivered
+    # early, sends itself again (games.clocks.services.enforce_deadlines).
+    horizon = timezone.now() + timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT / 2)
     try:
         celery_app.tasks[task_name].apply_async(
-            args=args, eta=eta, retry=True, retry_policy={"max_retries": 2})
+            args=args, eta=min(eta, horizon), retry=True, retry_policy={"max_retries": 2})
     except Exception:  # noqa: BLE001 - the sweep finds every expired clock anyway
         logger.exception("could not enqueue %s%r at %s; the sweep will catch it",
                          task_name, args, eta)

@@ -23,8 +23,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_database_url() -> str:
+    """The test database, with the runtime role's credentials (what a deployed worker
+    connects as; tests/settings.py), so the workers prove its privileges suffice."""
     db = connection.settings_dict
-    return (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/"
+    runtime = getattr(settings, "RUNTIME_DATABASE", db)
+    return (f"postgres://{runtime['USER']}:{runtime['PASSWORD']}@{db['HOST']}:{db['PORT']}/"
             f"{db['NAME']}")
 
 
@@ -55,6 +58,7 @@ def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrenc
         "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "REDIS_URL": settings.REDIS_URL,
+        "DATABASE_OWNER_URL": "",  # tests/settings.py: connect as DATABASE_URL's role
         **(env or {}),
     }
     with open(log_path, "ab") as log:

@@ -16,7 +16,7 @@ from graphql import GraphQLError
 from rest_framework.exceptions import ValidationError as DrfValidationError
 from strawberry.extensions import SchemaExtension
 
-from config.api_errors import ApiError
+from config.api_errors import DATABASE_UNAVAILABLE, ApiError, ServiceUnavailable
 from games import errors
 from games.graphql.types import GameError
 
@@ -121,6 +121,10 @@ class ServiceErrorCodes(SchemaExtension):
         if isinstance(original, ApiError):
             extensions = {"code": original.code, "details": original.details or {}}
             message = original.message
+        elif isinstance(original, DATABASE_UNAVAILABLE):
+            logger.warning("GraphQL: database unavailable", exc_info=original)
+            extensions = {"code": ServiceUnavailable.default_code}
+            message = ServiceUnavailable.default_detail
         elif original is None or isinstance(original, GraphQLError):
             if error.extensions and "code" in error.extensions:
                 return error

@@ -20,6 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 from graphql import GraphQLError, OperationDefinitionNode, OperationType, parse
 from strawberry.django.views import GraphQLView
 
+from config.api_errors import DATABASE_UNAVAILABLE, ServiceUnavailable
 from config.parsers import MAX_JSON_DEPTH, json_depth
 from games.graphql.auth import CredentialsRefused, authenticate_http_request
 from games.graphql.context import GraphQLContext
@@ -76,6 +77,9 @@ class GameGraphQLView(GraphQLView):
                     "code": exc.code, "details": {"reason": exc.reason}}}]},
                 status=exc.http_status,
             )
+        except DATABASE_UNAVAILABLE:  # resolvers' own database errors: errors.py
+            return _error_response(503, ServiceUnavailable.default_code,
+                                   ServiceUnavailable.default_detail)
         try:
             return self.run(request=request)
         except RequestRefused as exc:

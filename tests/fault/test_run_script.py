@@ -1,0 +1,126 @@
+"""scripts/run.sh (what `make run` runs) supervises web, worker and beat (issue 9).
+
+Before, the worker ran beat embedded (`worker -B`) and the script's `wait -n` stopped the
+web server as soon as the worker died. Now each crashed process is started again on its
+own, the web server keeps answering meanwhile, and Ctrl-C still stops everything."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+from tests.fault.conftest import report, wait_for
+from tests.games.support import TEST_QUEUE
+from tests.workers import ROOT, purge_test_queue, test_database_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _children(pid: int) -> dict[int, str]:
+    """Direct children of ``pid``: {pid: command line}."""
+    found = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            found[int(child)] = command.decode(errors="replace")
+    return found
+
+
+def _one(pid: int, marker: str) -> int | None:
+    matches = [child for child, command in _children(pid).items() if marker in command]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _healthy(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path):
+    purge_test_queue()
+    port = _free_port()
+    db = connection.settings_dict
+    owner_url = (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/"
+                 f"{db['NAME']}")
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "DATABASE_URL": test_database_url(),
+        "DATABASE_OWNER_URL": owner_url,
+        "CELERY_BROKER_URL": celery_app.conf.broker_url,
+        "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
+        "REDIS_URL": settings.REDIS_URL,
+    }
+    log_path = tmp_path / "run.log"
+    with open(log_path, "wb") as log:
+        run = subprocess.Popen([str(ROOT / "scripts" / "run.sh")], cwd=ROOT, env=env,
+                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        def run_log() -> str:
+            return log_path.read_text(errors="replace")[-3000:]
+
+        def up() -> bool:
+            assert run.poll() is None, "run.sh exited:\n" + run_log()
+            return (_healthy(port) and _one(run.pid, "worker") is not None
+                    and _one(run.pid, " beat") is not None)
+
+        wait_for(up, 90, "web, worker and beat up")
+        worker, beat = _one(run.pid, "worker"), _one(run.pid, " beat")
+
+        os.kill(worker, signal.SIGKILL)
+        killed = time.monotonic()
+        for _ in range(5):
+            assert _healthy(port), "the web server went down with the worker:\n" + run_log()
+            time.sleep(0.3)
+        wait_for(lambda: _one(run.pid, "worker") not in (None, worker), 30,
+                 "a new worker")
+        report("run.sh: worker killed -> new worker process", time.monotonic() - killed)
+
+        os.kill(beat, signal.SIGKILL)
+        wait_for(lambda: _one(run.pid, " beat") not in (None, beat), 30, "a new beat")
+        assert _healthy(port)
+        assert "[run] worker exited" in run_log() and "[run] beat exited" in run_log()
+
+        os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C in its terminal does
+        run.wait(timeout=30)
+
+        def group_gone() -> bool:
+            try:
+                os.killpg(run.pid, 0)
+            except ProcessLookupError:
+                return True
+            return False
+
+        wait_for(group_gone, 20, "every process of run.sh to stop")
+        assert not _healthy(port)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait(timeout=10)
+        try:
+            os.killpg(run.pid, signal.SIGKILL)  # anything left in its group
+        except ProcessLookupError:
+            pass
+        connection.close()
