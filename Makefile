@@ -9,9 +9,12 @@ BIN := $(VENV)/bin
 # Ports of the project-local services (scripts/services.sh); the URLs follow unless set.
 PG_PORT ?= 54329
 REDIS_PORT ?= 63799
+# DATABASE_URL is the runtime role the service connects as; DATABASE_OWNER_URL owns the
+# tables and runs migrations (and the test suite): docs/operations.md "Database roles".
 DATABASE_URL ?= postgres://game:game@127.0.0.1:$(PG_PORT)/game
+DATABASE_OWNER_URL ?= postgres://game_owner:game_owner@127.0.0.1:$(PG_PORT)/game
 REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
-export PG_PORT REDIS_PORT DATABASE_URL REDIS_URL
+export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
 PYTEST_ARGS ?=
 

@@ -92,6 +92,10 @@ DATABASE_URL = env_str(
     "DATABASE_URL", f"postgres://game:game@127.0.0.1:{env_int('PG_PORT', 54329)}/game"
 )
 DATABASES = {"default": database_from_url(DATABASE_URL)}
+# Least privilege (docs/operations.md "Database roles"): DATABASE_URL is the runtime role,
+# which owns nothing; migrations run as the owner (DATABASE_OWNER_URL: `make run`, compose,
+# the test suite), which then grants this role its privileges (config/database_roles.py).
+DATABASE_RUNTIME_ROLE = env_str("DATABASE_RUNTIME_ROLE", "game")
 
 REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 63799)}/0")
 

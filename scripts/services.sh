@@ -12,7 +12,9 @@
 #   .var/pg      the PostgreSQL cluster (data/ and postgres.log), port $PG_PORT (54329)
 #   .var/run     PostgreSQL's unix socket and Redis's pid file
 #   .var/redis   Redis's working dir and log, port $REDIS_PORT (63799), no persistence
-# Role game/game (CREATEDB) and database game are created on first start.
+# Roles game_owner (owns the database, runs migrations, CREATEDB for the test suite) and
+# game (the runtime role the service connects as), and database game, are created on
+# first start (scripts/db_roles.sql; docs/operations.md "Database roles").
 #
 # PostgreSQL refuses to run as root, so when run as root the cluster is owned and run by an
 # unprivileged user (`postgres` if present, else a system user `gamesvc` created here).
@@ -24,8 +26,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VAR="$ROOT/.var"
 PG_PORT="${PG_PORT:-54329}"
 REDIS_PORT="${REDIS_PORT:-63799}"
-PG_USER_NAME=game
+PG_USER_NAME=game          # the runtime role: DATABASE_URL
 PG_PASSWORD=game
+PG_OWNER_NAME=game_owner   # owns the tables, runs migrations: DATABASE_OWNER_URL
+PG_OWNER_PASSWORD=game_owner
 PG_DB_NAME=game
 
 REDIS_DIR="$VAR/redis"
@@ -186,15 +190,12 @@ EOF
 }
 
 pg_bootstrap_role_and_db() {
-    local psql=("$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKDIR" -p "$PG_PORT" -U postgres -d postgres)
-    if [ "$(as_svc "${psql[@]}" -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$PG_USER_NAME'")" != 1 ]; then
-        say "creating role $PG_USER_NAME"
-        as_svc "${psql[@]}" -c "CREATE ROLE $PG_USER_NAME LOGIN CREATEDB PASSWORD '$PG_PASSWORD'"
-    fi
-    if [ "$(as_svc "${psql[@]}" -tAc "SELECT 1 FROM pg_database WHERE datname = '$PG_DB_NAME'")" != 1 ]; then
-        say "creating database $PG_DB_NAME"
-        as_svc "${psql[@]}" -c "CREATE DATABASE $PG_DB_NAME OWNER $PG_USER_NAME"
-    fi
+    # The owner and runtime roles and the database (scripts/db_roles.sql, idempotent; it
+    # also converts a cluster from before the split, where the runtime role owned all).
+    as_svc "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKDIR" -p "$PG_PORT" -U postgres \
+        -d postgres -v owner="$PG_OWNER_NAME" -v owner_password="$PG_OWNER_PASSWORD" \
+        -v runtime="$PG_USER_NAME" -v runtime_password="$PG_PASSWORD" -v dbname="$PG_DB_NAME" \
+        -f - <"$ROOT/scripts/db_roles.sql" >/dev/null
 }
 
 pg_start() {
@@ -322,6 +323,7 @@ main() {
             # the settings refuse the development key with DEBUG off (local use only).
             printf 'export PG_PORT=%q REDIS_PORT=%q\n' "$PG_PORT" "$REDIS_PORT"
             printf 'export DATABASE_URL=%q\n' "postgres://$PG_USER_NAME:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB_NAME"
+            printf 'export DATABASE_OWNER_URL=%q\n' "postgres://$PG_OWNER_NAME:$PG_OWNER_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB_NAME"
             printf 'export REDIS_URL=%q\n' "redis://127.0.0.1:$REDIS_PORT/0"
             printf 'export DEBUG=%q\n' "${DEBUG:-true}"
             return 0 ;;

@@ -1,6 +1,11 @@
 """Settings for the test suite: the project's own settings (DEBUG off, as in production)
 with a test-only secret key, since config/settings.py refuses the development key when
-DEBUG is off. Subprocesses the tests start (daphne, Celery) inherit the variable."""
+DEBUG is off. Subprocesses the tests start (daphne, Celery) inherit the variable.
+
+The suite connects as the database owner (DATABASE_OWNER_URL, when set): pytest-django
+creates, migrates and flushes (TRUNCATE) the test database, which the runtime role may
+not. The runtime role's credentials stay in RUNTIME_DATABASE: the Celery workers the
+tests start connect with them, and tests/test_database_roles.py checks what they allow."""
 
 import os
 from urllib.parse import urlsplit
@@ -26,3 +31,13 @@ CACHES = {  # noqa: F405
         "KEY_PREFIX": "game-tests",
     }
 }
+
+from config.settings import DATABASES, database_from_url  # noqa: E402
+
+RUNTIME_DATABASE = DATABASES["default"]
+if os.environ.get("DATABASE_OWNER_URL"):
+    # The owner's credentials only: server and database stay DATABASE_URL's, so a server
+    # a test starts with DATABASE_URL pointing at the test database stays on it.
+    _owner = database_from_url(os.environ["DATABASE_OWNER_URL"])
+    DATABASES = {"default": {**RUNTIME_DATABASE, "USER": _owner["USER"],
+                             "PASSWORD": _owner["PASSWORD"]}}

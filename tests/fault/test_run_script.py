@@ -83,23 +83,23 @@ def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path
 
         def up() -> bool:
             assert run.poll() is None, "run.sh exited:\n" + run_log()
-            return (_healthy(port) and _one(run.pid, "worker") is not None
-                    and _one(run.pid, " beat") is not None)
+            return (_healthy(port) and _one(run.pid, "config worker") is not None
+                    and _one(run.pid, "config beat") is not None)
 
         wait_for(up, 90, "web, worker and beat up")
-        worker, beat = _one(run.pid, "worker"), _one(run.pid, " beat")
+        worker, beat = _one(run.pid, "config worker"), _one(run.pid, "config beat")
 
         os.kill(worker, signal.SIGKILL)
         killed = time.monotonic()
         for _ in range(5):
             assert _healthy(port), "the web server went down with the worker:\n" + run_log()
             time.sleep(0.3)
-        wait_for(lambda: _one(run.pid, "worker") not in (None, worker), 30,
+        wait_for(lambda: _one(run.pid, "config worker") not in (None, worker), 30,
                  "a new worker")
         report("run.sh: worker killed -> new worker process", time.monotonic() - killed)
 
         os.kill(beat, signal.SIGKILL)
-        wait_for(lambda: _one(run.pid, " beat") not in (None, beat), 30, "a new beat")
+        wait_for(lambda: _one(run.pid, "config beat") not in (None, beat), 30, "a new beat")
         assert _healthy(port)
         assert "[run] worker exited" in run_log() and "[run] beat exited" in run_log()
 

@@ -1,0 +1,170 @@
+"""Least privilege in the database (issue 9): the runtime role the service connects as
+(DATABASE_URL) cannot rewrite history, and still can do everything the service does.
+
+Before, the runtime role owned every table: it could TRUNCATE games_move, disable the
+append-only trigger, insert a move at ply 999 or rewrite a seed or a result. What the role
+model cannot prevent (it must INSERT moves and write results to play at all) is said in
+config/database_roles.py; the ply-999 insert is refused by a trigger, not by privileges.
+"""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from django.conf import settings
+from django.db import connection, connections
+from psycopg import errors as pg
+
+from accounts.models import User
+from games import services
+from games.models import Match, Move, Result
+from tests.games.support import API, eager_celery, match_url, play_human_turns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _runtime_credentials() -> dict:
+    runtime = settings.RUNTIME_DATABASE
+    if runtime["USER"] == connection.settings_dict["USER"]:
+        pytest.skip("the suite connects as the runtime role: set DATABASE_OWNER_URL")
+    return runtime
+
+
+@pytest.fixture
+def runtime_sql():
+    """A raw connection to the test database as the runtime role (no ORM, no checks)."""
+    runtime = _runtime_credentials()
+    db = connection.settings_dict
+    with psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
+                         user=runtime["USER"], password=runtime["PASSWORD"],
+                         autocommit=True) as conn:
+        yield conn
+
+
+@pytest.fixture
+def finished_match():
+    with eager_celery():
+        match = services.create_match(user=None, game="han", players=2, take_seat=False,
+                                      bot_seats={0: "random", 1: "greedy"})
+    match = Match.objects.get(pk=match.pk)
+    assert match.status == "finished"
+    return match
+
+
+def _refused(conn, sql: str, params=(), error=pg.InsufficientPrivilege) -> None:
+    with pytest.raises(error):
+        conn.execute(sql, params)
+
+
+def test_the_runtime_role_cannot_rewrite_the_log_the_seed_or_the_results(
+        runtime_sql, finished_match):
+    match = finished_match
+    moves, seed = match.ply, match.seed
+    results = list(Result.objects.filter(match=match).values_list("seat", "score", "rank"))
+
+    _refused(runtime_sql, "TRUNCATE games_move")
+    _refused(runtime_sql, "TRUNCATE games_match CASCADE")
+    _refused(runtime_sql, "ALTER TABLE games_move DISABLE TRIGGER games_move_append_only")
+    _refused(runtime_sql, "ALTER TABLE games_move DISABLE TRIGGER ALL")
+    _refused(runtime_sql, "DROP TRIGGER games_move_no_gaps ON games_move")
+    _refused(runtime_sql, "CREATE OR REPLACE FUNCTION games_move_append_only() "
+                          "RETURNS trigger AS $$ BEGIN RETURN NEW; END $$ LANGUAGE plpgsql")
+    _refused(runtime_sql, "UPDATE games_move SET move = '{}' WHERE match_id = %s", [match.pk])
+    _refused(runtime_sql, "DELETE FROM games_move WHERE match_id = %s", [match.pk])
+    _refused(runtime_sql, "DELETE FROM games_match WHERE id = %s", [match.pk])
+    _refused(runtime_sql, "UPDATE games_match SET seed = 'chosen' WHERE id = %s", [match.pk])
+    _refused(runtime_sql, "UPDATE games_match SET seed_commitment = repeat('0', 64) "
+                          "WHERE id = %s", [match.pk])
+    _refused(runtime_sql, "UPDATE games_result SET score = 999 WHERE match_id = %s",
+             [match.pk])
+    _refused(runtime_sql, "CREATE TABLE games_shadow (id int)")
+    _refused(runtime_sql, "ALTER ROLE CURRENT_USER CREATEDB")
+    # INSERT is the runtime role's job, so a move at ply 999 gets past the privileges:
+    # the no-gaps trigger (games/migrations/0006) refuses it.
+    _refused(runtime_sql, "INSERT INTO games_move (match_id, ply, seat, move, created_at) "
+                          "VALUES (%s, 999, 0, '{}', now())", [match.pk],
+             error=pg.CheckViolation)
+
+    match.refresh_from_db()
+    assert (match.ply, match.seed) == (moves, seed)
+    assert Move.objects.filter(match=match).count() == moves
+    assert list(Result.objects.filter(match=match).values_list("seat", "score", "rank")) \
+        == results
+
+
+def test_every_table_is_readable_by_the_runtime_role_and_none_is_its_own(runtime_sql):
+    """Granted after migrate on every table, so a future migration's table gets them too."""
+    rows = runtime_sql.execute(
+        "SELECT c.relname, pg_get_userbyid(c.relowner), "
+        "       has_table_privilege(c.oid, 'SELECT'), has_table_privilege(c.oid, 'TRUNCATE'),"
+        "       has_table_privilege(c.oid, 'TRIGGER'), has_table_privilege(c.oid, 'DELETE')"
+        "  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = 'public' AND c.relkind = 'r'").fetchall()
+    runtime = settings.RUNTIME_DATABASE["USER"]
+    assert rows
+    for table, owner, select, truncate, trigger, delete in rows:
+        assert owner != runtime, table
+        assert select and not truncate and not trigger, table
+        assert delete == (table in {"django_session", "authtoken_token", "games_seat",
+                                    "games_result", "accounts_user_groups",
+                                    "accounts_user_user_permissions",
+                                    "auth_group_permissions"}), table
+
+
+@pytest.fixture
+def as_runtime_role():
+    """The ORM (and so every request of the test client) connects as the runtime role."""
+    runtime = _runtime_credentials()
+    default = connections["default"]
+    saved = dict(default.settings_dict)
+    default.close()
+    default.settings_dict.update(USER=runtime["USER"], PASSWORD=runtime["PASSWORD"])
+    try:
+        yield
+    finally:
+        default.close()
+        default.settings_dict.clear()
+        default.settings_dict.update(saved)
+
+
+def test_the_service_works_as_the_runtime_role(as_runtime_role, api_client):
+    """Register, sign in, create, join, leave, play to the end, score, sign out: all
+    through the API with only the runtime role's privileges."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_user")
+        assert cursor.fetchone()[0] == settings.RUNTIME_DATABASE["USER"]
+    keys = []
+    for name in ("runtime_alice", "runtime_bob"):
+        response = api_client.post(f"{API}/auth/register/",
+                                   {"username": name, "password": "a-long-enough-pass-9"},
+                                   format="json")
+        assert response.status_code == 201, response.content
+        response = api_client.post(f"{API}/auth/token/",
+                                   {"username": name, "password": "a-long-enough-pass-9"},
+                                   format="json")
+        assert response.status_code in (200, 201), response.content
+        keys.append(response.json()["token"])
+    clients = []
+    for key in keys:
+        client = type(api_client)()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        clients.append(client)
+
+    lobby = clients[0].post(f"{API}/matches/", {"game": "han", "players": 3}, format="json")
+    assert lobby.status_code == 201, lobby.content
+    lobby_id = lobby.json()["id"]
+    assert clients[1].post(match_url(lobby_id, "join/")).status_code in (200, 201)
+    assert clients[1].post(match_url(lobby_id, "leave/")).status_code in (200, 204)
+
+    with eager_celery():
+        response = clients[0].post(f"{API}/matches/", {"game": "han", "players": 2,
+                                                       "bot_seats": {"1": "greedy"}},
+                                   format="json")
+        assert response.status_code == 201, response.content
+        match_id = response.json()["id"]
+        play_human_turns({0: clients[0]}, match_id)
+
+    assert clients[0].get(match_url(match_id, "result/")).status_code == 200
+    assert Match.objects.get(pk=match_id).status == "finished"
+    assert clients[0].delete(f"{API}/auth/token/").status_code in (200, 204)
+    assert User.objects.filter(username="runtime_alice").exists()
