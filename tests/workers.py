@@ -22,7 +22,7 @@ from tests.games.support import TEST_BOT_QUEUE, TEST_QUEUE
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_database_url() -> str:
+def runtime_database_url() -> str:
     """The test database, with the runtime role's credentials (what a deployed worker
     connects as; tests/settings.py), so the workers prove its privileges suffice."""
     db = connection.settings_dict
@@ -52,7 +52,7 @@ def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrenc
         command += ["-I", module]
     full_env = {
         **os.environ,
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": runtime_database_url(),
         "CELERY_BROKER_URL": celery_app.conf.broker_url,
         "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
         "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,

@@ -21,7 +21,7 @@ from django.db import connection
 from config.celery import app as celery_app
 from tests.fault.conftest import report, wait_for
 from tests.games.support import TEST_QUEUE
-from tests.workers import ROOT, purge_test_queue, test_database_url
+from tests.workers import ROOT, purge_test_queue, runtime_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,7 +67,7 @@ def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path
     env = {
         **os.environ,
         "PORT": str(port),
-        "DATABASE_URL": test_database_url(),
+        "DATABASE_URL": runtime_database_url(),
         "DATABASE_OWNER_URL": owner_url,
         "CELERY_BROKER_URL": celery_app.conf.broker_url,
         "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
