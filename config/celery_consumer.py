@@ -15,11 +15,19 @@ Restoring cannot work at that moment anyway (Redis is unreachable), so the broke
 connection's channels skip it. The messages stay in Redis's ``unacked`` set and come back
 after the visibility timeout (settings.CELERY_BROKER_TRANSPORT_OPTIONS); if Redis itself
 restarted empty, games/worker_steps.py re-enqueues the lost work from the database.
+
+The same detached transport kills the worker a second way with the thread pool (whose
+running tasks cannot be cancelled at the loss): a task that was running during the outage
+ends after the reconnection and acknowledges its message on the old channel, which raises
+``AttributeError: 'NoneType' object has no attribute 'client'``. A delivery tag belongs to
+its channel; once the channel is gone there is nothing to acknowledge, so such tasks are
+marked acknowledged at the loss (their message's fate is the visibility timeout's).
 """
 
 from __future__ import annotations
 
 from celery.worker.consumer import Consumer as CeleryConsumer
+from celery.worker.state import active_requests
 
 
 class Consumer(CeleryConsumer):
@@ -33,3 +41,5 @@ class Consumer(CeleryConsumer):
                 if channel is not None:
                     channel.do_restore = False  # kombu's switch for restore-on-close
         super().on_connection_error_after_connected(exc)
+        for request in tuple(active_requests):
+            request.acknowledged = True  # no ack or reject on the dead channel

@@ -117,12 +117,18 @@ def as_runtime_role():
     runtime = _runtime_credentials()
     default = connections["default"]
     saved = dict(default.settings_dict)
-    default.close()
+
+    def drop() -> None:  # the connection, and the pool (DB_POOL) that made it
+        default.close()
+        if hasattr(default, "close_pool"):
+            default.close_pool()
+
+    drop()
     default.settings_dict.update(USER=runtime["USER"], PASSWORD=runtime["PASSWORD"])
     try:
         yield
     finally:
-        default.close()
+        drop()
         default.settings_dict.clear()
         default.settings_dict.update(saved)
 

@@ -84,7 +84,14 @@ def services():
     finally:
         control.start_pg()
         control.start_redis()
-        connection.close()  # the test's own connection may predate a restart
+        reconnect()
+
+
+def reconnect() -> None:
+    """Drop this process's database connections (and pool): they may predate a restart."""
+    connection.close()
+    if hasattr(connection, "close_pool"):
+        connection.close_pool()
 
 
 def report(name: str, seconds: float) -> None:

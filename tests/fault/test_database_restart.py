@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import services as game_services
-from tests.fault.conftest import assert_log_intact, progress, report, wait_for
+from tests.fault.conftest import assert_log_intact, progress, reconnect, report, wait_for
 from tests.games.support import assert_api_error, match_url
 from tests.workers import purge_test_queue, start_worker, stop_worker
 
@@ -65,7 +64,7 @@ def test_api_answers_503_while_the_database_restarts_and_the_match_finishes(
         assert worker.poll() is None
 
         services.start_pg()
-        connection.close()
+        reconnect()
         back = wait_for(lambda: anonymous.get(match_url(match.pk)).status_code == 200, 60,
                         "answer from the API")
         ply_back = progress(match.pk)
