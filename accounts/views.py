@@ -9,7 +9,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts import services
 from accounts.serializers import (
@@ -20,9 +19,10 @@ from accounts.serializers import (
     UserSerializer,
 )
 from config.api_errors import ErrorSerializer
+from config.api_views import ApiView
 
 
-class RegisterView(APIView):
+class RegisterView(ApiView):
     throttle_scope = "auth"  # strict: config/throttles.py
     # No authentication: a stale token or session cookie must not block signing up.
     authentication_classes: list = []
@@ -38,7 +38,7 @@ class RegisterView(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class TokenView(APIView):
+class TokenView(ApiView):
     throttle_scope = "auth"  # strict, against password guessing: config/throttles.py
     # Token auth only: DELETE revokes the token the request came with, and POST is reachable
     # by scripts without the session's CSRF dance.
@@ -71,7 +71,7 @@ class TokenView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class MeView(APIView):
+class MeView(ApiView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
 

@@ -16,7 +16,8 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+
+from config.api_views import ApiView
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ HealthSerializer = inline_serializer(
 )
 
 
-class HealthView(APIView):
+class HealthView(ApiView):
     authentication_classes: list = []  # a bad token must not turn a health check into a 401
     permission_classes = [AllowAny]
     throttle_classes: list = []  # load balancers poll it from one address

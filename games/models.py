@@ -8,6 +8,7 @@ changes a status or appends a move on its own.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 
@@ -37,6 +38,9 @@ class Match(models.Model):
     ply = models.PositiveIntegerField(default=0)
     # Cache of engine.to_json(state) after ``ply`` moves; the move log is the truth.
     state = models.JSONField(null=True, blank=True)
+    # engine.to_act(state) while active, [] otherwise: written with the snapshot, read by
+    # the match lists and their my_turn filter (no snapshot parsed per row).
+    to_act = ArrayField(models.PositiveSmallIntegerField(), default=list, blank=True)
     rules_version = models.CharField(max_length=32, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -149,6 +153,9 @@ class Move(models.Model):
     ply = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()
+    # What engine.apply reported, unredacted: served per reader through
+    # engine.redact_event while the match runs (games.selectors.move_log).
+    events = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MoveQuerySet.as_manager()

@@ -2,14 +2,16 @@
 
 Every function that returns game information returns it *as the given reader may see it*:
 the reader's own seat view for a seated user, the spectator view otherwise, and
-everything only once the match has ended. ``engine.view`` and ``engine.redact_move`` are
-the only redaction used; nothing here strips hidden fields by itself.
+everything only once the match has ended. ``engine.view``, ``engine.redact_move`` and
+``engine.redact_event`` are the only redaction used; nothing here strips hidden fields by
+itself.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from games import errors
@@ -98,11 +100,13 @@ def list_matches(
     status: str | None = None,
     mine: bool = False,
     open_seats: bool | None = None,
+    my_turn: bool | None = None,
 ) -> QuerySet[Match]:
     """Matches newest first, filtered by ``game``, ``status``, ``mine`` (``user`` holds a
-    seat or created it) and ``open_seats`` (True: open matches with a free seat; False:
-    the others). Raises InvalidRequest for an unknown status, UnknownGame (400) for an
-    unknown game."""
+    seat or created it), ``open_seats`` (True: open matches with a free seat; False:
+    the others) and ``my_turn`` (True: active matches where ``user``'s seat owes a
+    decision now; False: the others). Raises InvalidRequest for an unknown status,
+    UnknownGame (400) for an unknown game."""
     matches = Match.objects.select_related("created_by").prefetch_related(SEATS_WITH_USERS)
     if game is not None:
         if game not in available_games():
@@ -125,7 +129,19 @@ def list_matches(
         with_free_seat = Q(status=MatchStatus.OPEN) & Q(taken__lt=F("players"))
         matches = matches.annotate(taken=Count("seats", distinct=True))
         matches = matches.filter(with_free_seat if open_seats else ~with_free_seat)
+    if my_turn is not None:
+        matches = matches.filter(_my_turn(user) if my_turn else ~_my_turn(user))
     return matches.order_by("-created_at", "-id")
+
+
+def _my_turn(user) -> Q:
+    """Active matches whose ``to_act`` holds ``user``'s seat (nothing for anonymous)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Q(pk__in=[])
+    own_seat = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    return Q(status=MatchStatus.ACTIVE) & Q(Exists(own_seat)) & Q(
+        to_act__contains=ArraySubquery(own_seat.values("position"))
+    )
 
 
 def _page_number(value: Any, name: str, low: int, high: int, default: int) -> int:
@@ -209,6 +225,7 @@ def match_summary(match: Match, user=None) -> dict:
         "players": match.players,
         "status": match.status,
         "ply": match.ply,
+        "to_act": list(match.to_act),
         "seats": seats_of(match),
         "your_seat": seat_of(match, user),
         "seed_commitment": match.seed_commitment,
@@ -286,11 +303,29 @@ def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
     return ply
 
 
+def events_for(match: Match, events: list[dict], reader: int | None) -> list[dict]:
+    """``events`` of one move as ``reader`` (a seat, None for a spectator) may see them:
+    through ``engine.redact_event`` while the match runs, whole after the end."""
+    if match.status in ENDED_STATUSES:
+        return list(events)
+    engine = get_engine(match.game)
+    return [engine.redact_event(event, reader) for event in events]
+
+
+def _logged_entry(match: Match, engine, logged: Move, reader: int | None) -> dict:
+    ended = match.status in ENDED_STATUSES
+    shown = logged.move if ended else engine.redact_move(logged.move, logged.seat, reader)
+    return {"ply": logged.ply, "seat": logged.seat, "move": shown,
+            "events": events_for(match, logged.events, reader),
+            "created_at": logged.created_at}
+
+
 def move_log(match: Match, user=None, *, since: int = 0, limit: int | None = None
              ) -> list[dict]:
     """Logged moves from ply ``since`` up to the match's ply: ``{"ply", "seat", "move",
-    "created_at"}``. While the match runs each move passes through ``engine.redact_move``
-    for the reader's seat; after the end the log is shown whole.
+    "events", "created_at"}``. While the match runs each move passes through
+    ``engine.redact_move`` and each event through ``engine.redact_event`` for the
+    reader's seat; after the end the log is shown whole.
 
     The log stops at ``match.ply`` as read with the match row, so it agrees with the
     snapshot, status and view read from that same row: a move committed after the row was
@@ -299,33 +334,40 @@ def move_log(match: Match, user=None, *, since: int = 0, limit: int | None = Non
     pages the log like a list; the next page starts at ``since`` + the moves returned)."""
     engine = get_engine(match.game)
     reader = seat_of(match, user)
-    ended = match.status in ENDED_STATUSES
-    entries = []
     upto = match.ply if limit is None else min(match.ply, since + limit)
-    for logged in Move.objects.filter(
-        match_id=match.pk, ply__gte=since, ply__lt=upto
-    ).order_by("ply"):
-        shown = logged.move if ended else engine.redact_move(logged.move, logged.seat, reader)
-        entries.append(
-            {"ply": logged.ply, "seat": logged.seat, "move": shown,
-             "created_at": logged.created_at}
-        )
-    return entries
+    return [
+        _logged_entry(match, engine, logged, reader)
+        for logged in Move.objects.filter(
+            match_id=match.pk, ply__gte=since, ply__lt=upto
+        ).order_by("ply")
+    ]
 
 
-def replay_view(match: Match, user, ply: Any) -> dict:
-    """``{"ply", "seat", "view"}``: the state after ``ply`` moves as the reader may see
-    it (their seat's view, the spectator's without a seat); the full state once the match
-    has ended. Raises InvalidPly (400), MatchNotActive (409) before the start."""
+def replay_view(match: Match, user, ply: Any = None) -> dict:
+    """``{"ply", "seat", "view", "move", "ended"}``: the state after ``ply`` moves (the
+    latest when None) as the reader may see it (their seat's view, the spectator's
+    without a seat), with ``move``: the logged move that led there (None at ply 0),
+    redacted like the log. Once the match has ended everything is public: also the full
+    ``state`` and ``views``, every seat's view (the all-seeing picture).
+    Raises InvalidPly (400), MatchNotActive (409) before the start."""
     if match.state is None:
         raise errors.MatchNotActive("The match has not started: there is nothing to replay.")
-    ply = parse_ply(ply, upper=match.ply)
+    ply = match.ply if ply is None else parse_ply(ply, upper=match.ply)
     engine = get_engine(match.game)
     state = replay_state(match, upto=ply)
     seat = seat_of(match, user)
-    body = {"ply": ply, "seat": seat, "view": engine.view(state, seat)}
-    if match.status in ENDED_STATUSES:
+    ended = match.status in ENDED_STATUSES
+    led_here = Move.objects.filter(match_id=match.pk, ply=ply - 1).first() if ply else None
+    body = {
+        "ply": ply,
+        "seat": seat,
+        "ended": ended,
+        "view": engine.view(state, seat),
+        "move": _logged_entry(match, engine, led_here, seat) if led_here else None,
+    }
+    if ended:
         body["state"] = engine.to_json(state)
+        body["views"] = [engine.view(state, position) for position in range(match.players)]
     return body
 
 
@@ -335,17 +377,36 @@ def match_result(match: Match) -> dict:
     if match.status != MatchStatus.FINISHED:
         raise errors.NotFinished(details={"status": match.status})
     rows = list(Result.objects.filter(match_id=match.pk).order_by("seat"))
+    engine, state = get_engine(match.game), _state(match)
+    # A game the rules ended has the engine's reason and tie-breaks; one ended because
+    # every seat but one resigned or forfeited has neither ("forfeits" says who).
+    final = engine.result(state) if engine.is_over(state) else {"end_reason": "ended_early"}
+    tie_break = final.get("tie_break", final.get("tiebreak")) or {}
     return {
         "match_id": match.pk,
         "status": match.status,
         "seed": match.seed,
+        "end_reason": final.get("end_reason"),
+        "tie_break_keys": list(tie_break),
         "results": [
-            {"seat": row.seat, "score": row.score, "rank": row.rank, "breakdown": row.breakdown}
+            {"seat": row.seat, "score": row.score, "rank": row.rank,
+             "tie_break": {key: _at(values, row.seat) for key, values in tie_break.items()},
+             "breakdown": row.breakdown}
             for row in rows
         ],
+        "ranks": [row.rank for row in rows],
         "winners": [row.seat for row in rows if row.rank == 1],
         **clock_selectors.result_incidents(match),
     }
+
+
+def _at(values: Any, seat: int) -> Any:
+    """A seat's entry of a per-seat list (or a dict keyed by seat)."""
+    if isinstance(values, list):
+        return values[seat] if seat < len(values) else None
+    if isinstance(values, dict):
+        return values.get(str(seat), values.get(seat))
+    return values
 
 
 def match_events(match: Match, user=None, *, since: Any = 0, limit: int | None = None

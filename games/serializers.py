@@ -148,6 +148,11 @@ class MatchSummarySerializer(serializers.Serializer):
     players = serializers.IntegerField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     ply = serializers.IntegerField(help_text="Moves played so far.")
+    to_act = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Seats owing a decision now (empty unless active); with your_seat: is it "
+        "your turn?",
+    )
     seats = SeatSerializer(many=True)
     your_seat = serializers.IntegerField(allow_null=True)
     seed_commitment = serializers.CharField(help_text="sha256(seed), public from the start.")
@@ -172,7 +177,6 @@ class MatchPageSerializer(serializers.Serializer):
 
 
 class MatchDetailSerializer(MatchSummarySerializer):
-    to_act = serializers.ListField(child=serializers.IntegerField())
     view = serializers.JSONField(
         allow_null=True, help_text="engine.view for your seat, or the spectator view."
     )
@@ -193,6 +197,12 @@ class LoggedMoveSerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField()
     move = serializers.JSONField(help_text="Redacted for you while the match runs.")
+    events = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text="What the move caused, in order (objects with a type); while the match "
+        "runs another seat's secret is replaced by a public stand-in (a pile draw without "
+        "its card).",
+    )
     created_at = serializers.DateTimeField()
 
 
@@ -207,22 +217,38 @@ class SubmittedMoveSerializer(serializers.Serializer):
 class ReplaySerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
+    ended = serializers.BooleanField(help_text="The match has ended: everything is shown.")
     view = serializers.JSONField()
+    move = LoggedMoveSerializer(allow_null=True,
+                                help_text="The move that led to this ply (null at ply 0).")
     state = serializers.JSONField(required=False, help_text="The full state, once ended.")
+    views = serializers.ListField(
+        child=serializers.JSONField(), required=False,
+        help_text="Once ended: every seat's view, in seat order (the all-seeing picture).",
+    )
 
 
 class SeatResultSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     score = serializers.IntegerField()
-    rank = serializers.IntegerField()
-    breakdown = serializers.JSONField()
+    rank = serializers.IntegerField(help_text="1 = best; equal ranks after the tie-breaks share.")
+    tie_break = serializers.JSONField(
+        help_text="This seat's tie-break values, by the keys of tie_break_keys.")
+    breakdown = serializers.JSONField(help_text="Where every point came from, per category.")
 
 
 class ResultSerializer(serializers.Serializer):
     match_id = serializers.IntegerField()
     status = serializers.CharField()
     seed = serializers.CharField()
+    end_reason = serializers.CharField(
+        allow_null=True, help_text='Why the game ended (Han: "pile_depleted" or '
+        '"no_placement"; Hansa: "final_scoring").')
+    tie_break_keys = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The tie-breaks after the score, in the order they apply.")
     results = SeatResultSerializer(many=True)
+    ranks = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     winners = serializers.ListField(child=serializers.IntegerField())
     forfeits = serializers.JSONField(help_text='Seats that resigned or forfeited (ranked last), '
                                      'first to go first: [{"seat", "kind", "ply"}].')

@@ -44,8 +44,9 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class SubmittedMove:
     """What ``submit_move`` returns: the match after the move (creator and seats with
-    users loaded, ready to show), the logged move, the engine's events (public information
-    only) and the engine state after the move (so the answer need not parse it again)."""
+    users loaded, ready to show), the logged move, the engine's events, unredacted
+    (``selectors.events_for`` shows them to a reader), and the engine state after the move
+    (so the answer need not parse it again)."""
 
     match: Match
     move: Move
@@ -163,6 +164,12 @@ def _touch(match: Match) -> None:
     match.save(update_fields=["updated_at"])
 
 
+def _to_act_now(match: Match, engine: Engine, state: Any) -> list[int]:
+    """``Match.to_act`` for the snapshot being written: the engine's answer while the
+    match is active, nobody otherwise."""
+    return list(engine.to_act(state)) if match.status == MatchStatus.ACTIVE else []
+
+
 def _free_positions(match: Match) -> list[int]:
     taken = set(match.seats.values_list("position", flat=True))
     return [position for position in range(match.players) if position not in taken]
@@ -175,9 +182,10 @@ def _start_locked(match: Match) -> Match:
     match.state = engine.to_json(state)
     match.ply = 0
     match.status = MatchStatus.SCORING if engine.is_over(state) else MatchStatus.ACTIVE
+    match.to_act = _to_act_now(match, engine, state)
     match.started_at = timezone.now()
     sync_clocks(match, state)
-    match.save(update_fields=["state", "ply", "status", "started_at", "updated_at",
+    match.save(update_fields=["state", "ply", "status", "to_act", "started_at", "updated_at",
                               *CLOCK_FIELDS])
     _schedule_follow_up(match, state)
     return match
@@ -412,15 +420,19 @@ def submit_move(
             logger.exception("%s engine crashed on a move of seat %s", match.game, position)
             raise errors.MalformedMove("The rules engine could not read this move.") from None
 
-        logged = Move.objects.create(match=match, ply=match.ply, seat=position, move=move)
+        events = list(events or [])
+        logged = Move.objects.create(match=match, ply=match.ply, seat=position, move=move,
+                                     events=events)
         match.ply += 1
         match.state = engine.to_json(new_state)
         if engine.is_over(new_state):
             match.status = MatchStatus.SCORING
+        match.to_act = _to_act_now(match, engine, new_state)
         sync_clocks(match, new_state, seats, mover=position)
-        match.save(update_fields=["ply", "state", "status", "updated_at", *CLOCK_FIELDS])
+        match.save(update_fields=["ply", "state", "status", "to_act", "updated_at",
+                                  *CLOCK_FIELDS])
         _schedule_follow_up(match, new_state, seats)
-    return SubmittedMove(match=match, move=logged, events=list(events or []), state=new_state)
+    return SubmittedMove(match=match, move=logged, events=events, state=new_state)
 
 
 def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
@@ -495,8 +507,9 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
         ]
     )
     match.status = MatchStatus.FINISHED
+    match.to_act = []
     match.finished_at = match.finished_at or timezone.now()
-    match.save(update_fields=["state", "status", "finished_at", "updated_at"])
+    match.save(update_fields=["state", "status", "to_act", "finished_at", "updated_at"])
     _schedule_follow_up(match, None)
     return True
 
@@ -529,9 +542,10 @@ def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
     if match.status in ENDED_STATUSES:
         raise errors.MatchOver(details={"status": match.status})
     match.status = MatchStatus.ABORTED
+    match.to_act = []
     match.abort_reason = reason[:200]
     match.finished_at = timezone.now()
-    match.save(update_fields=["status", "abort_reason", "finished_at", "updated_at"])
+    match.save(update_fields=["status", "to_act", "abort_reason", "finished_at", "updated_at"])
     _schedule_follow_up(match, None)
     return match
 

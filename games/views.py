@@ -11,8 +11,8 @@ from rest_framework import status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import ApiView
 from games import errors, polling, selectors, services
 from games import serializers as s
 from games.api_examples import (
@@ -106,7 +106,7 @@ CONDITIONAL = OpenApiParameter(
 
 
 # -- the catalogue ----------------------------------------------------------------------------
-class GameListView(APIView):
+class GameListView(ApiView):
     @extend_schema(
         summary="The games this service plays",
         responses={200: s.GameSerializer(many=True), **_errors()},
@@ -117,7 +117,7 @@ class GameListView(APIView):
         return Response(s.GameSerializer(selectors.list_games(), many=True).data)
 
 
-class GameDetailView(APIView):
+class GameDetailView(ApiView):
     @extend_schema(
         summary="One game: its option schema, player counts and bot kinds",
         responses={200: s.GameSerializer, **_errors(404)},
@@ -129,8 +129,9 @@ class GameDetailView(APIView):
 
 
 # -- the lobby --------------------------------------------------------------------------------
-class MatchListView(APIView):
+class MatchListView(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
+    query_params = ("game", "status", "mine", "open", "my_turn", "limit", "offset")
 
     @extend_schema(
         summary="List matches",
@@ -141,6 +142,8 @@ class MatchListView(APIView):
                              "aborted."),
             OpenApiParameter("mine", bool, description="Only matches you sit in or created."),
             OpenApiParameter("open", bool, description="Only open matches with a free seat."),
+            OpenApiParameter("my_turn", bool, description="true: only active matches where "
+                             "your seat owes a decision now (see each row's to_act)."),
             OpenApiParameter("limit", int, description=f"1 to {selectors.MAX_PAGE_SIZE}, "
                              f"default {selectors.DEFAULT_PAGE_SIZE}."),
             OpenApiParameter("offset", int, description="0 or more, default 0."),
@@ -155,6 +158,7 @@ class MatchListView(APIView):
             status=request.query_params.get("status") or None,
             mine=bool(_flag(request, "mine")),
             open_seats=_flag(request, "open"),
+            my_turn=_flag(request, "my_turn"),
         )
         paginator = MatchPagination()
         page = paginator.paginate_queryset(matches, request, view=self)
@@ -202,7 +206,7 @@ def _bot_seats_by_position(bot_seats: dict) -> dict:
     return by_position
 
 
-class MatchDetailView(APIView):
+class MatchDetailView(ApiView):
     @extend_schema(
         summary="A match, with the game as you may see it",
         parameters=[MATCH_ID, CONDITIONAL],
@@ -214,7 +218,7 @@ class MatchDetailView(APIView):
         return _polled(request, match_id, lambda match: _detail(match, request.user))
 
 
-class _MatchActionView(APIView):
+class _MatchActionView(ApiView):
     permission_classes = [IsAuthenticated]
 
     def _respond(self, request, match_id) -> Response:
@@ -307,7 +311,7 @@ class ReclaimView(_MatchActionView):
 
 
 # -- playing ----------------------------------------------------------------------------------
-class LegalMovesView(APIView):
+class LegalMovesView(ApiView):
     @extend_schema(
         summary="Your seat's legal moves now",
         parameters=[MATCH_ID, CONDITIONAL],
@@ -320,7 +324,7 @@ class LegalMovesView(APIView):
             selectors.legal_moves_for(match, request.user)).data)
 
 
-class MovesView(APIView):
+class MovesView(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
@@ -354,29 +358,31 @@ class MovesView(APIView):
             "ply": submitted.move.ply,
             "seat": submitted.move.seat,
             "move": submitted.move.move,
-            "events": submitted.events,
+            "events": selectors.events_for(submitted.match, submitted.events,
+                                           submitted.move.seat),
             "match": selectors.match_detail(submitted.match, request.user,
                                             state=submitted.state),
         }
         return Response(s.SubmittedMoveSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
-class ReplayView(APIView):
+class ReplayView(ApiView):
+    query_params = ("ply",)
     @extend_schema(
         summary="The state after ply N, as you may see it (everything once ended)",
-        parameters=[MATCH_ID, OpenApiParameter("ply", int, required=True,
-                                               description="0 .. the match's ply.")],
+        parameters=[MATCH_ID, OpenApiParameter("ply", int, description="0 .. the match's "
+                                               "ply; default the latest.")],
         responses={200: s.ReplaySerializer, **_errors(400, 404, 409)},
         examples=[REPLAY_EXAMPLE, ERROR_EXAMPLES["invalid_ply"]],
         tags=["play"],
     )
     def get(self, request, match_id: str):
         match = selectors.get_match(match_id)
-        ply = request.query_params.get("ply", "")
+        ply = request.query_params.get("ply")
         return Response(s.ReplaySerializer(selectors.replay_view(match, request.user, ply)).data)
 
 
-class ResultView(APIView):
+class ResultView(ApiView):
     @extend_schema(
         summary="Final scores, ranks and breakdown",
         parameters=[MATCH_ID],
@@ -389,7 +395,9 @@ class ResultView(APIView):
         return Response(s.ResultSerializer(selectors.match_result(match)).data)
 
 
-class EventsView(APIView):
+class EventsView(ApiView):
+    query_params = ("since",)
+
     @extend_schema(
         summary="For polling: moves since a ply, the status and your current view",
         parameters=[MATCH_ID, OpenApiParameter("since", int, description="Default 0."),

@@ -78,7 +78,8 @@ def _finish_change(match: Match, seats: list[Seat], fields: list[str], now: date
     if match.status == MatchStatus.ACTIVE and ended_early(match.players,
                                                           forfeit_order(incidents)):
         match.status = MatchStatus.SCORING
-        fields = [*fields, "status"]
+        match.to_act = []  # Match.to_act is empty unless active
+        fields = [*fields, "status", "to_act"]
     state = _state(match)
     sync_clocks(match, state, seats, now=now)
     match.save(update_fields=[*set(fields), *CLOCK_FIELDS, "updated_at"])

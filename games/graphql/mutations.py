@@ -46,7 +46,9 @@ class MatchPayload:
 class SubmitMovePayload:
     move: LoggedMove | None = None
     events: list[JSON] = strawberry.field(
-        default_factory=list, description="The engine's events (public information)."
+        default_factory=list,
+        description="The engine's events of this move, as you may see them (your own "
+        "secrets included, other seats' replaced by public stand-ins).",
     )
     match: MatchType | None = None
     errors: list[GameError] = strawberry.field(default_factory=list)
@@ -257,7 +259,8 @@ class Mutation:
 
     @strawberry_django.mutation(
         description="Submit a move for your seat. With `expectedPly`, a match that has "
-        "moved on answers stale_ply instead of applying the move."
+        "moved on answers stale_ply instead of applying the move (in a simultaneous phase "
+        "any ply since your choice became due is accepted: docs/api.md)."
     )
     def submit_move(
         self,
@@ -277,12 +280,14 @@ class Mutation:
         if problems:
             return SubmitMovePayload(errors=problems)
         logged = submitted.move
+        events = selectors.events_for(submitted.match, submitted.events, logged.seat)
         return SubmitMovePayload(
             # the mover's own move, in full, as REST returns it
             move=LoggedMove(
-                ply=logged.ply, seat=logged.seat, move=logged.move, created_at=logged.created_at
+                ply=logged.ply, seat=logged.seat, move=logged.move, events=events,
+                created_at=logged.created_at,
             ),
-            events=list(submitted.events),
+            events=events,
             # the match as the service left it, seats and creator loaded: no second read
             match=submitted.match,
         )

@@ -47,6 +47,13 @@ class Query:
                 description="true: open matches with a free seat; false: the others."
             ),
         ] = None,
+        my_turn: Annotated[
+            bool | None,
+            strawberry.argument(
+                description="true: active matches where your seat owes a decision now "
+                "(see toAct); false: the others."
+            ),
+        ] = None,
         limit: int = DEFAULT_PAGE_SIZE,
         offset: int = 0,
     ) -> MatchPage:
@@ -57,6 +64,7 @@ class Query:
             status=status.value if status is not None else None,
             mine=mine,
             open_seats=open_seats,
+            my_turn=my_turn,
         )
         return MatchPage(
             total_count=matches.count(),
@@ -70,16 +78,14 @@ class Query:
         return selectors.get_match(id)
 
     @strawberry_django.field(
-        description="The state after `ply` moves as the caller may see it (everything, "
-        "with the full state, once the match has ended)."
+        description="The state after `ply` moves (default: the latest) as the caller may "
+        "see it, with the move that led there (everything, with the full state and every "
+        "seat's view, once the match has ended)."
     )
-    def replay(self, info: Info, match_id: strawberry.ID, ply: int) -> Replay:
+    def replay(self, info: Info, match_id: strawberry.ID, ply: int | None = None) -> Replay:
         match = selectors.get_match(match_id)
         body = selectors.replay_view(match, current_user(info), ply)
-        return Replay(
-            match_id=strawberry.ID(str(match.pk)), ply=body["ply"], seat=body["seat"],
-            view=body["view"], state=body.get("state"),
-        )
+        return Replay.from_selector(match.pk, body)
 
     @strawberry_django.field(description="The signed-in user, null when anonymous.")
     def me(self, info: Info) -> MeType | None:

@@ -113,13 +113,17 @@ class LoggedMove:
     move: JSON = strawberry.field(
         description="The move; while the match runs, redacted for the reader by the engine."
     )
+    events: list[JSON] = strawberry.field(
+        description="What the move caused, in order; while the match runs another seat's "
+        "secret is replaced by a public stand-in (a pile draw without its card)."
+    )
     created_at: datetime
 
     @classmethod
     def from_entry(cls, entry: dict) -> LoggedMove:
         return cls(
             ply=entry["ply"], seat=entry["seat"], move=entry["move"],
-            created_at=entry["created_at"],
+            events=list(entry.get("events", [])), created_at=entry["created_at"],
         )
 
 
@@ -137,7 +141,8 @@ class LegalMoves:
 class SeatResult:
     seat: int
     score: int
-    rank: int
+    rank: int = strawberry.field(description="1 = best; equal ranks after the tie-breaks.")
+    tie_break: JSON = strawberry.field(description="This seat's tie-break values.")
     breakdown: JSON = strawberry.field(description="Where every point came from.")
 
 
@@ -145,7 +150,12 @@ class SeatResult:
 class MatchResult:
     match_id: strawberry.ID
     seed: str = strawberry.field(description="The seed, to check sha256(seed) == commitment.")
+    end_reason: str | None = strawberry.field(description="Why the game ended.")
+    tie_break_keys: list[str] = strawberry.field(
+        description="The tie-breaks after the score, in the order they apply."
+    )
     results: list[SeatResult]
+    ranks: list[int]
     winners: list[int]
     forfeits: list[ResultIncident] = strawberry.field(
         description="Seats that resigned or forfeited (ranked last), first to go first.")
@@ -157,13 +167,16 @@ class MatchResult:
         return cls(
             match_id=strawberry.ID(str(body["match_id"])),
             seed=body["seed"],
+            end_reason=body["end_reason"],
+            tie_break_keys=list(body["tie_break_keys"]),
             results=[
                 SeatResult(
                     seat=row["seat"], score=row["score"], rank=row["rank"],
-                    breakdown=row["breakdown"],
+                    tie_break=row["tie_break"], breakdown=row["breakdown"],
                 )
                 for row in body["results"]
             ],
+            ranks=list(body["ranks"]),
             winners=list(body["winners"]),
             forfeits=ResultIncident.many(body["forfeits"]),
             timeouts=ResultIncident.many(body["timeouts"]),
@@ -182,10 +195,27 @@ class Replay:
     match_id: strawberry.ID
     ply: int
     seat: int | None = strawberry.field(description="The reader's seat, if any.")
+    ended: bool = strawberry.field(description="The match has ended: everything is shown.")
     view: JSON
+    move: LoggedMove | None = strawberry.field(
+        description="The move that led to this ply (null at ply 0), redacted like the log."
+    )
     state: JSON | None = strawberry.field(
         description="The full engine state: only once the match has ended."
     )
+    views: list[JSON] | None = strawberry.field(
+        description="Once ended: every seat's view, in seat order (the all-seeing picture)."
+    )
+
+    @classmethod
+    def from_selector(cls, match_id, body: dict) -> Replay:
+        move = body["move"]
+        return cls(
+            match_id=strawberry.ID(str(match_id)), ply=body["ply"], seat=body["seat"],
+            ended=body["ended"], view=body["view"],
+            move=LoggedMove.from_entry(move) if move is not None else None,
+            state=body.get("state"), views=body.get("views"),
+        )
 
 
 @strawberry.type(description="Moves and view since a ply, for polling clients.")

@@ -113,6 +113,8 @@ class HansaEngine(Engine):
             "ranks": ranks,
             "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
             "tie_break": {"person_types": type_counts},
+            # the game always ends the same way: the last round scored (rulebook)
+            "end_reason": "final_scoring" if state.phase == OVER else None,
             "breakdown": breakdown,
             "final": state.phase == OVER,
         }
