@@ -43,7 +43,7 @@ def backfill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0004_incidents_append_only")]
+    dependencies = [("games", "0005_match_admin_group")]
 
     operations = [
         migrations.AddField(
