@@ -31,7 +31,9 @@ class RegistrationSerializer(serializers.ModelSerializer):
     password = serializers.CharField(
         write_only=True, trim_whitespace=False, style={"input_type": "password"}
     )
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    # no default here: "" is not an email address, and the schema's default must validate
+    # against its own format (register_user defaults to "")
+    email = serializers.EmailField(required=False, allow_blank=True)
 
     class Meta:
         model = User

@@ -28,7 +28,8 @@ class RegisterView(ApiView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=RegistrationSerializer,
+    @extend_schema(summary="Sign up: a new user and its API token", operation_id="register",
+                   request=RegistrationSerializer,
                    responses={201: RegistrationResponseSerializer, 400: ErrorSerializer})
     def post(self, request: Request) -> Response:
         serializer = RegistrationSerializer(data=request.data)
@@ -56,7 +57,8 @@ class TokenView(ApiView):
             return [IsAuthenticated()]
         return [AllowAny()]
 
-    @extend_schema(request=TokenRequestSerializer,
+    @extend_schema(summary="Log in: your API token (the same one on every call)",
+                   operation_id="get_token", request=TokenRequestSerializer,
                    responses={200: TokenResponseSerializer, 400: ErrorSerializer})
     def post(self, request: Request) -> Response:
         serializer = TokenRequestSerializer(data=request.data)
@@ -64,7 +66,9 @@ class TokenView(ApiView):
         token = services.issue_token(request=request, **serializer.validated_data)
         return Response({"token": token.key, "user": UserSerializer(token.user).data})
 
-    @extend_schema(request=None, responses={204: None, 401: ErrorSerializer})
+    @extend_schema(summary="Log out: revoke the token this request carries",
+                   operation_id="revoke_token", request=None,
+                   responses={204: None, 401: ErrorSerializer})
     def delete(self, request: Request) -> Response:
         assert isinstance(request.auth, Token)  # guaranteed: TokenAuthentication + IsAuthenticated
         services.revoke_token(request.auth)
@@ -75,6 +79,7 @@ class MeView(ApiView):
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: UserSerializer, 401: ErrorSerializer})
+    @extend_schema(summary="The signed-in user", operation_id="get_me",
+                   responses={200: UserSerializer, 401: ErrorSerializer})
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(request.user).data)

@@ -65,7 +65,8 @@ class HealthView(ApiView):
     permission_classes = [AllowAny]
     throttle_classes: list = []  # load balancers poll it from one address
 
-    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer})
+    @extend_schema(summary="Is the service up (database and Redis)?", operation_id="health",
+                   responses={200: HealthSerializer, 503: HealthSerializer})
     def get(self, request: Request) -> Response:
         checks = {
             "database": "ok" if database_is_up() else "down",

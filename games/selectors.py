@@ -44,11 +44,14 @@ def list_games() -> list[dict]:
 
 def get_game(game: str) -> dict:
     """The catalogue entry of ``game``: ``{"game", "title", "players": {"min", "max"},
-    "options", "rules_version", "bot_kinds"}``. Raises UnknownGame (404)."""
+    "options", "rules_version", "bot_kinds", "move_schema"}`` and whatever else the engine
+    describes for drawing the game (Han ``maps``, ``drawing``). Raises UnknownGame (404)."""
     if game not in available_games():
         raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.")
-    entry = dict(get_engine(game).describe())
+    engine = get_engine(game)
+    entry = dict(engine.describe())
     entry.setdefault("game", game)
+    entry["move_schema"] = engine.move_schema()
     entry["bot_kinds"] = list(BOT_KINDS)
     entry["time_controls"] = clock_presets.catalogue()
     return entry

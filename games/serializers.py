@@ -15,6 +15,7 @@ from rest_framework.exceptions import ErrorDetail
 
 from config.api_errors import ErrorBodySerializer, ErrorSerializer  # noqa: F401 (re-exported)
 from games.models import MatchStatus
+from games.openapi import BotSeatsField, MoveField, NameField, ObjectField, WholeNumberField
 
 
 # -- requests ---------------------------------------------------------------------------------
@@ -36,20 +37,22 @@ class RefusesUnknownFields(serializers.Serializer):
 
 
 class CreateMatchRequestSerializer(RefusesUnknownFields):
-    game = serializers.JSONField(help_text='Registry key of the game: "han" or "hansa".')
-    players = serializers.JSONField(help_text="Number of seats.")
-    options = serializers.JSONField(
+    """A new match; unknown keys are refused (invalid_input, unknown_field)."""
+
+    game = NameField(help_text='Registry key of the game: "han" or "hansa".')
+    players = WholeNumberField(help_text="Number of seats.")
+    options = ObjectField(
         required=False, default=None, allow_null=True,
         help_text="Game options (see GET /games/{game}/)."
     )
-    bot_seats = serializers.JSONField(
+    bot_seats = BotSeatsField(
         required=False, default=None, allow_null=True,
         help_text='Seats given to bots: {"<position>": "<bot kind>"}, e.g. {"1": "greedy"}.',
     )
     take_seat = serializers.BooleanField(
         required=False, default=True, help_text="Sit at the table yourself (default true)."
     )
-    creator_seat = serializers.JSONField(
+    creator_seat = WholeNumberField(
         required=False, default=None, allow_null=True,
         help_text="Your position (default: lowest free)."
     )
@@ -63,14 +66,18 @@ class CreateMatchRequestSerializer(RefusesUnknownFields):
 
 
 class JoinRequestSerializer(serializers.Serializer):
-    position = serializers.JSONField(
+    """The seat to take."""
+
+    position = WholeNumberField(
         required=False, default=None, allow_null=True,
         help_text="Seat to take (default: lowest free)."
     )
 
 
 class StartRequestSerializer(serializers.Serializer):
-    fill_with = serializers.JSONField(
+    """How to start a match with open seats."""
+
+    fill_with = NameField(
         required=False, default=None, allow_null=True,
         help_text='Bot kind for every open seat ("random" or "greedy"); without it a match '
         "with open seats is refused with match_not_full.",
@@ -78,24 +85,31 @@ class StartRequestSerializer(serializers.Serializer):
 
 
 class AbortRequestSerializer(serializers.Serializer):
+    """Why the match stops."""
+
     reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
 
 
 class ResignRequestSerializer(RefusesUnknownFields):
-    seat = serializers.JSONField(
+    """Resigning; unknown keys are refused (invalid_input, unknown_field)."""
+
+    seat = WholeNumberField(
         required=False, default=None, allow_null=True,
         help_text="Your seat, as a check (another seat is refused with not_your_seat).",
     )
 
 
 class SubmitMoveRequestSerializer(RefusesUnknownFields):
-    move = serializers.JSONField(
+    """A move for your seat; unknown keys are refused (invalid_input, unknown_field)."""
+
+    move = MoveField(
         required=False, default=None, allow_null=True,
         help_text="The move, a JSON object as listed by GET legal-moves.",
     )
-    expected_ply = serializers.JSONField(
+    expected_ply = WholeNumberField(
         required=False, default=None, allow_null=True,
-        help_text="The ply you saw; a different current ply is refused with stale_ply.",
+        help_text="The ply you saw. Turns: a different current ply is refused with "
+        "stale_ply; a simultaneous choice accepts any ply since it became due (docs/api.md).",
     )
 
 
@@ -110,7 +124,18 @@ class GameSerializer(serializers.Serializer):
     title = serializers.CharField()
     players = PlayerRangeSerializer()
     options = serializers.JSONField(help_text="JSON schema of the game's options.")
-    maps = serializers.JSONField(required=False, help_text="Han: each map with its board file.")
+    maps = serializers.JSONField(
+        required=False,
+        help_text="Han: each map with its board file (spaces with coordinates, provinces with "
+        "outlines, roads, alliances) and its dragon spaces.")
+    drawing = serializers.JSONField(
+        required=False,
+        help_text="What a client needs to draw the game: Han's canvas, colours and scoring "
+        "track; Hansa's cities and colours, every card, the prosperity track with its "
+        "multipliers, the profit and luxury tables (docs/api.md, the catalogue).")
+    move_schema = serializers.JSONField(
+        help_text="JSON Schema of the game's moves: a oneOf with a type discriminator, one "
+        "branch per move type (the same as the Move components of this document).")
     rules_version = serializers.CharField()
     bot_kinds = serializers.ListField(child=serializers.CharField())
     time_controls = serializers.JSONField(help_text="The time-control presets.")
@@ -190,7 +215,7 @@ class LegalMovesSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     ply = serializers.IntegerField()
     to_act = serializers.ListField(child=serializers.IntegerField())
-    moves = serializers.ListField(child=serializers.JSONField())
+    moves = serializers.ListField(child=MoveField())
 
 
 class LoggedMoveSerializer(serializers.Serializer):

@@ -108,6 +108,7 @@ CONDITIONAL = OpenApiParameter(
 # -- the catalogue ----------------------------------------------------------------------------
 class GameListView(ApiView):
     @extend_schema(
+        operation_id="list_games",
         summary="The games this service plays",
         responses={200: s.GameSerializer(many=True), **_errors()},
         examples=[GAME_EXAMPLE],
@@ -119,6 +120,7 @@ class GameListView(ApiView):
 
 class GameDetailView(ApiView):
     @extend_schema(
+        operation_id="get_game",
         summary="One game: its option schema, player counts and bot kinds",
         responses={200: s.GameSerializer, **_errors(404)},
         examples=[GAME_EXAMPLE, ERROR_EXAMPLES["unknown_game"]],
@@ -135,7 +137,7 @@ class MatchListView(ApiView):
 
     @extend_schema(
         summary="List matches",
-        operation_id="matches_list",
+        operation_id="list_matches",
         parameters=[
             OpenApiParameter("game", str, description='"han" or "hansa".'),
             OpenApiParameter("status", str, description="open, active, scoring, finished, "
@@ -166,6 +168,7 @@ class MatchListView(ApiView):
         return paginator.get_paginated_response(s.MatchSummarySerializer(rows, many=True).data)
 
     @extend_schema(
+        operation_id="create_match",
         summary="Create a match",
         request=s.CreateMatchRequestSerializer,
         responses={201: s.MatchDetailSerializer, **_errors(400, 401, 409)},
@@ -208,6 +211,7 @@ def _bot_seats_by_position(bot_seats: dict) -> dict:
 
 class MatchDetailView(ApiView):
     @extend_schema(
+        operation_id="get_match",
         summary="A match, with the game as you may see it",
         parameters=[MATCH_ID, CONDITIONAL],
         responses={200: s.MatchDetailSerializer, 304: None, **_errors(404)},
@@ -227,6 +231,7 @@ class _MatchActionView(ApiView):
 
 class JoinMatchView(_MatchActionView):
     @extend_schema(
+        operation_id="join_match",
         summary="Take a seat (the match starts when the last seat is taken)",
         parameters=[MATCH_ID],
         request=s.JoinRequestSerializer,
@@ -243,6 +248,7 @@ class JoinMatchView(_MatchActionView):
 
 class LeaveMatchView(_MatchActionView):
     @extend_schema(
+        operation_id="leave_match",
         summary="Give up your seat while the match is open",
         parameters=[MATCH_ID],
         request=None,
@@ -256,6 +262,7 @@ class LeaveMatchView(_MatchActionView):
 
 class StartMatchView(_MatchActionView):
     @extend_schema(
+        operation_id="start_match",
         summary="Start the match now (creator or admin)",
         parameters=[MATCH_ID],
         request=s.StartRequestSerializer,
@@ -270,6 +277,7 @@ class StartMatchView(_MatchActionView):
 
 class AbortMatchView(_MatchActionView):
     @extend_schema(
+        operation_id="abort_match",
         summary="Abort the match (creator or admin)",
         parameters=[MATCH_ID],
         request=s.AbortRequestSerializer,
@@ -284,6 +292,7 @@ class AbortMatchView(_MatchActionView):
 
 class ResignView(_MatchActionView):
     @extend_schema(
+        operation_id="resign_seat",
         summary="Resign your seat: it ranks last (2 players: the match ends; more: a bot "
         "plays it out)",
         parameters=[MATCH_ID],
@@ -299,6 +308,7 @@ class ResignView(_MatchActionView):
 
 class ReclaimView(_MatchActionView):
     @extend_schema(
+        operation_id="reclaim_seat",
         summary="Take back your seat from the bot that took it over",
         parameters=[MATCH_ID],
         request=None,
@@ -313,6 +323,7 @@ class ReclaimView(_MatchActionView):
 # -- playing ----------------------------------------------------------------------------------
 class LegalMovesView(ApiView):
     @extend_schema(
+        operation_id="get_legal_moves",
         summary="Your seat's legal moves now",
         parameters=[MATCH_ID, CONDITIONAL],
         responses={200: s.LegalMovesSerializer, 304: None, **_errors(403, 404)},
@@ -328,6 +339,7 @@ class MovesView(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
+        operation_id="list_moves",
         summary="The move log (redacted for you while the match runs)",
         parameters=[MATCH_ID],
         responses={200: s.LoggedMoveSerializer(many=True), **_errors(404)},
@@ -340,6 +352,7 @@ class MovesView(ApiView):
                                                many=True).data)
 
     @extend_schema(
+        operation_id="submit_move",
         summary="Submit a move for your seat",
         parameters=[MATCH_ID],
         request=s.SubmitMoveRequestSerializer,
@@ -369,7 +382,8 @@ class MovesView(ApiView):
 class ReplayView(ApiView):
     query_params = ("ply",)
     @extend_schema(
-        summary="The state after ply N, as you may see it (everything once ended)",
+        operation_id="get_replay",
+        summary="The position after ply N (default the latest), as you may see it",
         parameters=[MATCH_ID, OpenApiParameter("ply", int, description="0 .. the match's "
                                                "ply; default the latest.")],
         responses={200: s.ReplaySerializer, **_errors(400, 404, 409)},
@@ -384,7 +398,8 @@ class ReplayView(ApiView):
 
 class ResultView(ApiView):
     @extend_schema(
-        summary="Final scores, ranks and breakdown",
+        operation_id="get_result",
+        summary="Final scores, ranks, tie-breaks, end reason and breakdown",
         parameters=[MATCH_ID],
         responses={200: s.ResultSerializer, **_errors(404, 409)},
         examples=[RESULT_EXAMPLE, ERROR_EXAMPLES["not_finished"]],
@@ -399,7 +414,8 @@ class EventsView(ApiView):
     query_params = ("since",)
 
     @extend_schema(
-        summary="For polling: moves since a ply, the status and your current view",
+        operation_id="get_events",
+        summary="For polling: moves and their events since a ply, the status and your view",
         parameters=[MATCH_ID, OpenApiParameter("since", int, description="Default 0."),
                     CONDITIONAL],
         responses={200: s.EventsSerializer, 304: None, **_errors(400, 404)},

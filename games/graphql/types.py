@@ -71,8 +71,18 @@ class Game:
         description="The time-control presets a match may be created with.")
     maps: JSON | None = strawberry.field(
         default=None,
-        description="Han: each map's name, player counts and board data (geometry, roads, "
-        "alliances) for drawing it; null for games without maps.",
+        description="Han: each map's name, player counts, board data (geometry, roads, "
+        "alliances) and dragon spaces for drawing it; null for games without maps.",
+    )
+    drawing: JSON | None = strawberry.field(
+        default=None,
+        description="What a client needs to draw the game: Han's canvas, colours and scoring "
+        "track; Hansa's cities and colours, every card, the prosperity track with its "
+        "multipliers, the profit and luxury tables.",
+    )
+    move_schema: JSON = strawberry.field(
+        default=None,
+        description="JSON Schema of the game's moves: a oneOf with a type discriminator.",
     )
 
     @classmethod
@@ -86,6 +96,8 @@ class Game:
             bot_kinds=list(entry.get("bot_kinds", [])),
             time_controls=entry.get("time_controls", []),
             maps=entry.get("maps"),
+            drawing=entry.get("drawing"),
+            move_schema=entry["move_schema"],
         )
 
 

@@ -17,6 +17,7 @@ from rules.engine import Engine, IllegalMove, InvalidOptions
 from rules.han import placement
 from rules.han.board import board_data, get_board, map_ids
 from rules.han.determinize import sample_state
+from rules.han.drawing import dragon_spaces, drawing_data
 from rules.han.scoring import final_result, province_points
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
@@ -450,6 +451,7 @@ def _catalogue_text(name: str, title: str, rules_version: str, *maps: str) -> st
             "players": [board.min_players, board.max_players],
             "variant": board.variant_kind,
             "board": board_data(map_id),
+            "dragon_spaces": dragon_spaces(map_id),
         }
     return json.dumps(
         {
@@ -480,6 +482,7 @@ def _catalogue_text(name: str, title: str, rules_version: str, *maps: str) -> st
                 },
             },
             "maps": described_maps,
+            "drawing": drawing_data(),
             "rules_version": rules_version,
         }
     )

@@ -52,6 +52,9 @@ class HansaData:
     ``city_order``; a luxury piece's colour by the index of the city of that colour."""
 
     def __init__(self, cards: list[dict], tables: dict) -> None:
+        # the files as given, for the catalogue (rules/hansa/drawing.py): a client draws
+        # from the same data the engine plays with; JSON text, so nobody edits it in place
+        self.source_text = json.dumps({"cards": cards, "tables": tables})
         try:
             self._load(cards, tables)
         except (KeyError, TypeError, ValueError) as error:

@@ -8,6 +8,7 @@ from rules.engine import Engine, IllegalMove, InvalidOptions
 from rules.hansa import flow, moves, scoring
 from rules.hansa.data import HansaData, load_default_data
 from rules.hansa.determinize import sample_state
+from rules.hansa.drawing import drawing_data
 from rules.hansa.state import OVER, SIMULTANEOUS_PHASES, HansaState
 from rules.hansa.view import build_view
 from rules.move_schema import move_type, one_of
@@ -35,6 +36,7 @@ class HansaEngine(Engine):
             "title": self.title,
             "players": {"min": min(self.data.player_counts), "max": max(self.data.player_counts)},
             "options": options_schema(),
+            "drawing": drawing_data(self.data),
             "rules_version": self.rules_version,
         }
 
