@@ -127,6 +127,16 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 1024 * 1024)
 # A GraphQL query or mutation stops resolving fields after this long (games/graphql/limits.py).
 GRAPHQL_TIMEOUT_SECONDS = float(env_str("GRAPHQL_TIMEOUT_SECONDS", "5"))
 
+# Games beyond the built-in two (plugins, issue 10): EXTRA_GAMES="name=package.module:Class,..."
+# registers each engine with rules.registry at start-up (games/apps.py); the tests register
+# a tiny third game this way.
+EXTRA_GAMES = {
+    name.strip(): path.strip()
+    for name, _, path in (
+        entry.partition("=") for entry in env_str("EXTRA_GAMES", "").split(",") if entry.strip()
+    )
+}
+
 # Cross-origin browsers: REST and GraphQL (the websocket origin check reads the same list).
 # Only the token header authenticates a cross-origin call, so no cookies cross origins.
 DEVELOPMENT_CORS_ORIGINS = (

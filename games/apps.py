@@ -1,5 +1,17 @@
 from django.apps import AppConfig
+from django.conf import settings
+from django.core.signals import setting_changed
 from django.db.models.signals import post_migrate
+
+
+def _register_extra_games(**kwargs) -> None:
+    """Hand ``settings.EXTRA_GAMES`` to the rules registry: at start-up, and again when a
+    test changes the setting."""
+    if kwargs.get("setting", "EXTRA_GAMES") != "EXTRA_GAMES":
+        return
+    from rules.registry import set_extra_games
+
+    set_extra_games(getattr(settings, "EXTRA_GAMES", {}) or {})
 
 
 class GamesConfig(AppConfig):
@@ -13,3 +25,6 @@ class GamesConfig(AppConfig):
         # (config/database_roles.py): tables added by later migrations included.
         post_migrate.connect(grant_after_migrate, sender=self,
                              dispatch_uid="grant_runtime_privileges")
+
+        _register_extra_games()
+        setting_changed.connect(_register_extra_games, dispatch_uid="games-extra-games")
