@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,8 +35,8 @@ def _database_url() -> str:
             f"{db['NAME']}")
 
 
-@pytest.fixture
-def worker(tmp_path):
+@contextmanager
+def _running_worker(tmp_path, pool=None, **extra_env):
     with celery_app.connection_for_write() as conn:
         for queue in (TEST_QUEUE, TEST_BOT_QUEUE):  # tasks left by earlier tests
             conn.default_channel.queue_purge(queue)
@@ -47,12 +48,15 @@ def worker(tmp_path):
         "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "REDIS_URL": settings.REDIS_URL,
+        **extra_env,
     }
     log = open(tmp_path / "worker.log", "wb")  # a file, not a pipe: a full pipe would block it
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker",
          "-Q", f"{TEST_QUEUE},{TEST_BOT_QUEUE}",  # scoring and bot turns, as in production
-         # the production pool (threads, CELERY_WORKER_POOL) with its pooled connections
+         # the production pool (threads, CELERY_WORKER_POOL) with its pooled connections,
+         # unless a test needs another (Celery enforces time limits only in prefork)
+         *([f"--pool={pool}"] if pool else []),
          "--concurrency=2", "--without-gossip", "--without-mingle",
          "--without-heartbeat", "-l", "warning", "-n", f"test-games-{os.getpid()}@%h"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -70,6 +74,20 @@ def worker(tmp_path):
             process.kill()
             process.wait(timeout=10)
         connection.close()
+
+
+@pytest.fixture
+def worker(tmp_path):
+    with _running_worker(tmp_path) as process:
+        yield process
+
+
+@pytest.fixture
+def search_worker(tmp_path):
+    """A worker whose search levels play with few iterations (their own budgets otherwise),
+    so whole matches of every level finish in seconds."""
+    with _running_worker(tmp_path, BOT_SEARCH_ITERATION_CAP="6") as process:
+        yield process
 
 
 def _worker_log(process) -> str:
@@ -112,3 +130,42 @@ def test_a_worker_plays_bot_matches_to_the_end_and_scores_them(worker):
         assert results.count() == match.players
         assert min(result.rank for result in results) == 1
         assert match.finished_at is not None
+
+
+def test_a_worker_plays_bot_matches_of_every_search_level_to_the_end(search_worker):
+    levels = ("easy", "medium", "hard")
+    matches = [
+        services.create_match(user=None, game=game, players=2, take_seat=False,
+                              bot_seats={0: level, 1: level})
+        for level in levels
+        for game in ("han", "hansa")
+    ]
+    matches.append(services.create_match(
+        user=None, game="hansa", players=4, take_seat=False,
+        bot_seats={0: "hard", 1: "greedy", 2: "random", 3: "medium"},
+    ))
+    ids = [match.pk for match in matches]
+    _wait_finished(ids, search_worker)
+    for match in Match.objects.filter(pk__in=ids):
+        assert match.ply > 10
+        assert Result.objects.filter(match=match).count() == match.players
+
+
+@pytest.fixture
+def impatient_worker(tmp_path):
+    """A prefork worker (the solo pool has no time limits) whose soft limit cuts every bot
+    search short: 0.1 s, against the hard level's own cap of 1.5 s."""
+    with _running_worker(tmp_path, pool="prefork", BOT_TURN_SOFT_TIME_LIMIT="0.1") as process:
+        yield process
+
+
+def test_a_search_cut_by_the_soft_time_limit_still_plays_a_move(impatient_worker):
+    match = services.create_match(user=None, game="hansa", players=2, take_seat=False,
+                                  bot_seats={0: "hard", 1: "hard"})
+    _wait_finished([match.pk], impatient_worker)
+    match.refresh_from_db()
+    assert Result.objects.filter(match=match).count() == 2
+    # the backstop fired (greedy played those turns) and no task failed for it
+    log = impatient_worker.log_path.read_text(errors="replace")
+    assert "overran the soft time limit" in log
+    assert "Traceback" not in log
