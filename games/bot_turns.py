@@ -20,7 +20,7 @@ from rules.engine import Engine
 logger = logging.getLogger(__name__)
 
 
-def think(kind: str, engine: Engine, view: dict, legal_moves: list[dict], seat: int, *,
+def think_bot_move(kind: str, engine: Engine, view: dict, legal_moves: list[dict], seat: int, *,
           match_key: object, ply: int) -> dict:
     """The move of the ``kind`` bot at ``seat``; greedy's if the search is interrupted."""
     cap = getattr(settings, "BOT_SEARCH_ITERATION_CAP", None)

@@ -22,8 +22,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bot_turns, errors
+from games import errors
 from games.bot_randomness import bot_key
+from games.bot_turns import think_bot_move
 from games.clocks import presets as clock_presets
 from games.clocks.outcome import final_result
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
@@ -442,7 +443,7 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
     if seat not in engine.to_act(state):
         return False
     # The bot thinks without holding the lock; submit_move re-checks the ply under it.
-    move = bot_turns.think(
+    move = think_bot_move(
         seat_row.bot_kind,
         engine,
         engine.view(state, seat),
