@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
@@ -33,7 +34,12 @@ RETRY_OPTIONS = _RETRY = {
     # makes an overrunning search play greedy (games/bot_turns.py), the hard one the last
     soft_time_limit=settings.BOT_TURN_SOFT_TIME_LIMIT,
     time_limit=settings.BOT_TURN_SOFT_TIME_LIMIT + 10,
-    **_RETRY,
+    **{
+        **_RETRY,
+        # a soft limit that fires after the thinking (while the move is being stored) rolls
+        # the transaction back; the turn is simply tried again (the service is idempotent)
+        "autoretry_for": (*_TRANSIENT, SoftTimeLimitExceeded),
+    },
 )
 def play_bot_turn(match_id: int, seat: int, ply: int) -> bool:
     """Let the bot at ``seat`` play if the match is still at ``ply`` (else a no-op)."""

@@ -9,7 +9,7 @@ moves from the root; at each node only the moves legal in *this* determinization
 and UCB1 uses how often a child was available as its parent count (ISUCB), so a move that
 is legal only with some hidden cards is not punished for the iterations where it was not.
 Every seat picks by its own reward, so opponents play well, not kindly. A new node is added
-per iteration, then a rollout plays random legal moves for up to ``rollout_depth`` plies
+per iteration, then a rollout plays random legal moves for up to ``rollout_depth`` plies (4)
 and scores the position: final scores if the game ended, else ``engine.estimate_scores``
 (the game as if it ended now), turned into a reward in [0, 1] per seat that mixes the share
 of opponents beaten with the score margin over the best opponent.
@@ -41,7 +41,7 @@ class SearchBudget:
     #: wall-clock cap in seconds; the search stops at whichever limit comes first
     seconds: float
     #: plies a rollout plays before ``estimate_scores`` judges it (None: to the end)
-    rollout_depth: int | None = 12
+    rollout_depth: int | None = 4
     #: UCB1 exploration constant (rewards lie in [0, 1])
     exploration: float = 0.7
     #: weight of the root prior (``engine.move_value`` from the bot's own view, scaled to
