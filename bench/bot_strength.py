@@ -4,8 +4,8 @@ For each pairing (a "hero" level against one opponent level in every other seat)
 ``--games`` games (seats rotated: the hero sits at seat ``i % players`` in game ``i``, each
 game on its own seed) and prints, per pairing, the hero's win rate (a shared win counts
 1/k) with a 95% Wilson interval and its mean score margin over the best opponent with a
-95% normal interval; then, per level, the think time per move (median, p99) over every
-decision of that level that had more than one legal move.
+95% normal interval; then, per game and level, the think time per move (median, p99) over
+every decision of that level that had more than one legal move.
 
     .venv/bin/python bench/bot_strength.py                       # the default pairings
     .venv/bin/python bench/bot_strength.py --games 20 --only han:2
@@ -105,11 +105,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def summarise(outcomes: list[dict]) -> dict:
     pairings: dict[tuple, list[dict]] = {}
-    times: dict[str, list[float]] = {}
+    times: dict[tuple[str, str], list[float]] = {}
     for outcome in outcomes:
         pairings.setdefault(tuple(outcome["pairing"]), []).append(outcome)
         for kind, spent in outcome["times"].items():
-            times.setdefault(kind, []).extend(spent)
+            times.setdefault((outcome["pairing"][0], kind), []).extend(spent)
     rows = []
     for (game, players, hero, opponent), games in pairings.items():
         wins = sum(g["win"] for g in games)
@@ -120,11 +120,11 @@ def summarise(outcomes: list[dict]) -> dict:
             "games": len(games), "win_rate": wins / len(games), "win_ci": [low, high],
             "margin": mean, "margin_ci": [m_low, m_high],
         })
-    think = {
-        kind: {"decisions": len(spent), "median_s": statistics.median(spent),
-               "p99_s": percentile(spent, 0.99)}
-        for kind, spent in times.items()
-    }
+    think = [
+        {"game": game, "level": kind, "decisions": len(spent),
+         "median_s": statistics.median(spent), "p99_s": percentile(spent, 0.99)}
+        for (game, kind), spent in sorted(times.items())
+    ]
     return {"pairings": rows, "think_time": think}
 
 
@@ -140,10 +140,11 @@ def table(summary: dict) -> str:
             f"{row['win_ci'][1]:.0%}) | {row['margin']:+.1f} ({row['margin_ci'][0]:+.1f} to "
             f"{row['margin_ci'][1]:+.1f}) |"
         )
-    lines += ["", "| level | decisions | think median | think p99 |", "|---|---|---|---|"]
-    for kind, entry in summary["think_time"].items():
-        lines.append(f"| {kind} | {entry['decisions']} | {entry['median_s'] * 1000:.0f} ms "
-                     f"| {entry['p99_s'] * 1000:.0f} ms |")
+    lines += ["", "| game | level | decisions | think median | think p99 |",
+              "|---|---|---|---|---|"]
+    for entry in summary["think_time"]:
+        lines.append(f"| {entry['game']} | {entry['level']} | {entry['decisions']} "
+                     f"| {entry['median_s'] * 1000:.0f} ms | {entry['p99_s'] * 1000:.0f} ms |")
     return "\n".join(lines)
 
 
@@ -158,9 +159,9 @@ def strength_entries(summary: dict) -> dict:
             "win_ci": [round(x, 3) for x in row["win_ci"]],
             "margin": round(row["margin"], 2),
         })
-    for kind, times in summary["think_time"].items():
-        out.setdefault(kind, {})["think_time_s"] = {
-            "median": round(times["median_s"], 3), "p99": round(times["p99_s"], 3),
+    for entry in summary["think_time"]:
+        out.setdefault(entry["level"], {}).setdefault(entry["game"], {})["think_time_s"] = {
+            "median": round(entry["median_s"], 3), "p99": round(entry["p99_s"], 3),
         }
     return out
 
