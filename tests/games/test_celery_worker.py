@@ -153,9 +153,10 @@ def test_a_worker_plays_bot_matches_of_every_search_level_to_the_end(search_work
 
 @pytest.fixture
 def impatient_worker(tmp_path):
-    """A prefork worker (the solo pool has no time limits) whose soft limit cuts every bot
-    search short: 0.1 s, against the hard level's own cap of 1.5 s."""
-    with _running_worker(tmp_path, pool="prefork", BOT_TURN_SOFT_TIME_LIMIT="0.1") as process:
+    """A prefork worker (threads and solo pools enforce no time limits) whose soft limit cuts
+    every bot search short: 0.1 s, against the hard level's own cap of 1.5 s."""
+    with _running_worker(tmp_path, pool="prefork", CELERY_WORKER_POOL="prefork",
+                         BOT_TURN_SOFT_TIME_LIMIT="0.1") as process:
         yield process
 
 
@@ -168,4 +169,4 @@ def test_a_search_cut_by_the_soft_time_limit_still_plays_a_move(impatient_worker
     # the backstop fired and greedy played those turns; a limit that fired while a move
     # was being stored (a heavily loaded machine) made the turn retry, never stall
     log = impatient_worker.log_path.read_text(errors="replace")
-    assert "overran the soft time limit" in log
+    assert "overran the soft time limit" in log, log[-3000:]
