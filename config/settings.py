@@ -261,6 +261,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "health_check_interval": 10,
 }
 
+# Bots (issue 12): a search level stops at its own wall-clock cap (at most 1.5 s); past this
+# soft limit a bot turn plays greedy instead (games/bot_turns.py). The iteration cap, when
+# set, lowers every search level's iterations (tests, slow machines).
+BOT_TURN_SOFT_TIME_LIMIT = float(env_str("BOT_TURN_SOFT_TIME_LIMIT", "8"))
+_bot_cap = env_str("BOT_SEARCH_ITERATION_CAP", "")
+BOT_SEARCH_ITERATION_CAP = int(_bot_cap) if _bot_cap else None
+
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",

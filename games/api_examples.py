@@ -74,7 +74,18 @@ GAME_EXAMPLE = OpenApiExample(
             },
         },
         "rules_version": "1",
-        "bot_kinds": ["random", "greedy"],
+        "bot_kinds": ["random", "greedy", "easy", "medium", "hard"],
+        "bot_levels": [
+            {"kind": "greedy", "description": "Plays the move worth the most points at once, "
+             "judged from its own view.", "search": None, "strength": {}},
+            {"kind": "hard", "description": "Information-set Monte Carlo tree search, 140 "
+             "sampled playouts per move (at most 1.5 s).",
+             "search": {"iterations": 140, "seconds": 1.5},
+             "strength": {"against": [{"opponent": "greedy", "players": 2, "games": 100,
+                                       "win_rate": 0.9, "win_ci": [0.83, 0.94],
+                                       "margin": 12.0}],
+                          "think_time_s": {"median": 0.4, "p99": 1.2}}},
+        ],
     },
     response_only=True,
 )

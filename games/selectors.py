@@ -21,6 +21,7 @@ from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.replay import replay_state
 from rules import available_games, get_engine
 from rules.bots import BOT_KINDS
+from rules.bots.registry import bot_levels
 
 #: seats with their users in one query (instead of one for seats and one for users)
 SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
@@ -44,8 +45,10 @@ def list_games() -> list[dict]:
 
 def get_game(game: str) -> dict:
     """The catalogue entry of ``game``: ``{"game", "title", "players": {"min", "max"},
-    "options", "rules_version", "bot_kinds", "move_schema"}`` and whatever else the engine
-    describes for drawing the game (Han ``maps``, ``drawing``). Raises UnknownGame (404)."""
+    "options", "rules_version", "bot_kinds", "bot_levels", "move_schema", "time_controls"}``
+    and whatever else the engine describes for drawing the game (Han ``maps``, ``drawing``);
+    ``bot_levels`` describes each bot kind with its search budget and the strength measured
+    in this game (bench/bot_strength.py). Raises UnknownGame (404)."""
     if game not in available_games():
         raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.")
     engine = get_engine(game)
@@ -54,6 +57,9 @@ def get_game(game: str) -> dict:
     entry["move_schema"] = engine.move_schema()
     entry["bot_kinds"] = list(BOT_KINDS)
     entry["time_controls"] = clock_presets.catalogue()
+    entry["bot_levels"] = [
+        {**level, "strength": level["strength"].get(game, {})} for level in bot_levels()
+    ]
     return entry
 
 

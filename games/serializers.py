@@ -139,6 +139,10 @@ class GameSerializer(serializers.Serializer):
     rules_version = serializers.CharField()
     bot_kinds = serializers.ListField(child=serializers.CharField())
     time_controls = serializers.JSONField(help_text="The time-control presets.")
+    bot_levels = serializers.JSONField(
+        help_text="Each bot kind: description, search budget (null for random and greedy) "
+        "and strength measured in this game (win rates, think time per move)."
+    )
 
 
 class SeatSerializer(serializers.Serializer):

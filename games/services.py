@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from games import errors
 from games.bot_randomness import bot_key
+from games.bot_turns import think_bot_move
 from games.clocks import presets as clock_presets
 from games.clocks.outcome import final_result
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
@@ -35,7 +36,7 @@ from games.replay import replay_state
 from games.selectors import SEATS_WITH_USERS, parse_match_id, whole_number
 from rules import IllegalMove, get_engine
 from rules import InvalidOptions as EngineInvalidOptions
-from rules.bots import BOT_KINDS, choose_bot_move
+from rules.bots import BOT_KINDS
 from rules.engine import Engine
 
 logger = logging.getLogger(__name__)
@@ -454,7 +455,7 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
     if seat not in engine.to_act(state):
         return False
     # The bot thinks without holding the lock; submit_move re-checks the ply under it.
-    move = choose_bot_move(
+    move = think_bot_move(
         seat_row.bot_kind,
         engine,
         engine.view(state, seat),

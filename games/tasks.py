@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from games import services
@@ -31,7 +33,19 @@ RETRY_OPTIONS = _RETRY = {
 }
 
 
-@shared_task(name="games.tasks.play_bot_turn", **_RETRY)
+@shared_task(
+    name="games.tasks.play_bot_turn",
+    # the search's own wall-clock cap ends it first; the soft limit is the backstop that
+    # makes an overrunning search play greedy (games/bot_turns.py), the hard one the last
+    soft_time_limit=settings.BOT_TURN_SOFT_TIME_LIMIT,
+    time_limit=settings.BOT_TURN_SOFT_TIME_LIMIT + 10,
+    **{
+        **_RETRY,
+        # a soft limit that fires after the thinking (while the move is being stored) rolls
+        # the transaction back; the turn is simply tried again (the service is idempotent)
+        "autoretry_for": (*_TRANSIENT, SoftTimeLimitExceeded),
+    },
+)
 def play_bot_turn(match_id: int, seat: int, ply: int) -> bool:
     """Let the bot at ``seat`` play if the match is still at ``ply`` (else a no-op)."""
     return services.play_bot_turn(match_id=match_id, seat=seat, ply=ply)

@@ -69,6 +69,11 @@ class Game:
     time_controls: JSON = strawberry.field(
         default_factory=list,
         description="The time-control presets a match may be created with.")
+    bot_levels: JSON = strawberry.field(
+        default=None,
+        description="Each bot kind: description, search budget (null for random and greedy) "
+        "and strength measured in this game (win rates, think time per move).",
+    )
     maps: JSON | None = strawberry.field(
         default=None,
         description="Han: each map's name, player counts, board data (geometry, roads, "
@@ -95,6 +100,7 @@ class Game:
             rules_version=str(entry.get("rules_version", "")),
             bot_kinds=list(entry.get("bot_kinds", [])),
             time_controls=entry.get("time_controls", []),
+            bot_levels=entry.get("bot_levels", []),
             maps=entry.get("maps"),
             drawing=entry.get("drawing"),
             move_schema=entry["move_schema"],

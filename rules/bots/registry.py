@@ -2,22 +2,75 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
 
 from rules.bots.greedy_bot import choose_greedy_move
+from rules.bots.ismcts import SearchBudget, choose_ismcts_move
 from rules.bots.random_bot import choose_random_move
 from rules.engine import Engine
 from rules.rng import SeededRng
 
 BotFunction = Callable[[Engine, dict, list, int, SeededRng], dict]
 
+#: the search levels: IS-MCTS (rules/bots/ismcts.py) differing only in budget. Iterations
+#: make a level's play reproducible; the wall-clock cap only bounds a slow machine's wait.
+SEARCH_LEVELS: dict[str, SearchBudget] = {
+    "easy": SearchBudget(iterations=20, seconds=0.3),
+    "medium": SearchBudget(iterations=60, seconds=0.8),
+    "hard": SearchBudget(iterations=140, seconds=1.5),
+}
+
 _BOTS: dict[str, BotFunction] = {
     "random": choose_random_move,
     "greedy": choose_greedy_move,
+    **{
+        level: partial(choose_ismcts_move, budget=budget)
+        for level, budget in SEARCH_LEVELS.items()
+    },
 }
 
-#: the bot kinds a seat may be given, in catalogue order
+#: the bot kinds a seat may be given, in catalogue order (weakest first)
 BOT_KINDS: tuple[str, ...] = tuple(_BOTS)
+
+BOT_DESCRIPTIONS: dict[str, str] = {
+    "random": "Plays any legal move, uniformly at random.",
+    "greedy": "Plays the move worth the most points at once, judged from its own view.",
+    "easy": "Searches a little: information-set Monte Carlo tree search, "
+            f"{SEARCH_LEVELS['easy'].iterations} sampled playouts per move.",
+    "medium": "Information-set Monte Carlo tree search, "
+              f"{SEARCH_LEVELS['medium'].iterations} sampled playouts per move.",
+    "hard": "Information-set Monte Carlo tree search, "
+            f"{SEARCH_LEVELS['hard'].iterations} sampled playouts per move "
+            f"(at most {SEARCH_LEVELS['hard'].seconds:g} s).",
+}
+
+#: measured by bench/bot_strength.py --write-strength (see the README's table)
+STRENGTH_FILE = Path(__file__).resolve().parent / "strength.json"
+
+
+def bot_levels() -> list[dict]:
+    """The catalogue's list of bot kinds: ``{"kind", "description", "search", "strength"}``,
+    ``strength`` per game the figures last measured (``{}`` where none were)."""
+    try:
+        measured = json.loads(STRENGTH_FILE.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        measured = {}
+    levels = []
+    for kind in BOT_KINDS:
+        budget = SEARCH_LEVELS.get(kind)
+        levels.append({
+            "kind": kind,
+            "description": BOT_DESCRIPTIONS[kind],
+            "search": None if budget is None else {
+                "iterations": budget.iterations, "seconds": budget.seconds,
+            },
+            "strength": measured.get(kind, {}),
+        })
+    return levels
 
 
 def get_bot(kind: str) -> BotFunction:
@@ -40,6 +93,13 @@ def choose_bot_move(
     *,
     match_key: object,
     ply: int,
+    iteration_cap: int | None = None,
 ) -> dict:
-    """Ask the ``kind`` bot for ``seat``'s move at ``ply``, seeded from ``match_key``."""
-    return get_bot(kind)(engine, view, legal_moves, seat, bot_rng(match_key, ply, seat))
+    """Ask the ``kind`` bot for ``seat``'s move at ``ply``, seeded from ``match_key``.
+    ``iteration_cap`` lowers a search level's iterations (tests, slow machines)."""
+    rng = bot_rng(match_key, ply, seat)
+    budget = SEARCH_LEVELS.get(kind)
+    if budget is not None and iteration_cap is not None:
+        capped = replace(budget, iterations=max(1, min(budget.iterations, int(iteration_cap))))
+        return choose_ismcts_move(engine, view, legal_moves, seat, rng, capped)
+    return get_bot(kind)(engine, view, legal_moves, seat, rng)

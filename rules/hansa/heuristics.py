@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.hansa import flow, scoring
 from rules.hansa.data import HansaData
-from rules.hansa.state import FINAL_CARD, OVER, TURNS, HansaState
+from rules.hansa.state import FINAL_CARD, KEEP, OVER, TURNS, HansaState
 
 HAND_CARD_WEIGHT = 0.25  # a card in hand is worth something later, not now
 PARLIAMENT_WEIGHT = 1.0  # each point of face-down trade power, very roughly
@@ -118,14 +118,22 @@ def estimate_move_value(data: HansaData, view: dict, seat: int, move: dict) -> f
 
 
 def estimate_scores(data: HansaData, state: HansaState) -> list[float]:
-    """Each seat's profit if the game ended now: the round in progress scored as the board
-    stands (if its turns or final card are not scored yet), then the final scoring
-    (Parliament, Golden Ship, notable persons), all on a copy. For search rollouts cut
-    short; on a finished game it is the final scores."""
+    """Each seat's profit if the game went on as the board stands: every round still to be
+    scored pays what the board would pay now (face-up cards and pieces stay in the Kontor,
+    so they count in each later round too), then the final scoring (Parliament, Golden
+    Ship, notable persons), all on a copy. For search rollouts cut short; on a finished
+    game it is the final scores."""
     if state.phase == OVER:
         return [float(p) for p in state.profit]
     probe = state.copy()
-    if probe.phase in (TURNS, FINAL_CARD):
+    rounds_left = data.rounds - probe.round  # rounds after this one
+    if probe.phase in (KEEP, TURNS, FINAL_CARD):
+        rounds_left += 1  # this round is not scored yet
+    if rounds_left:
+        before = list(probe.profit)
         flow.score_round(probe, data, [])
+        gained = [after - was for after, was in zip(probe.profit, before, strict=True)]
+        probe.profit = [was + gain * rounds_left
+                        for was, gain in zip(before, gained, strict=True)]
     flow.final_scoring(probe, data, [])
     return [float(p) for p in probe.profit]

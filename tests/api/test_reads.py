@@ -20,7 +20,13 @@ def test_catalogue_lists_both_games_with_options_and_player_counts(api_client):
         described = get_engine(game["game"]).describe()
         assert game["players"] == described["players"]
         assert game["options"] == described["options"]
-        assert game["bot_kinds"] == ["random", "greedy"]
+        assert game["bot_kinds"] == ["random", "greedy", "easy", "medium", "hard"]
+        levels = {level["kind"]: level for level in game["bot_levels"]}
+        assert list(levels) == game["bot_kinds"]
+        assert all(level["description"] for level in levels.values())
+        assert levels["greedy"]["search"] is None
+        budgets = [levels[kind]["search"]["iterations"] for kind in ("easy", "medium", "hard")]
+        assert budgets == sorted(budgets) and len(set(budgets)) == 3
     han = api_client.get(f"{API}/games/han/").json()
     assert set(han["options"]["properties"]) == {"map", "variant"}
     assert han["maps"] == get_engine("han").describe()["maps"]  # board files, to draw the maps

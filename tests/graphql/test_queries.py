@@ -237,7 +237,7 @@ def test_aborted_match_reveals_the_seed(players):
 
 
 GAMES_QUERY = """
-{ games { game title players { min max } options rulesVersion botKinds maps } }
+{ games { game title players { min max } options rulesVersion botKinds botLevels maps } }
 """
 
 
@@ -250,6 +250,7 @@ def test_games_lists_both_catalogue_entries_with_option_schemas():
         assert entry["players"] == described["players"]
         assert entry["title"] == described["title"]
         assert entry["botKinds"]
+        assert [level["kind"] for level in entry["botLevels"]] == entry["botKinds"]
         # Han serves its board data so clients can draw the maps; Hansa has none (REST parity).
         assert entry["maps"] == described.get("maps")
     rest = APIClient().get("/api/v1/games/").json()
