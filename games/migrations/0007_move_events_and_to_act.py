@@ -43,7 +43,7 @@ def backfill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0005_match_admin_group")]
+    dependencies = [("games", "0006_move_log_no_gaps")]
 
     operations = [
         migrations.AddField(
