@@ -14,6 +14,7 @@ urlpatterns = [
     path("graphql/", GameGraphQLView.as_view(schema=graphql_schema), name="graphql"),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
+    path("api/v1/", include("games.records.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),
     path(
         "api/v1/docs/",

@@ -170,3 +170,17 @@ class NotFinished(GameServiceError):
     default_code = "not_finished"
     status_code = 409
     default_detail = "The match has no result yet."
+
+
+class UserNotFound(GameServiceError):
+    default_code = "user_not_found"
+    status_code = 404
+    default_detail = "No such user."
+
+
+class InvalidRecord(GameServiceError):
+    """A game record that cannot be read (``details.field`` names the part at fault);
+    a record that reads but does not add up is a verdict, not this error."""
+
+    default_code = "invalid_record"
+    default_detail = "The game record is not valid."

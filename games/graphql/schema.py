@@ -9,6 +9,7 @@ mutation payload's ``errors`` list, or in ``extensions.code`` of a query error.
 from __future__ import annotations
 
 import strawberry
+from strawberry.tools import merge_types
 
 from config.api_errors import ApiError
 from games.graphql.errors import ServiceErrorCodes
@@ -17,6 +18,7 @@ from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 from games.graphql.throttling import RateLimits
+from games.records.graphql import RecordQueries
 
 
 class GameSchema(strawberry.Schema):
@@ -32,8 +34,11 @@ class GameSchema(strawberry.Schema):
             super().process_errors(unexpected, execution_context)
 
 
+#: each capability (records, ratings, the lobby, the feed) brings its own fields
+AllQueries = merge_types("Queries", (Query, RecordQueries))
+
 schema = GameSchema(
-    query=Query,
+    query=AllQueries,
     mutation=Mutation,
     subscription=Subscription,
     extensions=[
