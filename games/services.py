@@ -31,6 +31,7 @@ from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
 from games.permissions import can_manage_matches
+from games.ratings.services import rate_match
 from games.replay import replay_state
 from games.selectors import SEATS_WITH_USERS, parse_match_id, whole_number
 from rules import IllegalMove, get_engine
@@ -497,6 +498,7 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     match.status = MatchStatus.FINISHED
     match.finished_at = match.finished_at or timezone.now()
     match.save(update_fields=["state", "status", "finished_at", "updated_at"])
+    rate_match(match)  # in this transaction: results and ratings land together, once
     _schedule_follow_up(match, None)
     return True
 

@@ -18,6 +18,7 @@ from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 from games.graphql.throttling import RateLimits
+from games.ratings.graphql import RatingQueries
 from games.records.graphql import RecordQueries
 
 
@@ -35,7 +36,7 @@ class GameSchema(strawberry.Schema):
 
 
 #: each capability (records, ratings, the lobby, the feed) brings its own fields
-AllQueries = merge_types("Queries", (Query, RecordQueries))
+AllQueries = merge_types("Queries", (Query, RecordQueries, RatingQueries))
 
 schema = GameSchema(
     query=AllQueries,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch
 
 from games import errors, selectors
 from games.models import Match, MatchStatus, Move, Result, Seat
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
+from games.users import find_user
 from rules import available_games, get_engine
 
 _SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
@@ -117,14 +117,3 @@ def records_of(ids: list[int]) -> list[dict]:
     by_id = {match.pk: match for match in Match.objects.filter(pk__in=ids)
              .prefetch_related(_SEATS_WITH_USERS)}
     return [build_record(by_id[match_id]) for match_id in ids if match_id in by_id]
-
-
-def find_user(username: Any):
-    """The active user called ``username``. Raises UserNotFound (404)."""
-    User = get_user_model()
-    if not isinstance(username, str) or not 0 < len(username) <= 150:
-        raise errors.UserNotFound()
-    try:
-        return User.objects.get(username=username, is_active=True)
-    except User.DoesNotExist:
-        raise errors.UserNotFound(details={"username": username[:40]}) from None
