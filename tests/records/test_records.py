@@ -89,13 +89,16 @@ def _record(client, match):
 
 
 def _other_legal_move(match, record, ply):
-    """A legal move at ``ply`` other than the recorded one (a tampered but legal move)."""
+    """A legal move at ``ply`` other than the recorded one that leads to another state (a
+    tampered but legal move; two moves with the same effect are the same game)."""
     engine = get_engine(match.game)
     state = replay_state(match, upto=ply)
     seat = record["moves"][ply]["seat"]
-    options = [move for move in engine.legal_moves(state, seat)
-               if move != record["moves"][ply]["move"]]
-    return options[0] if options else None
+    recorded = engine.to_json(engine.apply(state, seat, record["moves"][ply]["move"])[0])
+    for move in engine.legal_moves(state, seat):
+        if engine.to_json(engine.apply(state, seat, move)[0]) != recorded:
+            return move
+    return None
 
 
 def test_one_changed_move_fails_at_its_ply(human_match, api_client):
