@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("games.records.urls")),
     path("api/v1/", include("games.ratings.urls")),
+    path("api/v1/", include("games.lobby.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),
     path(
         "api/v1/docs/",

@@ -184,3 +184,34 @@ class InvalidRecord(GameServiceError):
 
     default_code = "invalid_record"
     default_detail = "The game record is not valid."
+
+
+class InvitationRequired(GameServiceError):
+    default_code = "invitation_required"
+    status_code = 403
+    default_detail = ("This match is private: take a seat with its invite code or by "
+                      "accepting an invitation.")
+
+
+class InvitationNotFound(GameServiceError):
+    default_code = "invitation_not_found"
+    status_code = 404
+    default_detail = "No such invitation for you."
+
+
+class InvitationClosed(GameServiceError):
+    default_code = "invitation_closed"
+    status_code = 409
+    default_detail = "This invitation was already answered or withdrawn."
+
+
+class AlreadyInvited(GameServiceError):
+    default_code = "already_invited"
+    status_code = 409
+    default_detail = "That player is already invited to this match."
+
+
+class RematchNotAllowed(GameServiceError):
+    default_code = "rematch_not_allowed"
+    status_code = 409
+    default_detail = "Only a finished match can be played again."

@@ -28,6 +28,7 @@ from games.clocks import presets as clock_presets
 from games.clocks.outcome import final_result
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
+from games.lobby.models import PrivateMatch
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
 from games.permissions import can_manage_matches
@@ -279,12 +280,17 @@ def create_match(
 
 
 @transaction.atomic
-def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
+def join_match(*, user, match_id: Any, position: int | None = None,
+               admitted: bool = False) -> Seat:
     """Take an open seat (``position``, or the lowest free one). The match starts when
-    its last seat is taken. Raises MatchNotFound, MatchNotOpen, AlreadySeated, MatchFull,
-    SeatTaken, InvalidSeat, AuthenticationRequired."""
+    its last seat is taken. A private match (``games.lobby``) takes only people the lobby
+    ``admitted`` (an invitation or the invite code). Raises MatchNotFound, MatchNotOpen,
+    AlreadySeated, MatchFull, SeatTaken, InvalidSeat, InvitationRequired,
+    AuthenticationRequired."""
     _require_user(user)
     match = _lock_match(match_id)
+    if not admitted and PrivateMatch.objects.filter(match_id=match.pk).exists():
+        raise errors.InvitationRequired()
     if match.seats.filter(user=user).exists():
         raise errors.AlreadySeated()
     free = _free_positions(match)

@@ -18,6 +18,7 @@ from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 from games.graphql.throttling import RateLimits
+from games.lobby.graphql import LobbyMutations, LobbyQueries
 from games.ratings.graphql import RatingQueries
 from games.records.graphql import RecordQueries
 
@@ -36,11 +37,12 @@ class GameSchema(strawberry.Schema):
 
 
 #: each capability (records, ratings, the lobby, the feed) brings its own fields
-AllQueries = merge_types("Queries", (Query, RecordQueries, RatingQueries))
+AllQueries = merge_types("Queries", (Query, RecordQueries, RatingQueries, LobbyQueries))
+AllMutations = merge_types("Mutations", (Mutation, LobbyMutations))
 
 schema = GameSchema(
     query=AllQueries,
-    mutation=Mutation,
+    mutation=AllMutations,
     subscription=Subscription,
     extensions=[
         *limit_extensions(),  # size, depth, aliases, cost and time: games/graphql/limits.py

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0002_move_log_append_only'),
+        ('games', '0004_incidents_append_only'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

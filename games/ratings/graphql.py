@@ -6,8 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 
 import strawberry
+from strawberry.types import Info
 
 from games import selectors as match_selectors
+from games.graphql.context import current_user
 from games.graphql.types import MatchType
 from games.ratings import selectors
 
@@ -100,8 +102,8 @@ class RatingQueries:
         )
 
     @strawberry.field(description="A player's profile (REST: GET /api/v1/users/{username}/).")
-    def player(self, username: str) -> Player:
-        body = selectors.profile(username)
+    def player(self, info: Info, username: str) -> Player:
+        body = selectors.profile(username, current_user(info))
         return Player(
             username=body["username"], is_bot=body["is_bot"], date_joined=body["date_joined"],
             games_played=body["games_played"], wins=body["wins"],

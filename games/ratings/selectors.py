@@ -65,10 +65,11 @@ def _finished_seats(user):
             .annotate(rank=Subquery(rank.values("rank")[:1])))
 
 
-def profile(username: Any) -> dict:
+def profile(username: Any, viewer=None) -> dict:
     """``{"username", "is_bot", "date_joined", "games_played", "wins", "games": [{"game",
     "played", "wins"}], "ratings": [...], "recent_matches": [Match]}`` (the matches the
-    player sat in, newest first, seats prefetched: callers render their public summary).
+    player sat in, newest first, seats prefetched: callers render their public summary;
+    private matches only when ``viewer`` may see them listed).
     ``games_played``/``wins`` count every finished match (rated or not); a win is rank 1
     (ties share it). Raises UserNotFound (404)."""
     user = find_user(username)
@@ -77,7 +78,8 @@ def profile(username: Any) -> dict:
                 .order_by("match__game"))
     games = [{"game": row["match__game"], "played": row["played"], "wins": row["wins"]}
              for row in per_game]
-    recent = match_selectors.list_matches().filter(seats__user=user)[:RECENT_MATCHES]
+    recent = (match_selectors.list_matches(user=viewer)
+              .filter(seats__user=user)[:RECENT_MATCHES])
     return {
         "username": user.username,
         "is_bot": is_bot_account(user),

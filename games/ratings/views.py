@@ -43,7 +43,7 @@ class ProfileView(APIView):
         tags=["ratings"],
     )
     def get(self, request, username: str):
-        body = selectors.profile(username)
+        body = selectors.profile(username, request.user)
         body["recent_matches"] = [match_selectors.match_summary(match, request.user)
                                   for match in body["recent_matches"]]
         return Response(body)

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch
 
 from games import errors, selectors
+from games.lobby.selectors import listed_for
 from games.models import Match, MatchStatus, Move, Result, Seat
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
@@ -80,13 +81,14 @@ def record_of(match_id: Any) -> dict:
     return build_record(selectors.get_match(match_id))
 
 
-def user_record_ids(username: Any, *, game: Any = None, after: Any = None,
+def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any = None,
                     limit: Any = None) -> list[int]:
     """Ids of the finished matches ``username`` sat in, oldest first, for a bulk export
     (``records_of`` builds them). ``after``: a match id, to resume an export; ``limit``:
     at most this many (1 to MAX_EXPORT, default MAX_EXPORT). Everything is checked here,
     before the first record is streamed, so a bad argument is a clean 4xx rather than a
-    broken stream: UserNotFound (404), UnknownGame (400), InvalidRequest (400)."""
+    broken stream: UserNotFound (404), UnknownGame (400), InvalidRequest (400). Private
+    matches are left out unless ``viewer`` may see them listed."""
     user = find_user(username)
     if game is not None and game not in available_games():
         raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.", http_status=400)
@@ -102,7 +104,7 @@ def user_record_ids(username: Any, *, game: Any = None, after: Any = None,
         if count is None or not 1 <= count <= MAX_EXPORT:
             raise errors.InvalidRequest(f"limit must be a whole number from 1 to {MAX_EXPORT}.",
                                         details={"limit": str(limit)[:20]})
-    matches = Match.objects.filter(
+    matches = listed_for(Match.objects.all(), viewer).filter(
         Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)),
         status=MatchStatus.FINISHED, pk__gt=after_id,
     )

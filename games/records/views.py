@@ -63,8 +63,9 @@ class UserRecordsView(APIView):
     )
     def get(self, request, username: str):
         params = request.query_params
-        ids = selectors.user_record_ids(username, game=params.get("game") or None,
-                                        after=params.get("after"), limit=params.get("limit"))
+        ids = selectors.user_record_ids(
+            username, viewer=request.user, game=params.get("game") or None,
+            after=params.get("after"), limit=params.get("limit"))
         response = StreamingHttpResponse(_ndjson(ids), content_type="application/x-ndjson")
         response["Cache-Control"] = "no-store"
         return response

@@ -10,28 +10,14 @@ import pytest
 from django.db import IntegrityError, transaction
 from openskill.models import PlackettLuce
 
-from games import selectors, services
+from games import services
 from games.models import Match, MatchStatus, Result, Seat
 from games.ratings.models import Rating, RatingChange
 from games.ratings.services import rate_match
-from tests.games.support import API, assert_api_error, eager_celery
+from tests.games.support import API, assert_api_error, eager_celery, play_to_end
 from tests.graphql.support import error_codes, gql
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def play_to_end(match_id: int, users_by_seat: dict) -> Match:
-    """Every human seat plays its first legal move until the match is over (bots answer
-    inline); scoring and rating run on commit."""
-    with eager_celery():
-        for _ in range(3000):
-            match = selectors.get_match(match_id)
-            if match.status != MatchStatus.ACTIVE:
-                break
-            seat = next(seat for seat in selectors.to_act_of(match) if seat in users_by_seat)
-            moves = selectors.legal_moves_for(match, users_by_seat[seat])["moves"]
-            services.submit_move(match_id=match_id, user=users_by_seat[seat], move=moves[0])
-    return Match.objects.get(pk=match_id)
 
 
 def human_match(users, game="han", bots=None):
