@@ -197,25 +197,52 @@ def propose_rematch(*, user, match_id: Any) -> Match:
     Raises MatchNotFound, NotSeated, RematchNotAllowed."""
     _require_user(user)
     original = _lock_match(match_id)
-    seats = list(original.seats.all())
-    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-    if mine is None:
+    seats = list(original.seats.select_related("user"))
+    mine_position = next((position for position, person in _people_of(original, seats).items()
+                          if person.pk == user.pk), None)
+    if mine_position is None:
         raise errors.NotSeated("Only a player of the match can propose a rematch.")
     if original.status != MatchStatus.FINISHED:
         raise errors.RematchNotAllowed(details={"status": original.status})
     existing = Rematch.objects.filter(original=original).select_related("match").first()
     if existing is not None:
         return existing.match
-    others = [seat for seat in seats if seat.user_id is not None and seat.user_id != user.pk]
+    people = _people_of(original, seats)
+    others = [(position, person) for position, person in people.items()
+              if person.pk != user.pk]
     match = services.create_match(
         user=user, game=original.game, players=original.players, options=original.options,
-        bot_seats={seat.position: seat.bot_kind for seat in seats if seat.bot_kind},
-        creator_seat=mine.position,
+        bot_seats={seat.position: seat.bot_kind for seat in seats
+                   if seat.position not in people},
+        creator_seat=mine_position, time_control=_same_time_control(original.time_control),
     )
     PrivateMatch.objects.create(match=match, invite_code=secrets.token_urlsafe(CODE_BYTES))
     Rematch.objects.create(original=original, match=match, proposed_by=user)
     match = Match.objects.select_for_update().get(pk=match.pk)
     if others:
-        _invite_locked(match, user, [seat.user for seat in others],
-                       positions=[seat.position for seat in others], is_rematch=True)
+        _invite_locked(match, user, [person for _position, person in others],
+                       positions=[position for position, _person in others],
+                       is_rematch=True)
     return match
+
+
+def _people_of(match: Match, seats: list[Seat]) -> dict:
+    """Position -> the person who played it: its user, or the player a bot took the seat
+    over from (a timeout, an admin's hand-over); seats bots held from the start are left
+    out."""
+    User = get_user_model()
+    people = {seat.position: seat.user for seat in seats if seat.user_id is not None}
+    for incident in match.incidents.filter(user__isnull=False).order_by("id"):
+        if incident.seat not in people:
+            people[incident.seat] = User.objects.get(pk=incident.user_id)
+    return people
+
+
+def _same_time_control(stored: dict) -> dict | None:
+    """The request that recreates a match's stored time control (None: no clock)."""
+    if not stored or stored.get("kind") == "none":
+        return None
+    if stored.get("preset") == "custom":
+        return {key: value for key, value in stored.items() if key != "preset"}
+    return {key: value for key, value in stored.items()
+            if key in ("preset", "timeout_policy", "takeover_bot")}

@@ -8,7 +8,9 @@ admin's re-scoring) finds the match's changes and does nothing, and the unique
 
 Which matches are rated (docs/ratings.md): finished (never aborted), every seat taken,
 at least one person seated. Bot seats play under one rated account per bot kind
-(``bot:<kind>``), so each bot level earns a rating from the people it meets.
+(``bot:<kind>``), so each bot level earns a rating from the people it meets. A seat that
+timed out, resigned or forfeited is a loss for its player (ranked last), even when a bot
+played it to the end.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from games.clocks.models import FORFEIT_KINDS, IncidentKind
+from games.clocks.outcome import apply_forfeits
 from games.models import Match, MatchStatus, Result
 from games.ratings.models import Rating, RatingChange
 
@@ -26,6 +30,9 @@ logger = logging.getLogger(__name__)
 
 #: openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300); one model for all games
 MODEL = PlackettLuce()
+
+#: incidents after which a seat's player lost, whatever the seat's score
+LOSS_KINDS = (*FORFEIT_KINDS, IncidentKind.TIMEOUT)
 
 #: prefix of the bot accounts' usernames; ":" is refused in registered usernames, so no
 #: person can take a bot's name
@@ -42,12 +49,13 @@ def bot_account(bot_kind: str):
     return user
 
 
-def is_rated(match: Match, seats: list) -> bool:
-    """A match counts for ratings: finished, every seat taken, at least one person."""
+def is_rated(match: Match, seats: list, incidents: list) -> bool:
+    """A match counts for ratings: finished, every seat taken, at least one person (also
+    one whose seat a bot finished)."""
     return (
         match.status == MatchStatus.FINISHED
         and len(seats) == match.players
-        and any(seat.user_id is not None for seat in seats)
+        and any(_person_of(seat, incidents) is not None for seat in seats)
     )
 
 
@@ -64,6 +72,36 @@ def _locked_ratings(user_ids: list[int], game: str) -> dict[int, Rating]:
     return {rating.user_id: rating for rating in locked.order_by("user_id")}
 
 
+def _rated_holder(seat, incidents) -> int:
+    """Who a seat's result counts for: its player, also when a bot finished the game for
+    them (a timeout or an admin's takeover: the first incident naming the seat's player);
+    the bot kind's account for a seat a bot held from the start."""
+    person = _person_of(seat, incidents)
+    return person if person is not None else bot_account(seat.bot_kind).pk
+
+
+def _person_of(seat, incidents) -> int | None:
+    if seat.user_id is not None:
+        return seat.user_id
+    for incident in incidents:
+        if incident.seat == seat.position and incident.user_id is not None:
+            return incident.user_id
+    return None
+
+
+def _ranks_with_losses(ranks: dict[int, int], incidents, players: int) -> dict[int, int]:
+    """The result's ranks, with every seat that timed out, resigned or forfeited ranked
+    last (first to go lowest), as the stored result already does for resignations and
+    forfeits: a timeout counts as a loss even when a bot then played the seat well."""
+    losers: list[int] = []
+    for incident in incidents:
+        if incident.kind in LOSS_KINDS and incident.seat not in losers:
+            losers.append(incident.seat)
+    redone = apply_forfeits({"ranks": [ranks[seat] for seat in range(players)]}, losers,
+                            players)
+    return dict(enumerate(redone["ranks"]))
+
+
 @transaction.atomic
 def rate_match(match: Match) -> bool:
     """Move the ratings of ``match``'s players by its results, once. The caller holds the
@@ -71,15 +109,16 @@ def rate_match(match: Match) -> bool:
     if RatingChange.objects.filter(match=match).exists():
         return False
     seats = list(match.seats.all())
-    if not is_rated(match, seats):
+    incidents = list(match.incidents.order_by("id"))
+    if not is_rated(match, seats, incidents):
         return False
     ranks = dict(Result.objects.filter(match=match).values_list("seat", "rank"))
     if len(ranks) != match.players:
         logger.error("match %s is finished without a result per seat", match.pk)
         return False
     seats.sort(key=lambda seat: seat.position)
-    holders = [seat.user_id if seat.user_id is not None else bot_account(seat.bot_kind).pk
-               for seat in seats]
+    holders = [_rated_holder(seat, incidents) for seat in seats]
+    ranks = _ranks_with_losses(ranks, incidents, match.players)
     ratings = _locked_ratings(holders, match.game)
     # A bot kind holding several seats plays them all at its current rating but is not
     # moved: one account cannot be rated against itself.

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch
 
 from games import errors, selectors
+from games.clocks.models import Incident
 from games.lobby.selectors import listed_for
 from games.models import Match, MatchStatus, Move, Result, Seat
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
@@ -46,6 +47,7 @@ def build_record(match: Match) -> dict:
         moves.append({"ply": ply, "seat": seat, "move": move,
                       "state_digest": state_digest(engine.to_json(state))})
     rows = list(Result.objects.filter(match_id=match.pk).order_by("seat"))
+    incidents = Incident.objects.filter(match_id=match.pk).order_by("id")
     return {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -61,6 +63,8 @@ def build_record(match: Match) -> dict:
         "seed_commitment": match.seed_commitment,
         "initial_state_digest": initial_digest,
         "moves": moves,
+        "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind}
+                      for row in incidents],
         "result": {
             "scores": [row.score for row in rows],
             "ranks": [row.rank for row in rows],

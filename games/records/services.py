@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 from games import errors
+from games.clocks.models import IncidentKind
+from games.clocks.outcome import final_result
 from games.records.format import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -113,6 +116,20 @@ def parse_record(record: Any) -> dict:
             raise _bad(where, f"{where}.ply must be {index}: moves are listed in ply order.")
         digest = _digest_or_none(f"{where}.state_digest", entry.get("state_digest"))
         parsed_moves.append((seat, entry["move"], digest))
+    incidents = record.get("incidents", [])
+    if not isinstance(incidents, list) or len(incidents) > MAX_RECORD_MOVES:
+        raise _bad("incidents", "incidents must be a list.")
+    parsed_incidents = []
+    for index, entry in enumerate(incidents):
+        where = f"incidents[{index}]"
+        seat = whole_number(entry.get("seat")) if isinstance(entry, dict) else None
+        ply = whole_number(entry.get("ply")) if isinstance(entry, dict) else None
+        if seat is None or not 0 <= seat < players or ply is None or \
+                not 0 <= ply <= len(moves) or entry.get("kind") not in IncidentKind.values:
+            raise _bad(where, f"{where} must be {{\"ply\", \"seat\", \"kind\"}} with a "
+                       f"seat of the match, a ply of the log and one of "
+                       f"{', '.join(IncidentKind.values)}.")
+        parsed_incidents.append(SimpleNamespace(ply=ply, seat=seat, kind=entry["kind"]))
     result = record.get("result")
     if not isinstance(result, dict):
         raise _bad("result", "result must be an object with scores and ranks.")
@@ -131,7 +148,7 @@ def parse_record(record: Any) -> dict:
         "seed_commitment": commitment,
         "initial_state_digest": _digest_or_none("initial_state_digest",
                                                 record.get("initial_state_digest")),
-        "moves": parsed_moves, "result": stated,
+        "moves": parsed_moves, "incidents": parsed_incidents, "result": stated,
     }
 
 
@@ -177,10 +194,11 @@ def verify_record(record: Any) -> dict:
                             f"The move at ply {ply} leads to another state than recorded.",
                             ply, None)
     end = len(parsed["moves"])
-    if not engine.is_over(state):
+    # The engine's result with resignations and forfeits on top, exactly as scoring does.
+    result = final_result(engine, state, parsed["players"], parsed["incidents"])
+    if result is None:
         return _verdict(False, end, "game_not_over",
                         "The moves end before the game does.", end, None)
-    result = engine.result(state)
     computed = normalized_json({
         "scores": result["scores"], "ranks": result["ranks"], "winners": result["winners"],
         "breakdown": result.get("breakdown", []),

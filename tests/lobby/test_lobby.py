@@ -140,7 +140,9 @@ def test_rematch_repeats_game_options_and_seats_and_starts_when_all_accept(peopl
         original = a.post(f"{API}/matches/", {
             "game": "han", "players": 3, "options": {"map": "border-disputes",
                                                      "variant": True},
-            "bot_seats": {"1": "greedy"}, "creator_seat": 2}, format="json").json()
+            "bot_seats": {"1": "greedy"}, "creator_seat": 2,
+            "time_control": {"preset": "turn-based-3d", "timeout_policy": "forfeit"}},
+            format="json").json()
         b.post(match_url(original["id"], "join/"), {}, format="json")
     play_to_end(original["id"], {2: alice, 0: bob})
     assert_api_error(d.post(match_url(original["id"], "rematch/")), 403, "not_seated")
@@ -152,6 +154,8 @@ def test_rematch_repeats_game_options_and_seats_and_starts_when_all_accept(peopl
     assert [(s["position"], s["kind"], s["user"], s["bot_kind"]) for s in rematch["seats"]] == [
         (0, "human", bob.username, None), (1, "bot", None, "greedy"), (2, "open", None, None)]
     assert rematch["lobby"]["private"] and rematch["lobby"]["rematch_of"] == original["id"]
+    assert rematch["time_control"] == original["time_control"]
+    assert rematch["time_control"]["timeout_policy"] == "forfeit"
     # the other proposer gets the same rematch, not a second one
     again = a.post(match_url(original["id"], "rematch/")).json()
     assert again["id"] == rematch["id"] and Rematch.objects.count() == 1

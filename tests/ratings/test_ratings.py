@@ -211,3 +211,30 @@ def test_bad_rating_requests_are_4xx(make_user, api_client, url, status, code):
     assert_api_error(api_client.get(f"{API}/{url.format(user=user.username)}"), status, code)
     assert not Rating.objects.exists()
 
+
+
+def test_a_timeout_is_a_loss_for_the_player_even_if_the_bot_then_wins(make_user):
+    from games.clocks.models import Incident, IncidentKind
+
+    alice, bob, carol = make_user(), make_user(), make_user()
+    match = Match.objects.create(
+        game="han", players=3, status=MatchStatus.FINISHED, seed="s",
+        seed_commitment=hashlib.sha256(b"s").hexdigest(), state={}, ply=0)
+    # alice timed out at seat 0 and a bot took the seat over and won the game
+    Incident.objects.create(match=match, ply=3, seat=0, kind=IncidentKind.TIMEOUT,
+                            user=alice)
+    Incident.objects.create(match=match, ply=3, seat=0, kind=IncidentKind.TAKEOVER,
+                            user=alice, bot_kind="greedy")
+    Seat.objects.create(match=match, position=0, bot_kind="greedy")
+    Seat.objects.create(match=match, position=1, user=bob)
+    Seat.objects.create(match=match, position=2, user=carol)
+    for position, rank in enumerate((1, 2, 3)):
+        Result.objects.create(match=match, seat=position, score=10 - rank, rank=rank)
+    with transaction.atomic():
+        assert rate_match(Match.objects.select_for_update().get(pk=match.pk))
+    prior = (PlackettLuce().mu, PlackettLuce().sigma)
+    expected = _expected([prior] * 3, [3, 1, 2])  # alice last, the others keep their order
+    assert [_rating(user) for user in (alice, bob, carol)] == [
+        pytest.approx(pair) for pair in expected]
+    assert RatingChange.objects.get(user=alice).rank == 3
+    assert not Rating.objects.filter(user__username="bot:greedy").exists()

@@ -314,3 +314,31 @@ def test_graphql_exports_and_verifies_the_same_record(human_match, api_client):
     record["result"]["scores"][0] += 1
     assert gql(query, {"r": record})["data"]["verifyRecord"]["divergesAtPly"] == match.ply
     assert error_codes(gql(query, {"r": {"format": "x"}})) == ["invalid_record"]
+
+
+def test_a_resignation_is_part_of_the_record(make_user, api_client):
+    from games.clocks import services as clock_services
+
+    alice, bob = make_user(), make_user()
+    with eager_celery():
+        match = services.create_match(user=alice, game="hansa", players=2)
+        services.join_match(user=bob, match_id=match.pk)
+        clock_services.resign(user=alice, match_id=match.pk)
+    match = Match.objects.get(pk=match.pk)
+    assert match.status == MatchStatus.FINISHED  # two players: it ends at once
+    record = _record(api_client, match)
+    assert [entry["kind"] for entry in record["incidents"]] == ["resign"]
+    assert record["result"]["ranks"] == [2, 1]
+    assert verify_record(record)["valid"] is True
+    without = copy.deepcopy(record)
+    without["incidents"] = []
+    verdict = verify_record(without)
+    assert (verdict["valid"], verdict["reason"]) == (False, "game_not_over")
+    record["incidents"][0]["seat"] = 1  # the other seat resigned: another result
+    verdict = verify_record(record)
+    assert (verdict["valid"], verdict["reason"]) == (False, "result_mismatch")
+    for bad in ({"ply": 0, "seat": 0, "kind": "sulk"}, {"ply": 999, "seat": 0,
+                                                        "kind": "resign"}, "resign"):
+        record["incidents"] = [bad]
+        assert_api_error(api_client.post(VERIFY, record, format="json"), 400,
+                         "invalid_record")
