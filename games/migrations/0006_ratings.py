@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_incidents_append_only'),
+        ('games', '0005_match_admin_group'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

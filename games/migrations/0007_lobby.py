@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_ratings'),
+        ('games', '0006_ratings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
