@@ -215,3 +215,21 @@ class RematchNotAllowed(GameServiceError):
     default_code = "rematch_not_allowed"
     status_code = 409
     default_detail = "Only a finished match can be played again."
+
+
+class AlreadyWaiting(GameServiceError):
+    default_code = "already_waiting"
+    status_code = 409
+    default_detail = "You are already waiting for a quick match; cancel it first."
+
+
+class QuickMatchNotFound(GameServiceError):
+    default_code = "quick_match_not_found"
+    status_code = 404
+    default_detail = "No such quick-match request of yours."
+
+
+class QuickMatchClosed(GameServiceError):
+    default_code = "quick_match_closed"
+    status_code = 409
+    default_detail = "This quick-match request is no longer waiting."

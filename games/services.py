@@ -28,6 +28,7 @@ from games.clocks import presets as clock_presets
 from games.clocks.outcome import final_result
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
+from games.feed import services as feed
 from games.lobby.models import PrivateMatch
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
@@ -141,6 +142,7 @@ def _schedule_follow_up(
     (``seats``: the match's seats if the caller has them already)."""
     match_id, ply, status = match.pk, match.ply, match.status
     bot_turns: list[int] = []
+    to_act: set[int] = set()
     if status == MatchStatus.ACTIVE and state is not None:
         to_act = set(get_engine(match.game).to_act(state))
         if seats is None:
@@ -148,6 +150,10 @@ def _schedule_follow_up(
         bot_turns = sorted(
             seat.position for seat in seats if seat.bot_kind and seat.position in to_act
         )
+    if status == MatchStatus.ACTIVE or status in ENDED_STATUSES:
+        # the players' feeds: "your turn", "match finished" (stored now, pushed on commit)
+        feed.announce_match(match, state, seats if seats is not None else
+                            list(match.seats.all()), sorted(to_act))
 
     def follow_up() -> None:
         publish_match_update_soon(match_id, ply, status)
@@ -181,7 +187,9 @@ def _start_locked(match: Match) -> Match:
     sync_clocks(match, state)
     match.save(update_fields=["state", "ply", "status", "started_at", "updated_at",
                               *CLOCK_FIELDS])
-    _schedule_follow_up(match, state)
+    seats = list(match.seats.all())
+    feed.announce_started(match, seats)
+    _schedule_follow_up(match, state, seats)
     return match
 
 

@@ -12,6 +12,7 @@ import strawberry
 from strawberry.tools import merge_types
 
 from config.api_errors import ApiError
+from games.feed.graphql import FeedSubscriptions
 from games.graphql.errors import ServiceErrorCodes
 from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.mutations import Mutation
@@ -19,6 +20,7 @@ from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 from games.graphql.throttling import RateLimits
 from games.lobby.graphql import LobbyMutations, LobbyQueries
+from games.quickmatch.graphql import QuickMatchMutations, QuickMatchQueries
 from games.ratings.graphql import RatingQueries
 from games.records.graphql import RecordQueries
 
@@ -37,13 +39,15 @@ class GameSchema(strawberry.Schema):
 
 
 #: each capability (records, ratings, the lobby, the feed) brings its own fields
-AllQueries = merge_types("Queries", (Query, RecordQueries, RatingQueries, LobbyQueries))
-AllMutations = merge_types("Mutations", (Mutation, LobbyMutations))
+AllQueries = merge_types("Queries", (Query, RecordQueries, RatingQueries, LobbyQueries,
+                                     QuickMatchQueries))
+AllMutations = merge_types("Mutations", (Mutation, LobbyMutations, QuickMatchMutations))
+AllSubscriptions = merge_types("Subscriptions", (Subscription, FeedSubscriptions))
 
 schema = GameSchema(
     query=AllQueries,
     mutation=AllMutations,
-    subscription=Subscription,
+    subscription=AllSubscriptions,
     extensions=[
         *limit_extensions(),  # size, depth, aliases, cost and time: games/graphql/limits.py
         ServiceErrorCodes,

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import errors, services
+from games.feed import services as feed
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
 from games.models import Match, MatchStatus, Seat
 from games.selectors import parse_match_id, whole_number
@@ -70,11 +71,15 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
     if len(invitees) > len(free):
         raise errors.MatchFull(f"Only {len(free)} seat(s) are free.",
                                details={"free_seats": len(free)})
-    return Invitation.objects.bulk_create([
-        Invitation(match=match, inviter=inviter, invitee=invitee, is_rematch=is_rematch,
-                   position=positions[index] if positions else None)
+    invitations = [
+        Invitation.objects.create(match=match, inviter=inviter, invitee=invitee,
+                                  is_rematch=is_rematch,
+                                  position=positions[index] if positions else None)
         for index, invitee in enumerate(invitees)
-    ])
+    ]
+    for invitation in invitations:
+        feed.announce_invitation(invitation)
+    return invitations
 
 
 @transaction.atomic
