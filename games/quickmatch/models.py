@@ -28,7 +28,8 @@ class QuickMatchRequest(models.Model):
     rating = models.FloatField()
     status = models.CharField(max_length=16, choices=RequestStatus.choices,
                               default=RequestStatus.WAITING)
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
+    # CASCADE: a matched request names its match (a check below), so it goes with it
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE,
                               related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()

@@ -10,6 +10,7 @@ twice. A request that waited longer than ``QUICK_MATCH_TTL_SECONDS`` expires.
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import timedelta
 from typing import Any
@@ -148,8 +149,6 @@ def _compatible(table: list[QuickMatchRequest], candidate: QuickMatchRequest) ->
 
 
 def _key(request: QuickMatchRequest) -> tuple:
-    import json
-
     return (request.game, request.players, json.dumps(request.options, sort_keys=True),
             json.dumps(request.time_control, sort_keys=True))
 
@@ -158,27 +157,33 @@ def _tables(waiting: list[QuickMatchRequest]) -> list[list[QuickMatchRequest]]:
     """Groups of compatible requests, longest waiting first: the oldest unseated request
     opens a table, then the compatible requests closest to its rating join (the longer
     waiting first among equals) until the table is full; a table that cannot be filled
-    leaves its requests waiting."""
+    leaves its requests waiting. Only requests with the same game, count, options and
+    time control may sit together."""
+    by_key: dict[tuple, list[QuickMatchRequest]] = {}
+    for request in waiting:  # oldest first, and so is each group
+        by_key.setdefault(_key(request), []).append(request)
     tables = []
-    seated: set[int] = set()
-    for anchor in waiting:  # oldest first
-        if anchor.pk in seated:
-            continue
-        table = [anchor]
-        others = sorted(
-            (other for other in waiting
-             if other.pk not in seated and other.pk != anchor.pk and _key(other) == _key(anchor)),
-            key=lambda other: (abs(other.rating - anchor.rating), other.created_at, other.pk))
-        for other in others:
+    for group in by_key.values():
+        seated: set[int] = set()
+        for anchor in group:
+            if anchor.pk in seated:
+                continue
+            table = [anchor]
+            others = sorted(
+                (other for other in group if other.pk not in seated and other.pk != anchor.pk),
+                key=lambda other, anchor=anchor: (abs(other.rating - anchor.rating),
+                                                  other.created_at, other.pk))
+            for other in others:
+                if len(table) == anchor.players:
+                    break
+                if other.user_id not in {each.user_id for each in table} and \
+                        _compatible(table, other):
+                    table.append(other)
             if len(table) == anchor.players:
-                break
-            if other.user_id not in {each.user_id for each in table} and \
-                    _compatible(table, other):
-                table.append(other)
-        if len(table) == anchor.players:
-            tables.append(table)
-            seated.update(each.pk for each in table)
-    return tables
+                tables.append(table)
+                seated.update(each.pk for each in table)
+    # the table whose first request waited longest is seated first
+    return sorted(tables, key=lambda table: (table[0].created_at, table[0].pk))
 
 
 @transaction.atomic
