@@ -54,7 +54,13 @@ def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str) 
 
 
 def _people(match: Match, seats) -> list[int]:
-    return [seat.user_id for seat in seats if seat.user_id is not None]
+    """The people at the table: seated users, and those whose seat a bot took over (a
+    timeout, a resignation, an admin's hand-over: the match's incidents name them)."""
+    people = [seat.user_id for seat in seats if seat.user_id is not None]
+    if match.status in ENDED_STATUSES:
+        people += list(match.incidents.filter(user__isnull=False)
+                       .values_list("user_id", flat=True))
+    return people
 
 
 def announce_match(match: Match, state, seats, to_act: list[int]) -> None:

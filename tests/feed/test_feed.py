@@ -243,3 +243,15 @@ def test_my_events_subscription_replays_then_pushes_only_your_events(server, mak
 
     with eager_celery():
         asyncio.run(scenario())
+
+
+def test_a_player_who_resigned_still_hears_that_the_match_finished(make_user):
+    from games.clocks import services as clock_services
+
+    alice, bob, carol = make_user(), make_user(), make_user()
+    with eager_celery():
+        match = _han_match([alice, bob, carol])
+        clock_services.resign(user=alice, match_id=match.pk)  # a bot plays her seat out
+        clock_services.resign(user=bob, match_id=match.pk)  # one left standing: the end
+    finished = [p for k, p in _kinds(alice) if k == "match_finished"]
+    assert finished == [{"match_id": match.pk, "game": "han", "status": "finished"}]
