@@ -194,3 +194,27 @@ def test_waiting_twice_is_refused(make_user, make_auth_client, api_client):
     assert_api_error(client.delete(f"{URL}x/"), 404, "quick_match_not_found")
     listed = client.get(URL).json()
     assert [row["status"] for row in listed] == ["waiting"]
+
+
+def test_graphql_requests_lists_and_cancels(make_user):
+    from tests.graphql.support import gql, make_player
+
+    alice = make_player(make_user)
+    body = gql('mutation { requestQuickMatch(game: "chess", players: 2) '
+               '{ request { id } errors { code } } }', token=alice.token)
+    assert body["data"]["requestQuickMatch"] == {"request": None,
+                                                 "errors": [{"code": "unknown_game"}]}
+    assert QuickMatchRequest.objects.count() == 0
+    body = gql('mutation { requestQuickMatch(game: "hansa", players: 2, '
+               'ratingRange: {max: 30}) { request { id status ratingRange } errors { code } } }',
+               token=alice.token)
+    request = body["data"]["requestQuickMatch"]["request"]
+    assert request["status"] == "waiting" and request["ratingRange"] == {"min": None,
+                                                                         "max": 30.0}
+    assert gql("{ myQuickMatches { id status } }", token=alice.token)["data"][
+        "myQuickMatches"] == [{"id": request["id"], "status": "waiting"}]
+    body = gql("mutation($id: ID!) { cancelQuickMatch(requestId: $id) { request { status } "
+               "errors { code } } }", {"id": request["id"]}, token=alice.token)
+    assert body["data"]["cancelQuickMatch"]["request"]["status"] == "cancelled"
+    body = gql('mutation { requestQuickMatch(game: "hansa", players: 2) { errors { code } } }')
+    assert body["data"]["requestQuickMatch"]["errors"] == [{"code": "not_authenticated"}]
