@@ -41,7 +41,7 @@ async def stream_view(request):
     """Your events (your turn, match started or finished, invitation received, matched by
     quick match), one JSON object per line: first those after ``last_event_id`` (query
     string, or the ``Last-Event-ID`` header), then each new one as it happens; an empty
-    line every 20 seconds of silence. Needs ``Authorization: Token <key>``."""
+    line at once and after every 20 seconds of silence. Needs ``Authorization: Token <key>``."""
     if request.method != "GET":
         return JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
     user = await _token_user_async(request.headers.get("Authorization", ""))
@@ -55,6 +55,10 @@ async def stream_view(request):
         return _error(exc)
 
     async def lines():
+        # An empty line at once: some servers (daphne) send the headers only with the
+        # first bytes of the body, and a client with nothing to replay would otherwise
+        # wait for the first event or keep-alive to learn that its stream is open.
+        yield b"\n"
         async for event in follow(user, last):
             yield b"\n" if event is None else (json.dumps(event) + "\n").encode()
 
