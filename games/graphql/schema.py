@@ -39,10 +39,10 @@ class GameSchema(strawberry.Schema):
 
 
 #: each capability (records, ratings, the lobby, the feed) brings its own fields
-AllQueries = merge_types("Queries", (Query, RecordQueries, RatingQueries, LobbyQueries,
+AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
                                      QuickMatchQueries))
-AllMutations = merge_types("Mutations", (Mutation, LobbyMutations, QuickMatchMutations))
-AllSubscriptions = merge_types("Subscriptions", (Subscription, FeedSubscriptions))
+AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations))
+AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions))
 
 schema = GameSchema(
     query=AllQueries,
