@@ -220,6 +220,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(env_str("SWEEP_INTERVAL_SECONDS", "60")),
     },
     # Clocks (games/clocks/): deadline tasks run at their ETA; this catches any that was lost.
+    # Quick match (games/quickmatch/): pairs after every request; this also expires them.
+    "pair-quick-matches": {
+        "task": "games.quickmatch.tasks.pair_waiting",
+        "schedule": float(env_str("QUICK_MATCH_INTERVAL_SECONDS", "5")),
+    },
     "sweep-expired-clocks": {
         "task": "games.clocks.tasks.sweep_expired_clocks",
         "schedule": float(env_str("CLOCK_SWEEP_INTERVAL_SECONDS", "15")),
@@ -332,3 +337,6 @@ if HTTPS:
     if not SECURE_HSTS_PRELOAD:
         # Joining the browsers' preload list is a commitment an operator makes by hand.
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# Quick match: how long a request waits for opponents before it expires.
+QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)

@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from config.health import HealthView
+from games.feed.views import stream_view
 from games.graphql.schema import schema as graphql_schema
 from games.graphql.views import GameGraphQLView
 
@@ -14,6 +15,11 @@ urlpatterns = [
     path("graphql/", GameGraphQLView.as_view(schema=graphql_schema), name="graphql"),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
+    path("api/v1/", include("games.records.urls")),
+    path("api/v1/", include("games.ratings.urls")),
+    path("api/v1/", include("games.lobby.urls")),
+    path("api/v1/", include("games.quickmatch.urls")),
+    path("api/v1/stream/", stream_view, name="feed-stream"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),
     path(
         "api/v1/docs/",

@@ -170,3 +170,66 @@ class NotFinished(GameServiceError):
     default_code = "not_finished"
     status_code = 409
     default_detail = "The match has no result yet."
+
+
+class UserNotFound(GameServiceError):
+    default_code = "user_not_found"
+    status_code = 404
+    default_detail = "No such user."
+
+
+class InvalidRecord(GameServiceError):
+    """A game record that cannot be read (``details.field`` names the part at fault);
+    a record that reads but does not add up is a verdict, not this error."""
+
+    default_code = "invalid_record"
+    default_detail = "The game record is not valid."
+
+
+class InvitationRequired(GameServiceError):
+    default_code = "invitation_required"
+    status_code = 403
+    default_detail = ("This match is private: take a seat with its invite code or by "
+                      "accepting an invitation.")
+
+
+class InvitationNotFound(GameServiceError):
+    default_code = "invitation_not_found"
+    status_code = 404
+    default_detail = "No such invitation for you."
+
+
+class InvitationClosed(GameServiceError):
+    default_code = "invitation_closed"
+    status_code = 409
+    default_detail = "This invitation was already answered or withdrawn."
+
+
+class AlreadyInvited(GameServiceError):
+    default_code = "already_invited"
+    status_code = 409
+    default_detail = "That player is already invited to this match."
+
+
+class RematchNotAllowed(GameServiceError):
+    default_code = "rematch_not_allowed"
+    status_code = 409
+    default_detail = "Only a finished match can be played again."
+
+
+class AlreadyWaiting(GameServiceError):
+    default_code = "already_waiting"
+    status_code = 409
+    default_detail = "You are already waiting for a quick match; cancel it first."
+
+
+class QuickMatchNotFound(GameServiceError):
+    default_code = "quick_match_not_found"
+    status_code = 404
+    default_detail = "No such quick-match request of yours."
+
+
+class QuickMatchClosed(GameServiceError):
+    default_code = "quick_match_closed"
+    status_code = 409
+    default_detail = "This quick-match request is no longer waiting."

@@ -198,5 +198,11 @@ class Result(models.Model):
         return f"match #{self.match_id} seat {self.seat}: {self.score} (rank {self.rank})"
 
 
-# Registered with the games app here, written only by games.clocks.services.
+# Models of the capability modules (games/<capability>/models.py) belong to this app;
+# importing them here registers them with it. Kept last: they refer to the models above.
+# Each is written only by its own module's services.
 from games.clocks.models import Incident  # noqa: E402,F401
+from games.feed.models import FeedEvent  # noqa: E402,F401
+from games.lobby.models import Invitation, PrivateMatch, Rematch  # noqa: E402,F401
+from games.quickmatch.models import QuickMatchRequest  # noqa: E402,F401
+from games.ratings.models import Rating, RatingChange  # noqa: E402,F401

@@ -85,3 +85,17 @@ def publish_match_update_soon(match_id: int, ply: int, status: str | None = None
     except Exception:  # noqa: BLE001 - a notification must never break a committed move
         logger.warning("could not publish update of match %s at ply %s", match_id, ply,
                        exc_info=True)
+
+
+def publish_soon(group: str, message: dict) -> None:
+    """Send ``message`` to channel-layer ``group`` from the background loop (as
+    ``publish_match_update_soon``); failures are logged, never raised."""
+    try:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
+                                                  _background_loop())
+        future.add_done_callback(_log_failure)
+    except Exception:  # noqa: BLE001 - a notification must never break a committed change
+        logger.warning("could not publish to %s", group, exc_info=True)

@@ -17,6 +17,7 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from games import errors
 from games.clocks import presets as clock_presets
 from games.clocks import selectors as clock_selectors
+from games.lobby.selectors import listed_for
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.replay import replay_state
 from rules import available_games, get_engine
@@ -111,12 +112,14 @@ def list_matches(
     open_seats: bool | None = None,
     my_turn: bool | None = None,
 ) -> QuerySet[Match]:
-    """Matches newest first, filtered by ``game``, ``status``, ``mine`` (``user`` holds a
-    seat or created it), ``open_seats`` (True: open matches with a free seat; False:
-    the others) and ``my_turn`` (True: active matches where ``user``'s seat owes a
-    decision now; False: the others). Raises InvalidRequest for an unknown status,
+    """Matches newest first (private ones only for their players, creator and invitees:
+    ``games.lobby.selectors.listed_for``), filtered by ``game``, ``status``, ``mine``
+    (``user`` holds a seat or created it), ``open_seats`` (True: open matches with a free
+    seat; False: the others) and ``my_turn`` (True: active matches where ``user``'s seat
+    owes a decision now; False: the others). Raises InvalidRequest for an unknown status,
     UnknownGame (400) for an unknown game."""
     matches = Match.objects.select_related("created_by").prefetch_related(SEATS_WITH_USERS)
+    matches = listed_for(matches, user)
     if game is not None:
         if game not in available_games():
             raise errors.UnknownGame(f"No game called {game[:40]!r}.", http_status=400)

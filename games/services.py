@@ -29,9 +29,12 @@ from games.clocks import presets as clock_presets
 from games.clocks.outcome import final_result
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
+from games.feed import services as feed
+from games.lobby.models import PrivateMatch
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
 from games.permissions import can_manage_matches
+from games.ratings.services import rate_match
 from games.replay import replay_state
 from games.selectors import SEATS_WITH_USERS, parse_match_id, whole_number
 from rules import IllegalMove, get_engine
@@ -141,6 +144,7 @@ def _schedule_follow_up(
     (``seats``: the match's seats if the caller has them already)."""
     match_id, ply, status = match.pk, match.ply, match.status
     bot_turns: list[int] = []
+    to_act: set[int] = set()
     if status == MatchStatus.ACTIVE and state is not None:
         to_act = set(get_engine(match.game).to_act(state))
         if seats is None:
@@ -148,6 +152,10 @@ def _schedule_follow_up(
         bot_turns = sorted(
             seat.position for seat in seats if seat.bot_kind and seat.position in to_act
         )
+    if status == MatchStatus.ACTIVE or status in ENDED_STATUSES:
+        # the players' feeds: "your turn", "match finished" (stored now, pushed on commit)
+        feed.announce_match(match, state, seats if seats is not None else
+                            list(match.seats.all()), sorted(to_act))
 
     def follow_up() -> None:
         publish_match_update_soon(match_id, ply, status)
@@ -188,7 +196,9 @@ def _start_locked(match: Match) -> Match:
     sync_clocks(match, state)
     match.save(update_fields=["state", "ply", "status", "to_act", "started_at", "updated_at",
                               *CLOCK_FIELDS])
-    _schedule_follow_up(match, state)
+    seats = list(match.seats.all())
+    feed.announce_started(match, seats)
+    _schedule_follow_up(match, state, seats)
     return match
 
 
@@ -287,12 +297,17 @@ def create_match(
 
 
 @transaction.atomic
-def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
+def join_match(*, user, match_id: Any, position: int | None = None,
+               admitted: bool = False) -> Seat:
     """Take an open seat (``position``, or the lowest free one). The match starts when
-    its last seat is taken. Raises MatchNotFound, MatchNotOpen, AlreadySeated, MatchFull,
-    SeatTaken, InvalidSeat, AuthenticationRequired."""
+    its last seat is taken. A private match (``games.lobby``) takes only people the lobby
+    ``admitted`` (an invitation or the invite code). Raises MatchNotFound, MatchNotOpen,
+    AlreadySeated, MatchFull, SeatTaken, InvalidSeat, InvitationRequired,
+    AuthenticationRequired."""
     _require_user(user)
     match = _lock_match(match_id)
+    if not admitted and PrivateMatch.objects.filter(match_id=match.pk).exists():
+        raise errors.InvitationRequired()
     if match.seats.filter(user=user).exists():
         raise errors.AlreadySeated()
     free = _free_positions(match)
@@ -511,6 +526,7 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     match.to_act = []
     match.finished_at = match.finished_at or timezone.now()
     match.save(update_fields=["state", "status", "to_act", "finished_at", "updated_at"])
+    rate_match(match)  # in this transaction: results and ratings land together, once
     _schedule_follow_up(match, None)
     return True
 

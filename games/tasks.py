@@ -69,3 +69,4 @@ def sweep_stalled_matches(idle_seconds: float = 30.0) -> dict:
 # The clocks' tasks (deadlines, sweep) live with their capability; importing them here
 # registers them wherever this module is loaded (worker autodiscovery, games.dispatch).
 from games.clocks import tasks as _clock_tasks  # noqa: E402,F401
+from games.quickmatch import tasks as _quickmatch_tasks  # noqa: E402,F401

@@ -9,14 +9,20 @@ mutation payload's ``errors`` list, or in ``extensions.code`` of a query error.
 from __future__ import annotations
 
 import strawberry
+from strawberry.tools import merge_types
 
 from config.api_errors import ApiError
+from games.feed.graphql import FeedSubscriptions
 from games.graphql.errors import ServiceErrorCodes
 from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 from games.graphql.throttling import RateLimits
+from games.lobby.graphql import LobbyMutations, LobbyQueries
+from games.quickmatch.graphql import QuickMatchMutations, QuickMatchQueries
+from games.ratings.graphql import RatingQueries
+from games.records.graphql import RecordQueries
 
 
 class GameSchema(strawberry.Schema):
@@ -32,10 +38,16 @@ class GameSchema(strawberry.Schema):
             super().process_errors(unexpected, execution_context)
 
 
+#: each capability (records, ratings, the lobby, the feed) brings its own fields
+AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
+                                     QuickMatchQueries))
+AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations))
+AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions))
+
 schema = GameSchema(
-    query=Query,
-    mutation=Mutation,
-    subscription=Subscription,
+    query=AllQueries,
+    mutation=AllMutations,
+    subscription=AllSubscriptions,
     extensions=[
         *limit_extensions(),  # size, depth, aliases, cost and time: games/graphql/limits.py
         ServiceErrorCodes,

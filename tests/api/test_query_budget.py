@@ -22,8 +22,10 @@ from tests.games.support import TEST_SEED, match_url
 pytestmark = pytest.mark.django_db
 
 #: token + user (one join), lock the match (+ creator), seats (+ users), insert, update,
-#: the match's incidents (resignations, timeouts: games/clocks) for the answer
-MOVE_BUDGET = 6
+#: the "your turn" feed event of the next person to act (games/feed, issue 13: stored in
+#: the move's transaction so that it exists exactly when the move does), the match's
+#: incidents (resignations, timeouts: games/clocks) for the answer
+MOVE_BUDGET = 7
 #: token + user, the match (+ creator), its seats (+ users), its incidents
 POLL_BUDGET = 4
 #: token + user, the match (+ creator), its seats (+ users)

@@ -14,7 +14,7 @@ from games.models import Match, Move
 
 pytestmark = pytest.mark.django_db
 
-backfill = importlib.import_module("games.migrations.0006_move_events_and_to_act").backfill
+backfill = importlib.import_module("games.migrations.0007_move_events_and_to_act").backfill
 
 
 def test_backfill_recomputes_events_and_to_act(make_user):
@@ -35,7 +35,7 @@ def test_backfill_recomputes_events_and_to_act(make_user):
         cursor.execute("UPDATE games_match SET to_act = '{}' WHERE id = %s", [match.pk])
     # the models as the migration sees them (no append-only manager: the trigger guards)
     migration_apps = MigrationExecutor(connection).loader.project_state(
-        ("games", "0006_move_events_and_to_act")).apps
+        ("games", "0007_move_events_and_to_act")).apps
     with connection.schema_editor() as editor:
         backfill(migration_apps, editor)
     assert list(Move.objects.filter(match=match).order_by("ply").values_list(

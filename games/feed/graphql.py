@@ -1,0 +1,50 @@
+"""``myEvents``: the caller's feed as a GraphQL subscription (websockets), the same events
+as ``GET /api/v1/stream/`` (``games.feed.stream.follow``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from config.api_errors import ApiError
+from games import errors
+from games.feed.selectors import parse_last_event_id
+from games.feed.stream import follow
+from games.graphql.context import authenticated_user
+from games.graphql.errors import as_graphql_error
+
+
+@strawberry.type(description="One event of your feed.")
+class FeedEvent:
+    id: strawberry.ID = strawberry.field(description="Pass the last one you saw as "
+                                         "lastEventId when you reconnect.")
+    kind: str = strawberry.field(description="your_turn, match_started, match_finished, "
+                                 "invitation_received, matched.")
+    created_at: str
+    data: JSON = strawberry.field(description="The event's fields (docs/feed.md).")
+
+
+@strawberry.type
+class FeedSubscriptions:
+    @strawberry.subscription(description="Your events as they happen; with lastEventId, "
+                             "first every event after it (a reconnect misses nothing).")
+    async def my_events(self, info: Info, last_event_id: strawberry.ID | None = None
+                        ) -> AsyncGenerator[FeedEvent, None]:
+        user = authenticated_user(info)
+        if user is None:
+            raise as_graphql_error(errors.AuthenticationRequired(
+                "myEvents needs a token (connection_init authToken)."))
+        try:
+            last = parse_last_event_id(last_event_id)
+        except ApiError as exc:
+            raise as_graphql_error(exc) from None
+        async for event in follow(user, last):
+            if event is None:
+                continue  # websockets have their own keep-alive
+            data = {key: value for key, value in event.items()
+                    if key not in ("id", "kind", "created_at")}
+            yield FeedEvent(id=strawberry.ID(str(event["id"])), kind=event["kind"],
+                            created_at=event["created_at"], data=data)

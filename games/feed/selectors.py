@@ -1,0 +1,36 @@
+"""Reading a user's feed: the events after a given id, oldest first. A user reads only
+their own events: every function takes the user, never a user id from a request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import errors
+from games.feed.models import FeedEvent
+from games.selectors import whole_number
+
+#: one replay answers at most this many events (a client far behind asks again)
+MAX_REPLAY = 500
+
+
+def parse_last_event_id(value: Any) -> int:
+    """A last event id from a request (query string, header, argument): a whole number
+    >= 0, 0 by default. Raises InvalidRequest (400)."""
+    if value is None or value == "":
+        return 0
+    number = whole_number(value)
+    if number is None or not 0 <= number <= 2**63 - 1:
+        raise errors.InvalidRequest("last_event_id must be a whole number >= 0.",
+                                    details={"last_event_id": str(value)[:20]})
+    return number
+
+
+def event_row(event: FeedEvent) -> dict:
+    return {"id": event.pk, "kind": event.kind, "created_at": event.created_at.isoformat(),
+            **event.payload}
+
+
+def events_after(user, last_event_id: int, *, limit: int = MAX_REPLAY) -> list[dict]:
+    """``user``'s events with an id above ``last_event_id``, oldest first."""
+    rows = FeedEvent.objects.filter(user=user, pk__gt=last_event_id).order_by("pk")[:limit]
+    return [event_row(event) for event in rows]

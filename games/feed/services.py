@@ -1,0 +1,107 @@
+"""Writing feed events: the only writer of ``FeedEvent``.
+
+Callers are services that already hold their transaction (the match services, the lobby,
+quick match): the events are inserted in it, so an event exists exactly when the change it
+announces committed, and the live push (a channel-layer message naming only the user and
+the event id) is sent after the commit. Announcing the same fact twice is a no-op (the
+(user, dedupe_key) constraint).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from games.feed.models import FeedEvent
+from games.models import ENDED_STATUSES, Match, MatchStatus
+from games.notifications import publish_soon
+
+logger = logging.getLogger(__name__)
+
+#: the ``type`` of the channel-layer message; carries only ``user_id`` and ``event_id``
+FEED_EVENT_TYPE = "feed.event"
+
+YOUR_TURN = "your_turn"
+MATCH_STARTED = "match_started"
+MATCH_FINISHED = "match_finished"
+INVITATION_RECEIVED = "invitation_received"
+MATCHED = "matched"
+KINDS = (YOUR_TURN, MATCH_STARTED, MATCH_FINISHED, INVITATION_RECEIVED, MATCHED)
+
+
+def feed_group_name(user_id: int) -> str:
+    return f"feed-{user_id}"
+
+
+def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str) -> None:
+    """Store ``kind`` with ``payload`` for each of ``user_ids`` (once per dedupe_key) and
+    push it to their live streams after the commit."""
+    rows = [FeedEvent(user_id=user_id, kind=kind, payload=payload, dedupe_key=dedupe_key)
+            for user_id in dict.fromkeys(user_ids)]
+    if not rows:
+        return
+    FeedEvent.objects.bulk_create(rows, ignore_conflicts=True)
+    users = [row.user_id for row in rows]
+
+    def push() -> None:
+        for user_id in users:
+            publish_soon(feed_group_name(user_id), {"type": FEED_EVENT_TYPE,
+                                                    "user_id": user_id})
+
+    transaction.on_commit(push, robust=True)
+
+
+def _people(match: Match, seats) -> list[int]:
+    """The people at the table: seated users, and those whose seat a bot took over (a
+    timeout, a resignation, an admin's hand-over: the match's incidents name them)."""
+    people = [seat.user_id for seat in seats if seat.user_id is not None]
+    if match.status in ENDED_STATUSES:
+        people += list(match.incidents.filter(user__isnull=False)
+                       .values_list("user_id", flat=True))
+    return people
+
+
+def announce_match(match: Match, state, seats, to_act: list[int]) -> None:
+    """After a change of ``match`` (the match services' follow-up): "your turn" to each
+    person now owing a decision (with the ply and, on a clock, the deadline), and "match
+    finished" to every person once it ended (finished or aborted)."""
+    if match.status == MatchStatus.ACTIVE and state is not None:
+        from games.clocks.selectors import clocks_of  # the clocks read the match only
+
+        clocks = {row["seat"]: row for row in clocks_of(match)} if to_act else {}
+        for seat in seats:
+            if seat.user_id is None or seat.position not in to_act:
+                continue
+            deadline = clocks.get(seat.position, {}).get("deadline")
+            publish([seat.user_id], YOUR_TURN, {
+                "match_id": match.pk, "game": match.game, "ply": match.ply,
+                "seat": seat.position,
+                "deadline": deadline.isoformat() if deadline is not None else None,
+            }, f"turn:{match.pk}:{match.ply}:{seat.position}")
+    elif match.status in ENDED_STATUSES:
+        publish(_people(match, seats), MATCH_FINISHED, {
+            "match_id": match.pk, "game": match.game, "status": match.status,
+        }, f"ended:{match.pk}")
+
+
+def announce_started(match: Match, seats) -> None:
+    publish(_people(match, seats), MATCH_STARTED,
+            {"match_id": match.pk, "game": match.game, "players": match.players},
+            f"started:{match.pk}")
+
+
+def announce_invitation(invitation) -> None:
+    publish([invitation.invitee_id], INVITATION_RECEIVED, {
+        "invitation_id": invitation.pk, "match_id": invitation.match_id,
+        "inviter": invitation.inviter.username if invitation.inviter else None,
+        "is_rematch": invitation.is_rematch, "position": invitation.position,
+    }, f"invitation:{invitation.pk}")
+
+
+def announce_matched(request) -> None:
+    publish([request.user_id], MATCHED, {
+        "request_id": request.pk, "match_id": request.match_id, "game": request.game,
+        "players": request.players,
+    }, f"matched:{request.pk}")

@@ -1,0 +1,68 @@
+"""``GET /api/v1/stream/``: the caller's feed as newline-delimited JSON, kept open.
+
+An asynchronous Django view (not DRF: DRF views are synchronous and would hold a worker
+thread per open stream). It authenticates with the API token itself and answers errors
+in the API's one error shape before the stream starts.
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from django.http import JsonResponse, StreamingHttpResponse
+from rest_framework.authtoken.models import Token
+
+from config.api_errors import error_body
+from games import errors
+from games.feed.selectors import parse_last_event_id
+from games.feed.stream import follow
+
+
+def _token_user(header: str):
+    kind, _, key = header.partition(" ")
+    if kind.lower() != "token" or not key.strip():
+        return None
+    token = Token.objects.select_related("user").filter(key=key.strip()).first()
+    if token is None or not token.user.is_active:
+        return None
+    return token.user
+
+
+_token_user_async = database_sync_to_async(_token_user)
+
+
+def _error(exc: errors.GameServiceError) -> JsonResponse:
+    return JsonResponse(error_body(exc.code, exc.message, exc.details),
+                        status=exc.status_code)
+
+
+async def stream_view(request):
+    """Your events (your turn, match started or finished, invitation received, matched by
+    quick match), one JSON object per line: first those after ``last_event_id`` (query
+    string, or the ``Last-Event-ID`` header), then each new one as it happens; an empty
+    line at once and after every 20 seconds of silence. Needs ``Authorization: Token <key>``."""
+    if request.method != "GET":
+        return JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
+    user = await _token_user_async(request.headers.get("Authorization", ""))
+    if user is None:
+        return _error(errors.AuthenticationRequired(
+            "The stream needs Authorization: Token <key>."))
+    try:
+        last = parse_last_event_id(request.GET.get("last_event_id",
+                                                   request.headers.get("Last-Event-ID")))
+    except errors.GameServiceError as exc:
+        return _error(exc)
+
+    async def lines():
+        # An empty line at once: some servers (daphne) send the headers only with the
+        # first bytes of the body, and a client with nothing to replay would otherwise
+        # wait for the first event or keep-alive to learn that its stream is open.
+        yield b"\n"
+        async for event in follow(user, last):
+            yield b"\n" if event is None else (json.dumps(event) + "\n").encode()
+
+    response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # a buffering proxy would hold the lines back
+    return response

@@ -1,0 +1,253 @@
+"""The only writers of private matches, invitations and rematches.
+
+Seats are still taken through ``games.services.join_match`` (with ``admitted=True`` once
+the lobby has checked the invitation or the code), matches created through
+``games.services.create_match``: this module adds who may sit, never how sitting works.
+Every function is atomic: an error means nothing was written.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import errors, services
+from games.feed import services as feed
+from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
+from games.models import Match, MatchStatus, Seat
+from games.selectors import parse_match_id, whole_number
+
+#: a private match invites at most its other seats' worth of people; this bounds a request
+MAX_INVITEES = 16
+CODE_BYTES = 12  # 16 URL-safe characters
+
+
+def _require_user(user) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise errors.AuthenticationRequired()
+
+
+def _invitees(inviter, usernames: Any) -> list:
+    """The users named in ``usernames`` (a list of distinct names, not the inviter).
+    Raises InvalidRequest (400) naming the first bad entry."""
+    if not isinstance(usernames, list) or len(usernames) > MAX_INVITEES:
+        raise errors.InvalidRequest(f"invite must be a list of at most {MAX_INVITEES} "
+                                    "usernames.", details={"field": "invite"})
+    if not all(isinstance(name, str) and 0 < len(name) <= 150 for name in usernames):
+        raise errors.InvalidRequest("Each invitee must be a username.",
+                                    details={"field": "invite"})
+    if len(set(usernames)) != len(usernames):
+        raise errors.InvalidRequest("Each invitee may be named once.",
+                                    details={"field": "invite"})
+    users = {user.username: user for user in
+             get_user_model().objects.filter(username__in=usernames, is_active=True)}
+    for name in usernames:
+        if name not in users:
+            raise errors.InvalidRequest(f"No user called {name[:40]!r}.",
+                                        code="unknown_user",
+                                        details={"field": "invite", "username": name[:40]})
+        if users[name].pk == inviter.pk:
+            raise errors.InvalidRequest("You cannot invite yourself.",
+                                        details={"field": "invite"})
+    return [users[name] for name in usernames]
+
+
+def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
+                   is_rematch: bool = False) -> list[Invitation]:
+    seated = set(match.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    already = set(match.invitations.values_list("invitee_id", flat=True))
+    free = [p for p in range(match.players)
+            if p not in set(match.seats.values_list("position", flat=True))]
+    for invitee in invitees:
+        if invitee.pk in seated:
+            raise errors.AlreadySeated(f"{invitee.username} already holds a seat.",
+                                       details={"username": invitee.username})
+        if invitee.pk in already:
+            raise errors.AlreadyInvited(details={"username": invitee.username})
+    if len(invitees) > len(free):
+        raise errors.MatchFull(f"Only {len(free)} seat(s) are free.",
+                               details={"free_seats": len(free)})
+    invitations = [
+        Invitation.objects.create(match=match, inviter=inviter, invitee=invitee,
+                                  is_rematch=is_rematch,
+                                  position=positions[index] if positions else None)
+        for index, invitee in enumerate(invitees)
+    ]
+    for invitation in invitations:
+        feed.announce_invitation(invitation)
+    return invitations
+
+
+@transaction.atomic
+def create_private_match(*, user, game: str, players: int, options: dict | None = None,
+                         bot_seats=None, creator_seat: int | None = None,
+                         invite: Any = None) -> tuple[Match, str]:
+    """Create an unlisted match (``games.services.create_match`` rules), seat its creator
+    and invite ``invite`` (usernames). Returns the match and its invite code.
+    Raises what create_match raises, InvalidRequest / unknown_user (400), MatchFull."""
+    _require_user(user)
+    invitees = _invitees(user, invite if invite is not None else [])
+    match = services.create_match(user=user, game=game, players=players, options=options,
+                                  bot_seats=bot_seats, creator_seat=creator_seat)
+    code = secrets.token_urlsafe(CODE_BYTES)
+    PrivateMatch.objects.create(match=match, invite_code=code)
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    _invite_locked(match, user, invitees)
+    return match, code
+
+
+def _lock_match(match_id: Any) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=parse_match_id(match_id))
+    except Match.DoesNotExist:
+        raise errors.MatchNotFound() from None
+
+
+def _lock_open_match(match_id: Any) -> Match:
+    match = _lock_match(match_id)
+    if match.status != MatchStatus.OPEN:
+        raise errors.MatchNotOpen(details={"status": match.status})
+    return match
+
+
+@transaction.atomic
+def invite(*, user, match_id: Any, usernames: Any) -> list[Invitation]:
+    """Invite people to an open match you sit in or created (public or private).
+    Raises MatchNotFound, NotAllowed, MatchNotOpen, InvalidRequest, AlreadySeated,
+    AlreadyInvited, MatchFull."""
+    _require_user(user)
+    match = _lock_open_match(match_id)
+    if match.created_by_id != user.pk and not match.seats.filter(user=user).exists():
+        raise errors.NotAllowed("Only the match's creator or its players can invite.")
+    return _invite_locked(match, user, _invitees(user, usernames))
+
+
+def _own_invitation(user, invitation_id: Any) -> Invitation:
+    number = whole_number(invitation_id)
+    if number is None or not 1 <= number <= 2**63 - 1:
+        raise errors.InvitationNotFound()
+    try:
+        return Invitation.objects.select_for_update().get(pk=number, invitee=user)
+    except Invitation.DoesNotExist:
+        raise errors.InvitationNotFound(details={"invitation_id": number}) from None
+
+
+@transaction.atomic
+def accept_invitation(*, user, invitation_id: Any) -> Seat:
+    """Take the seat an invitation offers (its reserved position, or the lowest free
+    one); the match starts when its last seat is taken. Raises InvitationNotFound,
+    InvitationClosed, and join_match's errors (MatchNotOpen, MatchFull...)."""
+    _require_user(user)
+    invitation = _own_invitation(user, invitation_id)
+    if invitation.status != InvitationStatus.PENDING:
+        raise errors.InvitationClosed(details={"status": invitation.status})
+    seat = services.join_match(user=user, match_id=invitation.match_id,
+                               position=invitation.position, admitted=True)
+    invitation.status = InvitationStatus.ACCEPTED
+    invitation.responded_at = timezone.now()
+    invitation.save(update_fields=["status", "responded_at"])
+    return seat
+
+
+@transaction.atomic
+def decline_invitation(*, user, invitation_id: Any) -> Invitation:
+    """Decline an invitation. A declined rematch cannot be complete any more: it is
+    aborted (its other invitations withdrawn). Raises InvitationNotFound,
+    InvitationClosed."""
+    _require_user(user)
+    invitation = _own_invitation(user, invitation_id)
+    if invitation.status != InvitationStatus.PENDING:
+        raise errors.InvitationClosed(details={"status": invitation.status})
+    invitation.status = InvitationStatus.DECLINED
+    invitation.responded_at = timezone.now()
+    invitation.save(update_fields=["status", "responded_at"])
+    if invitation.is_rematch:
+        match = Match.objects.select_related("created_by").get(pk=invitation.match_id)
+        if match.status == MatchStatus.OPEN:
+            services.abort_match(user=match.created_by, match_id=match.pk,
+                                 reason=f"rematch declined by {user.username}")
+            Invitation.objects.filter(match=match, status=InvitationStatus.PENDING).update(
+                status=InvitationStatus.WITHDRAWN, responded_at=timezone.now())
+    return invitation
+
+
+@transaction.atomic
+def join_by_code(*, user, invite_code: Any, position: Any = None) -> Seat:
+    """Take a seat of the private match ``invite_code`` opens. Raises InvalidRequest
+    (malformed), InvitationNotFound (no such code, 404) and join_match's errors."""
+    _require_user(user)
+    if not isinstance(invite_code, str) or not 0 < len(invite_code) <= 32:
+        raise errors.InvalidRequest("invite_code must be a string of at most 32 "
+                                    "characters.", details={"field": "invite_code"})
+    private = PrivateMatch.objects.filter(invite_code=invite_code).first()
+    if private is None:
+        raise errors.InvitationNotFound("No private match has this invite code.")
+    seat = services.join_match(user=user, match_id=private.match_id, position=position,
+                               admitted=True)
+    Invitation.objects.filter(match_id=private.match_id, invitee=user,
+                              status=InvitationStatus.PENDING).update(
+        status=InvitationStatus.ACCEPTED, responded_at=timezone.now())
+    return seat
+
+
+@transaction.atomic
+def propose_rematch(*, user, match_id: Any) -> Match:
+    """The rematch of a finished match you played: the same game, options and seats (bots
+    at their positions, you at yours), private, every other person invited to their old
+    seat; it starts when all have accepted. A second proposal returns the same rematch.
+    Raises MatchNotFound, NotSeated, RematchNotAllowed."""
+    _require_user(user)
+    original = _lock_match(match_id)
+    seats = list(original.seats.select_related("user"))
+    mine_position = next((position for position, person in _people_of(original, seats).items()
+                          if person.pk == user.pk), None)
+    if mine_position is None:
+        raise errors.NotSeated("Only a player of the match can propose a rematch.")
+    if original.status != MatchStatus.FINISHED:
+        raise errors.RematchNotAllowed(details={"status": original.status})
+    existing = Rematch.objects.filter(original=original).select_related("match").first()
+    if existing is not None:
+        return existing.match
+    people = _people_of(original, seats)
+    others = [(position, person) for position, person in people.items()
+              if person.pk != user.pk]
+    match = services.create_match(
+        user=user, game=original.game, players=original.players, options=original.options,
+        bot_seats={seat.position: seat.bot_kind for seat in seats
+                   if seat.position not in people},
+        creator_seat=mine_position, time_control=_same_time_control(original.time_control),
+    )
+    PrivateMatch.objects.create(match=match, invite_code=secrets.token_urlsafe(CODE_BYTES))
+    Rematch.objects.create(original=original, match=match, proposed_by=user)
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if others:
+        _invite_locked(match, user, [person for _position, person in others],
+                       positions=[position for position, _person in others],
+                       is_rematch=True)
+    return match
+
+
+def _people_of(match: Match, seats: list[Seat]) -> dict:
+    """Position -> the person who played it: its user, or the player a bot took the seat
+    over from (a timeout, an admin's hand-over); seats bots held from the start are left
+    out."""
+    User = get_user_model()
+    people = {seat.position: seat.user for seat in seats if seat.user_id is not None}
+    for incident in match.incidents.filter(user__isnull=False).order_by("id"):
+        if incident.seat not in people:
+            people[incident.seat] = User.objects.get(pk=incident.user_id)
+    return people
+
+
+def _same_time_control(stored: dict) -> dict | None:
+    """The request that recreates a match's stored time control (None: no clock)."""
+    if not stored or stored.get("kind") == "none":
+        return None
+    if stored.get("preset") == "custom":
+        return {key: value for key, value in stored.items() if key != "preset"}
+    return {key: value for key, value in stored.items()
+            if key in ("preset", "timeout_policy", "takeover_bot")}

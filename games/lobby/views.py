@@ -1,0 +1,156 @@
+"""REST endpoints of the lobby: private matches, invitations, rematches. Thin: parse,
+call ``games.lobby.services`` / ``selectors``, answer with the match as you see it."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors as match_selectors
+from games import serializers as s
+from games.lobby import selectors, services
+from games.lobby import serializers as ls
+from games.views import _bot_seats_by_position
+
+MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="Match id.")
+INVITATION_ID = OpenApiParameter("invitation_id", int, OpenApiParameter.PATH)
+
+
+def _errors(*codes: int) -> dict:
+    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
+
+
+def _parse(serializer_class, request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _match_body(match_id, user) -> dict:
+    match = match_selectors.get_match(match_id)
+    body = dict(s.MatchDetailSerializer(match_selectors.match_detail(match, user)).data)
+    body["lobby"] = selectors.private_info(match, user)
+    return body
+
+
+class PrivateMatchListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Create a private (unlisted) match and invite people to it",
+        request=ls.CreatePrivateMatchRequestSerializer,
+        responses={201: OpenApiTypes.OBJECT, **_errors(400, 409)},
+        tags=["lobby"],
+    )
+    def post(self, request):
+        data = _parse(ls.CreatePrivateMatchRequestSerializer, request)
+        bot_seats = data["bot_seats"]
+        if isinstance(bot_seats, dict):
+            bot_seats = _bot_seats_by_position(bot_seats)
+        match, _code = services.create_private_match(
+            user=request.user, game=data["game"], players=data["players"],
+            options=data["options"], bot_seats=bot_seats, creator_seat=data["creator_seat"],
+            invite=data["invite"],
+        )
+        return Response(_match_body(match.pk, request.user), status=status.HTTP_201_CREATED)
+
+
+class JoinByCodeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Take a seat of a private match with its invite code",
+        request=ls.JoinByCodeRequestSerializer,
+        responses={200: OpenApiTypes.OBJECT, **_errors(400, 404, 409)},
+        tags=["lobby"],
+    )
+    def post(self, request):
+        data = _parse(ls.JoinByCodeRequestSerializer, request)
+        seat = services.join_by_code(user=request.user, invite_code=data["invite_code"],
+                                     position=data["position"])
+        return Response(_match_body(seat.match_id, request.user))
+
+
+class MatchLobbyView(APIView):
+    @extend_schema(
+        summary="Is the match private; its invite code (for its players); its rematch",
+        parameters=[MATCH_ID],
+        responses={200: OpenApiTypes.OBJECT, **_errors(404)},
+        tags=["lobby"],
+    )
+    def get(self, request, match_id: str):
+        match = match_selectors.get_match(match_id)
+        return Response(selectors.private_info(match, request.user))
+
+
+class MatchInvitationsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Invite people to an open match you sit in or created",
+        parameters=[MATCH_ID],
+        request=ls.InviteRequestSerializer,
+        responses={201: OpenApiTypes.OBJECT, **_errors(400, 403, 404, 409)},
+        tags=["lobby"],
+    )
+    def post(self, request, match_id: str):
+        data = _parse(ls.InviteRequestSerializer, request)
+        invitations = services.invite(user=request.user, match_id=match_id,
+                                      usernames=data["usernames"])
+        return Response([selectors.invitation_row(invitation) for invitation in invitations],
+                        status=status.HTTP_201_CREATED)
+
+
+class MyInvitationsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Your invitations, newest first",
+        parameters=[OpenApiParameter("status", str, description="pending, accepted, "
+                                     "declined or withdrawn.")],
+        responses={200: OpenApiTypes.OBJECT, **_errors(400)},
+        tags=["lobby"],
+    )
+    def get(self, request):
+        return Response(selectors.invitations_for(
+            request.user, status=request.query_params.get("status") or None))
+
+
+class AcceptInvitationView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Accept an invitation: take its seat", parameters=[INVITATION_ID],
+                   request=None, responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)},
+                   tags=["lobby"])
+    def post(self, request, invitation_id: str):
+        seat = services.accept_invitation(user=request.user, invitation_id=invitation_id)
+        return Response(_match_body(seat.match_id, request.user))
+
+
+class DeclineInvitationView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Decline an invitation (a declined rematch is aborted)",
+                   parameters=[INVITATION_ID], request=None,
+                   responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)}, tags=["lobby"])
+    def post(self, request, invitation_id: str):
+        invitation = services.decline_invitation(user=request.user,
+                                                 invitation_id=invitation_id)
+        return Response(selectors.invitation_row(invitation))
+
+
+class RematchView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Propose (or find) the rematch of a finished match you played",
+        parameters=[MATCH_ID], request=None,
+        responses={201: OpenApiTypes.OBJECT, **_errors(403, 404, 409)},
+        tags=["lobby"],
+    )
+    def post(self, request, match_id: str):
+        match = services.propose_rematch(user=request.user, match_id=match_id)
+        return Response(_match_body(match.pk, request.user), status=status.HTTP_201_CREATED)

@@ -1,0 +1,57 @@
+"""REST endpoints of quick match: ask, list yours, cancel."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import serializers as s
+from games.quickmatch import selectors, services
+
+
+class QuickMatchRequestSerializer(s.RefusesUnknownFields):
+    game = serializers.JSONField(help_text='"han" or "hansa".')
+    players = serializers.JSONField(help_text="Number of seats.")
+    options = serializers.JSONField(required=False, default=None, allow_null=True)
+    time_control = serializers.JSONField(required=False, default=None, allow_null=True)
+    rating_range = serializers.JSONField(
+        required=False, default=None, allow_null=True,
+        help_text='{"min": number, "max": number} on openskill mu; either may be left out.')
+
+
+def _errors(*codes: int) -> dict:
+    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
+
+
+class QuickMatchView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Your quick-match requests, newest first",
+                   responses={200: OpenApiTypes.OBJECT, **_errors()}, tags=["quick match"])
+    def get(self, request):
+        return Response(selectors.requests_of(request.user))
+
+    @extend_schema(summary="Wait for a quick match", request=QuickMatchRequestSerializer,
+                   responses={201: OpenApiTypes.OBJECT, **_errors(400, 409)},
+                   tags=["quick match"])
+    def post(self, request):
+        serializer = QuickMatchRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        created = services.request_quick_match(user=request.user, **serializer.validated_data)
+        created.refresh_from_db()  # pairing may have run already (eager tasks)
+        return Response(selectors.request_row(created), status=status.HTTP_201_CREATED)
+
+
+class QuickMatchDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Stop waiting", request=None,
+                   parameters=[OpenApiParameter("request_id", int, OpenApiParameter.PATH)],
+                   responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)},
+                   tags=["quick match"])
+    def delete(self, request, request_id: str):
+        return Response(selectors.request_row(
+            services.cancel(user=request.user, request_id=request_id)))

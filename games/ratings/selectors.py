@@ -1,0 +1,119 @@
+"""Reading ratings: leaderboards per game, player profiles, rating histories.
+
+Everything here is public: ratings, counts of finished matches, and the public summary of
+a player's recent matches (``games.selectors.match_summary``: no game state).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, OuterRef, Q, Subquery
+
+from games import errors
+from games import selectors as match_selectors
+from games.models import MatchStatus, Result, Seat
+from games.ratings.models import Rating, RatingChange
+from games.ratings.services import BOT_ACCOUNT_PREFIX
+from games.users import find_user
+from rules import available_games
+
+RECENT_MATCHES = 10
+
+
+def _check_game(game: Any) -> str:
+    if not isinstance(game, str) or game not in available_games():
+        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.")
+    return game
+
+
+def is_bot_account(user) -> bool:
+    return user.username.startswith(BOT_ACCOUNT_PREFIX)
+
+
+def rating_row(rating: Rating) -> dict:
+    return {
+        "game": rating.game, "mu": rating.mu, "sigma": rating.sigma,
+        "ordinal": rating.ordinal, "rated_matches": rating.rated_matches,
+        "rated_wins": rating.rated_wins, "updated_at": rating.updated_at,
+    }
+
+
+def leaderboard(game: Any, *, limit: Any = None, offset: Any = None) -> dict:
+    """``{"game", "count", "limit", "offset", "results": [{"rank", "username", "is_bot",
+    ...rating}]}``: players with at least one rated match, best ordinal (mu - 3 sigma)
+    first. Raises UnknownGame (404), InvalidRequest (bad page bounds, 400)."""
+    game = _check_game(game)
+    limit, offset = match_selectors.parse_page(limit, offset)
+    rows = (Rating.objects.filter(game=game, rated_matches__gt=0).select_related("user")
+            .order_by("-ordinal", "user_id"))
+    page = list(rows[offset : offset + limit])
+    return {
+        "game": game, "count": rows.count(), "limit": limit, "offset": offset,
+        "results": [
+            {"rank": offset + index + 1, "username": rating.user.username,
+             "is_bot": is_bot_account(rating.user), **rating_row(rating)}
+            for index, rating in enumerate(page)
+        ],
+    }
+
+
+def _finished_seats(user):
+    """The user's seats in finished matches, each with the seat's rank."""
+    rank = Result.objects.filter(match=OuterRef("match"), seat=OuterRef("position"))
+    return (Seat.objects.filter(user=user, match__status=MatchStatus.FINISHED)
+            .annotate(rank=Subquery(rank.values("rank")[:1])))
+
+
+def profile(username: Any, viewer=None) -> dict:
+    """``{"username", "is_bot", "date_joined", "games_played", "wins", "games": [{"game",
+    "played", "wins"}], "ratings": [...], "recent_matches": [Match]}`` (the matches the
+    player sat in, newest first, seats prefetched: callers render their public summary;
+    private matches only when ``viewer`` may see them listed).
+    ``games_played``/``wins`` count every finished match (rated or not); a win is rank 1
+    (ties share it). Raises UserNotFound (404)."""
+    user = find_user(username)
+    per_game = (_finished_seats(user).values("match__game")
+                .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
+                .order_by("match__game"))
+    games = [{"game": row["match__game"], "played": row["played"], "wins": row["wins"]}
+             for row in per_game]
+    recent = (match_selectors.list_matches(user=viewer)
+              .filter(seats__user=user)[:RECENT_MATCHES])
+    return {
+        "username": user.username,
+        "is_bot": is_bot_account(user),
+        "date_joined": user.date_joined,
+        "games_played": sum(row["played"] for row in games),
+        "wins": sum(row["wins"] for row in games),
+        "games": games,
+        "ratings": [rating_row(rating) for rating in
+                    Rating.objects.filter(user=user, rated_matches__gt=0).order_by("game")],
+        "recent_matches": list(recent),
+    }
+
+
+def rating_history(username: Any, *, game: Any = None, limit: Any = None,
+                   offset: Any = None) -> dict:
+    """A player's rating changes, newest first: ``{"username", "count", "limit",
+    "offset", "results": [{"match_id", "game", "seat", "rank", "mu_before", ...}]}``.
+    Raises UserNotFound (404), UnknownGame (400), InvalidRequest (400)."""
+    user = find_user(username)
+    changes = RatingChange.objects.filter(user=user)
+    if game is not None:
+        if game not in available_games():
+            raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.", http_status=400)
+        changes = changes.filter(game=game)
+    limit, offset = match_selectors.parse_page(limit, offset)
+    changes = changes.order_by("-created_at", "-id")
+    return {
+        "username": user.username, "count": changes.count(), "limit": limit,
+        "offset": offset,
+        "results": [
+            {"match_id": change.match_id, "game": change.game, "seat": change.seat,
+             "rank": change.rank, "mu_before": change.mu_before,
+             "sigma_before": change.sigma_before, "mu_after": change.mu_after,
+             "sigma_after": change.sigma_after, "created_at": change.created_at}
+            for change in changes[offset : offset + limit]
+        ],
+    }

@@ -1,0 +1,146 @@
+"""Moving ratings after a match: the only writer of ``Rating`` and ``RatingChange``.
+
+``rate_match`` runs inside the scoring service's transaction (``games.services
+.score_match``), with the match row locked, so a match's results and its rating changes
+commit together or not at all. It rates a match once: a second call (a retried task, an
+admin's re-scoring) finds the match's changes and does nothing, and the unique
+(match, user) constraint of ``RatingChange`` would refuse a second set anyway.
+
+Which matches are rated (docs/ratings.md): finished (never aborted), every seat taken,
+at least one person seated. Bot seats play under one rated account per bot kind
+(``bot:<kind>``), so each bot level earns a rating from the people it meets. A seat that
+timed out, resigned or forfeited is a loss for its player (ranked last), even when a bot
+played it to the end.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from games.clocks.models import FORFEIT_KINDS, IncidentKind
+from games.clocks.outcome import apply_forfeits
+from games.models import Match, MatchStatus, Result
+from games.ratings.models import Rating, RatingChange
+
+logger = logging.getLogger(__name__)
+
+#: openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300); one model for all games
+MODEL = PlackettLuce()
+
+#: incidents after which a seat's player lost, whatever the seat's score
+LOSS_KINDS = (*FORFEIT_KINDS, IncidentKind.TIMEOUT)
+
+#: prefix of the bot accounts' usernames; ":" is refused in registered usernames, so no
+#: person can take a bot's name
+BOT_ACCOUNT_PREFIX = "bot:"
+
+
+def bot_account(bot_kind: str):
+    """The rated account of a bot kind (created on first use; it cannot sign in)."""
+    User = get_user_model()
+    user, created = User.objects.get_or_create(username=f"{BOT_ACCOUNT_PREFIX}{bot_kind}")
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def is_rated(match: Match, seats: list, incidents: list) -> bool:
+    """A match counts for ratings: finished, every seat taken, at least one person (also
+    one whose seat a bot finished)."""
+    return (
+        match.status == MatchStatus.FINISHED
+        and len(seats) == match.players
+        and any(_person_of(seat, incidents) is not None for seat in seats)
+    )
+
+
+def _locked_ratings(user_ids: list[int], game: str) -> dict[int, Rating]:
+    """The ratings of ``user_ids`` in ``game``, created at openskill's prior if missing,
+    locked in user id order (two matches sharing players never deadlock)."""
+    for user_id in sorted(set(user_ids)):
+        Rating.objects.get_or_create(
+            user_id=user_id, game=game,
+            defaults={"mu": MODEL.mu, "sigma": MODEL.sigma,
+                      "ordinal": MODEL.rating().ordinal()},
+        )
+    locked = Rating.objects.select_for_update().filter(user_id__in=user_ids, game=game)
+    return {rating.user_id: rating for rating in locked.order_by("user_id")}
+
+
+def _rated_holder(seat, incidents) -> int:
+    """Who a seat's result counts for: its player, also when a bot finished the game for
+    them (a timeout or an admin's takeover: the first incident naming the seat's player);
+    the bot kind's account for a seat a bot held from the start."""
+    person = _person_of(seat, incidents)
+    return person if person is not None else bot_account(seat.bot_kind).pk
+
+
+def _person_of(seat, incidents) -> int | None:
+    if seat.user_id is not None:
+        return seat.user_id
+    for incident in incidents:
+        if incident.seat == seat.position and incident.user_id is not None:
+            return incident.user_id
+    return None
+
+
+def _ranks_with_losses(ranks: dict[int, int], incidents, players: int) -> dict[int, int]:
+    """The result's ranks, with every seat that timed out, resigned or forfeited ranked
+    last (first to go lowest), as the stored result already does for resignations and
+    forfeits: a timeout counts as a loss even when a bot then played the seat well."""
+    losers: list[int] = []
+    for incident in incidents:
+        if incident.kind in LOSS_KINDS and incident.seat not in losers:
+            losers.append(incident.seat)
+    redone = apply_forfeits({"ranks": [ranks[seat] for seat in range(players)]}, losers,
+                            players)
+    return dict(enumerate(redone["ranks"]))
+
+
+@transaction.atomic
+def rate_match(match: Match) -> bool:
+    """Move the ratings of ``match``'s players by its results, once. The caller holds the
+    match row's lock (the scoring service). Returns True when ratings changed."""
+    if RatingChange.objects.filter(match=match).exists():
+        return False
+    seats = list(match.seats.all())
+    incidents = list(match.incidents.order_by("id"))
+    if not is_rated(match, seats, incidents):
+        return False
+    ranks = dict(Result.objects.filter(match=match).values_list("seat", "rank"))
+    if len(ranks) != match.players:
+        logger.error("match %s is finished without a result per seat", match.pk)
+        return False
+    seats.sort(key=lambda seat: seat.position)
+    holders = [_rated_holder(seat, incidents) for seat in seats]
+    ranks = _ranks_with_losses(ranks, incidents, match.players)
+    ratings = _locked_ratings(holders, match.game)
+    # A bot kind holding several seats plays them all at its current rating but is not
+    # moved: one account cannot be rated against itself.
+    movable = {holder for holder in holders if holders.count(holder) == 1}
+    teams = [[MODEL.rating(mu=ratings[holder].mu, sigma=ratings[holder].sigma)]
+             for holder in holders]
+    seat_ranks = [ranks[seat.position] for seat in seats]
+    updated = MODEL.rate(teams, ranks=seat_ranks)
+    changes = []
+    for seat, holder, rank, (new,) in zip(seats, holders, seat_ranks, updated, strict=True):
+        if holder not in movable:
+            continue
+        rating = ratings[holder]
+        changes.append(RatingChange(
+            match=match, user_id=holder, game=match.game, seat=seat.position, rank=rank,
+            mu_before=rating.mu, sigma_before=rating.sigma, mu_after=new.mu,
+            sigma_after=new.sigma,
+        ))
+        rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal()
+        rating.rated_matches += 1
+        rating.rated_wins += int(rank == 1)
+        rating.save(update_fields=["mu", "sigma", "ordinal", "rated_matches", "rated_wins",
+                                   "updated_at"])
+    RatingChange.objects.bulk_create(changes)
+    return bool(changes)

@@ -1,0 +1,63 @@
+"""REST endpoints of ratings: leaderboards, player profiles, rating histories."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors as match_selectors
+from games import serializers as s
+from games.ratings import selectors
+
+PAGE = [
+    OpenApiParameter("limit", int, description=f"1 to {match_selectors.MAX_PAGE_SIZE}, "
+                     f"default {match_selectors.DEFAULT_PAGE_SIZE}."),
+    OpenApiParameter("offset", int, description="0 or more, default 0."),
+]
+USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH)
+
+
+def _errors(*codes: int) -> dict:
+    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        summary="Players of a game by rating (openskill ordinal, mu - 3 sigma)",
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH), *PAGE],
+        responses={200: OpenApiTypes.OBJECT, **_errors(400, 404)},
+        tags=["ratings"],
+    )
+    def get(self, request, game: str):
+        params = request.query_params
+        return Response(selectors.leaderboard(game, limit=params.get("limit"),
+                                              offset=params.get("offset")))
+
+
+class ProfileView(APIView):
+    @extend_schema(
+        summary="A player: ratings, games played, wins, recent matches",
+        parameters=[USERNAME],
+        responses={200: OpenApiTypes.OBJECT, **_errors(404)},
+        tags=["ratings"],
+    )
+    def get(self, request, username: str):
+        body = selectors.profile(username, request.user)
+        body["recent_matches"] = [match_selectors.match_summary(match, request.user)
+                                  for match in body["recent_matches"]]
+        return Response(body)
+
+
+class RatingHistoryView(APIView):
+    @extend_schema(
+        summary="A player's rating changes, newest first",
+        parameters=[USERNAME, OpenApiParameter("game", str), *PAGE],
+        responses={200: OpenApiTypes.OBJECT, **_errors(400, 404)},
+        tags=["ratings"],
+    )
+    def get(self, request, username: str):
+        params = request.query_params
+        return Response(selectors.rating_history(
+            username, game=params.get("game") or None, limit=params.get("limit"),
+            offset=params.get("offset")))

@@ -1,0 +1,125 @@
+"""Reading records: a finished match exported as one JSON document, and every finished
+match of a user one after the other (for newline-delimited export).
+
+Only finished matches have a record: before the end the seed and other seats' moves are
+hidden, and an aborted match has no result to verify (NotFinished, 409).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch
+
+from games import errors, selectors
+from games.clocks.models import Incident
+from games.lobby.selectors import listed_for
+from games.models import Match, MatchStatus, Move, Result, Seat
+from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
+from games.users import find_user
+from rules import available_games, get_engine
+
+_SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+#: bulk export: matches per page of the database cursor, and the most one request streams
+EXPORT_CHUNK = 50
+MAX_EXPORT = 10_000
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def build_record(match: Match) -> dict:
+    """The record of a finished ``match`` (seats prefetched, as ``selectors.get_match``
+    gives it). Raises NotFinished (409) for any other status: nothing hidden leaves."""
+    if match.status != MatchStatus.FINISHED:
+        raise errors.NotFinished("Only a finished match has a record.",
+                                 details={"status": match.status})
+    engine = get_engine(match.game)
+    logged = list(Move.objects.filter(match_id=match.pk).order_by("ply")
+                  .values_list("ply", "seat", "move"))
+    state = engine.setup(match.players, match.options, match.seed)
+    initial_digest = state_digest(engine.to_json(state))
+    moves = []
+    for ply, seat, move in logged:
+        state, _events = engine.apply(state, seat, move)
+        moves.append({"ply": ply, "seat": seat, "move": move,
+                      "state_digest": state_digest(engine.to_json(state))})
+    rows = list(Result.objects.filter(match_id=match.pk).order_by("seat"))
+    incidents = Incident.objects.filter(match_id=match.pk).order_by("id")
+    return {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "game": match.game,
+        "rules_version": match.rules_version,
+        "players": match.players,
+        "options": match.options,
+        "seats": [
+            {key: seat[key] for key in ("position", "kind", "user", "bot_kind")}
+            for seat in selectors.seats_of(match)
+        ],
+        "seed": match.seed,
+        "seed_commitment": match.seed_commitment,
+        "initial_state_digest": initial_digest,
+        "moves": moves,
+        "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind}
+                      for row in incidents],
+        "result": {
+            "scores": [row.score for row in rows],
+            "ranks": [row.rank for row in rows],
+            "winners": [row.seat for row in rows if row.rank == 1],
+            "breakdown": [row.breakdown for row in rows],
+        },
+        "match": {
+            "id": match.pk,
+            "created_at": _iso(match.created_at),
+            "started_at": _iso(match.started_at),
+            "finished_at": _iso(match.finished_at),
+        },
+    }
+
+
+def record_of(match_id: Any) -> dict:
+    """The record of the match with ``match_id``. Raises MatchNotFound, NotFinished."""
+    return build_record(selectors.get_match(match_id))
+
+
+def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any = None,
+                    limit: Any = None) -> list[int]:
+    """Ids of the finished matches ``username`` sat in, oldest first, for a bulk export
+    (``records_of`` builds them). ``after``: a match id, to resume an export; ``limit``:
+    at most this many (1 to MAX_EXPORT, default MAX_EXPORT). Everything is checked here,
+    before the first record is streamed, so a bad argument is a clean 4xx rather than a
+    broken stream: UserNotFound (404), UnknownGame (400), InvalidRequest (400). Private
+    matches are left out unless ``viewer`` may see them listed."""
+    user = find_user(username)
+    if game is not None and game not in available_games():
+        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.", http_status=400)
+    after_id = 0
+    if after is not None and after != "":
+        after_id = selectors.whole_number(after)
+        if after_id is None or not 0 <= after_id <= selectors.MAX_OFFSET:
+            raise errors.InvalidRequest("after must be a match id.",
+                                        details={"after": str(after)[:20]})
+    count = MAX_EXPORT
+    if limit is not None and limit != "":
+        count = selectors.whole_number(limit)
+        if count is None or not 1 <= count <= MAX_EXPORT:
+            raise errors.InvalidRequest(f"limit must be a whole number from 1 to {MAX_EXPORT}.",
+                                        details={"limit": str(limit)[:20]})
+    matches = listed_for(Match.objects.all(), viewer).filter(
+        Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)),
+        status=MatchStatus.FINISHED, pk__gt=after_id,
+    )
+    if game is not None:
+        matches = matches.filter(game=game)
+    return list(matches.order_by("pk").values_list("pk", flat=True)[:count])
+
+
+def records_of(ids: list[int]) -> list[dict]:
+    """The records of the finished matches ``ids`` (a chunk of ``user_record_ids``), in
+    that order; a match that is no longer there is skipped."""
+    by_id = {match.pk: match for match in Match.objects.filter(pk__in=ids)
+             .prefetch_related(_SEATS_WITH_USERS)}
+    return [build_record(by_id[match_id]) for match_id in ids if match_id in by_id]

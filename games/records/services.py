@@ -1,0 +1,213 @@
+"""Verifying a game record: does the stated result follow from the seed and the moves?
+
+``verify_record`` writes nothing; it re-deals the game from the record's seed and options
+and re-plays every move through the engine, as anyone holding the record could. A record
+that cannot be read at all is InvalidRecord (400, ``details.field`` names the part); a
+record that reads is answered with a verdict: valid, or the first ply where it diverges
+and why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+from games import errors
+from games.clocks.models import IncidentKind
+from games.clocks.outcome import final_result
+from games.records.format import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MAX_RECORD_MOVES,
+    MAX_SEED_LENGTH,
+    normalized_json,
+    state_digest,
+)
+from games.selectors import whole_number
+from rules import IllegalMove, InvalidOptions, available_games, get_engine
+
+logger = logging.getLogger(__name__)
+
+_HEX64 = frozenset("0123456789abcdef")
+
+
+def _bad(field: str, message: str, **details) -> errors.InvalidRecord:
+    return errors.InvalidRecord(message, details={"field": field, **details})
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _digest_or_none(field: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not (isinstance(value, str) and len(value) == 64 and set(value) <= _HEX64):
+        raise _bad(field, f"{field} must be 64 lowercase hex digits (SHA-256).")
+    return value
+
+
+def _int_list(value: Any, field: str, players: int) -> list[int]:
+    if not (isinstance(value, list) and len(value) == players and all(map(_is_int, value))):
+        raise _bad(field, f"{field} must be a list of {players} whole numbers.")
+    return value
+
+
+def _verdict(valid: bool, ply: int | None, reason: str | None, message: str,
+             plies_checked: int, computed: dict | None) -> dict:
+    return {"valid": valid, "diverges_at_ply": ply, "reason": reason, "message": message,
+            "plies_checked": plies_checked, "computed_result": computed}
+
+
+def parse_record(record: Any) -> dict:
+    """The parts of ``record`` verification needs, checked for shape only (types, sizes,
+    the game and rules version this service can replay). Raises InvalidRecord (400),
+    UnknownGame (400)."""
+    if not isinstance(record, dict):
+        raise _bad("record", "A record must be a JSON object.")
+    if record.get("format") != FORMAT_NAME:
+        raise _bad("format", f'format must be "{FORMAT_NAME}".')
+    if record.get("format_version") != FORMAT_VERSION:
+        raise _bad("format_version", f"Only format_version {FORMAT_VERSION} is known.",
+                   supported=[FORMAT_VERSION])
+    game = record.get("game")
+    if not isinstance(game, str) or game not in available_games():
+        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.",
+                                 details={"field": "game"}, http_status=400)
+    engine = get_engine(game)
+    rules_version = str(engine.describe().get("rules_version", engine.rules_version))
+    if record.get("rules_version") != rules_version:
+        # An older rules version may replay differently: we cannot judge it.
+        raise _bad("rules_version", f"This service replays {game} rules version "
+                   f"{rules_version} only.", supported=[rules_version])
+    players = record.get("players")
+    limits = engine.describe().get("players", {})
+    if not _is_int(players) or not limits.get("min", 1) <= players <= limits.get("max", 16):
+        raise _bad("players", f"players must be from {limits.get('min')} to "
+                   f"{limits.get('max')}.")
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        raise _bad("options", "options must be a JSON object.")
+    try:
+        options = engine.normalize_options(players, options)
+    except InvalidOptions as exc:
+        raise _bad("options", exc.message, reason=exc.code) from None
+    seed = record.get("seed")
+    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH or "\x00" in seed:
+        raise _bad("seed", f"seed must be a non-empty string of at most {MAX_SEED_LENGTH} "
+                   "characters.")
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise _bad("moves", "moves must be a list.")
+    if len(moves) > MAX_RECORD_MOVES:
+        raise _bad("moves", f"A record may hold at most {MAX_RECORD_MOVES} moves.",
+                   max=MAX_RECORD_MOVES)
+    parsed_moves = []
+    for index, entry in enumerate(moves):
+        where = f"moves[{index}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("move"), dict):
+            raise _bad(where, f"{where} must be an object with a move object.")
+        seat = whole_number(entry.get("seat"))
+        if seat is None or not 0 <= seat < players:
+            raise _bad(where, f"{where}.seat must be a seat of the match.")
+        if "ply" in entry and entry["ply"] != index:
+            raise _bad(where, f"{where}.ply must be {index}: moves are listed in ply order.")
+        digest = _digest_or_none(f"{where}.state_digest", entry.get("state_digest"))
+        parsed_moves.append((seat, entry["move"], digest))
+    incidents = record.get("incidents", [])
+    if not isinstance(incidents, list) or len(incidents) > MAX_RECORD_MOVES:
+        raise _bad("incidents", "incidents must be a list.")
+    parsed_incidents = []
+    for index, entry in enumerate(incidents):
+        where = f"incidents[{index}]"
+        seat = whole_number(entry.get("seat")) if isinstance(entry, dict) else None
+        ply = whole_number(entry.get("ply")) if isinstance(entry, dict) else None
+        if seat is None or not 0 <= seat < players or ply is None or \
+                not 0 <= ply <= len(moves) or entry.get("kind") not in IncidentKind.values:
+            raise _bad(where, f"{where} must be {{\"ply\", \"seat\", \"kind\"}} with a "
+                       f"seat of the match, a ply of the log and one of "
+                       f"{', '.join(IncidentKind.values)}.")
+        parsed_incidents.append(SimpleNamespace(ply=ply, seat=seat, kind=entry["kind"]))
+    result = record.get("result")
+    if not isinstance(result, dict):
+        raise _bad("result", "result must be an object with scores and ranks.")
+    stated = {
+        "scores": _int_list(result.get("scores"), "result.scores", players),
+        "ranks": _int_list(result.get("ranks"), "result.ranks", players),
+    }
+    for optional in ("winners", "breakdown"):
+        if optional in result:
+            stated[optional] = result[optional]
+    commitment = record.get("seed_commitment")
+    if commitment is not None:
+        _digest_or_none("seed_commitment", commitment)
+    return {
+        "engine": engine, "players": players, "options": options, "seed": seed,
+        "seed_commitment": commitment,
+        "initial_state_digest": _digest_or_none("initial_state_digest",
+                                                record.get("initial_state_digest")),
+        "moves": parsed_moves, "incidents": parsed_incidents, "result": stated,
+    }
+
+
+def verify_record(record: Any) -> dict:
+    """Re-simulate ``record``: ``{"valid", "diverges_at_ply", "reason", "message",
+    "plies_checked", "computed_result"}``. ``diverges_at_ply`` is the first ply whose
+    replay disagrees with the record: 0 for the deal (a changed seed or options), k for
+    the move at ply k (refused, or leading to another state than recorded), the number of
+    moves for the end (the game is not over, or its result is not the stated one).
+    Raises InvalidRecord, UnknownGame (400) for a record that cannot be read."""
+    parsed = parse_record(record)
+    engine = parsed["engine"]
+    seed = parsed["seed"]
+    if parsed["seed_commitment"] is not None:
+        if hashlib.sha256(seed.encode()).hexdigest() != parsed["seed_commitment"]:
+            return _verdict(False, 0, "seed_commitment_mismatch",
+                            "The seed does not hash to the stated seed_commitment.", 0, None)
+    state = engine.setup(parsed["players"], parsed["options"], seed)
+    expected = parsed["initial_state_digest"]
+    if expected is not None and state_digest(engine.to_json(state)) != expected:
+        return _verdict(False, 0, "state_mismatch",
+                        "The deal from this seed and these options is not the recorded one.",
+                        0, None)
+    for ply, (seat, move, expected) in enumerate(parsed["moves"]):
+        if engine.is_over(state):
+            return _verdict(False, ply, "game_over",
+                            f"The game was over before the move at ply {ply}.", ply, None)
+        if seat not in engine.to_act(state):
+            return _verdict(False, ply, "not_your_turn",
+                            f"Seat {seat} did not owe a decision at ply {ply}.", ply, None)
+        try:
+            state, _events = engine.apply(state, seat, move)
+        except IllegalMove as exc:
+            return _verdict(False, ply, "illegal_move",
+                            f"The move at ply {ply} is refused: {exc.message}", ply, None)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            # the engine contract says IllegalMove; a missed case is still a refusal here
+            logger.warning("%s engine crashed verifying a record at ply %s", engine.name, ply)
+            return _verdict(False, ply, "illegal_move",
+                            f"The move at ply {ply} cannot be read by the rules.", ply, None)
+        if expected is not None and state_digest(engine.to_json(state)) != expected:
+            return _verdict(False, ply, "state_mismatch",
+                            f"The move at ply {ply} leads to another state than recorded.",
+                            ply, None)
+    end = len(parsed["moves"])
+    # The engine's result with resignations and forfeits on top, exactly as scoring does.
+    result = final_result(engine, state, parsed["players"], parsed["incidents"])
+    if result is None:
+        return _verdict(False, end, "game_not_over",
+                        "The moves end before the game does.", end, None)
+    computed = normalized_json({
+        "scores": result["scores"], "ranks": result["ranks"], "winners": result["winners"],
+        "breakdown": result.get("breakdown", []),
+    })
+    stated = normalized_json(parsed["result"])
+    differing = sorted(key for key, value in stated.items() if computed.get(key) != value)
+    if differing:
+        return _verdict(False, end, "result_mismatch",
+                        f"The stated {', '.join(differing)} do not follow from the moves.",
+                        end, computed)
+    return _verdict(True, None, None, "The stated result follows from the seed and moves.",
+                    end, computed)

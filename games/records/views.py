@@ -1,0 +1,80 @@
+"""REST endpoints of game records: one match's record, a user's records as
+newline-delimited JSON (streamed), and verification of any record."""
+
+from __future__ import annotations
+
+import json
+
+from asgiref.sync import sync_to_async
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.parsers import BoundedJSONParser
+from games import serializers as s
+from games.records import selectors, services
+from games.records.serializers import VerdictSerializer
+
+MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="Match id.")
+
+
+def _errors(*codes: int) -> dict:
+    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
+
+
+class MatchRecordView(APIView):
+    @extend_schema(
+        summary="The game record of a finished match (docs/records.md)",
+        parameters=[MATCH_ID],
+        responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)},
+        tags=["records"],
+    )
+    def get(self, request, match_id: str):
+        return Response(selectors.record_of(match_id))
+
+
+class VerifyRecordView(APIView):
+    parser_classes = [BoundedJSONParser]  # a record is JSON; anything else is 415
+
+    @extend_schema(
+        summary="Re-simulate a record: does its result follow from its seed and moves?",
+        request=OpenApiTypes.OBJECT,
+        responses={200: VerdictSerializer, **_errors(400, 415)},
+        tags=["records"],
+    )
+    def post(self, request):
+        return Response(VerdictSerializer(services.verify_record(request.data)).data)
+
+
+class UserRecordsView(APIView):
+    @extend_schema(
+        summary="Every finished match of a user, one record per line (NDJSON, streamed)",
+        parameters=[
+            OpenApiParameter("username", str, OpenApiParameter.PATH),
+            OpenApiParameter("game", str, description='Only "han" or "hansa".'),
+            OpenApiParameter("after", int, description="Only matches with a larger id "
+                             "(resume an export)."),
+            OpenApiParameter("limit", int, description=f"At most this many, 1 to "
+                             f"{selectors.MAX_EXPORT}."),
+        ],
+        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **_errors(400, 404)},
+        tags=["records"],
+    )
+    def get(self, request, username: str):
+        params = request.query_params
+        ids = selectors.user_record_ids(
+            username, viewer=request.user, game=params.get("game") or None,
+            after=params.get("after"), limit=params.get("limit"))
+        response = StreamingHttpResponse(_ndjson(ids), content_type="application/x-ndjson")
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+async def _ndjson(ids: list[int]):
+    # Asynchronous, so that the ASGI server sends each chunk as it is built instead of
+    # collecting the whole export in memory first; the database is read in a thread.
+    for start in range(0, len(ids), selectors.EXPORT_CHUNK):
+        chunk = ids[start : start + selectors.EXPORT_CHUNK]
+        for record in await sync_to_async(selectors.records_of)(chunk):
+            yield (json.dumps(record, separators=(",", ":")) + "\n").encode()
