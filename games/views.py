@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from config.api_views import ApiView
 from games import errors, polling, selectors, services
 from games import serializers as s
+from games.api_common import MATCH_ID, error_responses, parse_body
 from games.api_examples import (
     CREATE_MATCH_EXAMPLES,
     ERROR_EXAMPLES,
@@ -28,19 +29,6 @@ from games.api_examples import (
     SUBMIT_MOVE_EXAMPLES,
 )
 from games.clocks import services as clock_services
-
-MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="Match id.")
-
-
-def _errors(*codes: int) -> dict:
-    # 401 everywhere: a bad or revoked token is refused before any view runs, reads too.
-    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
-
-
-def _parse(serializer_class, request):
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _flag(request, name: str) -> bool | None:
@@ -110,7 +98,7 @@ class GameListView(ApiView):
     @extend_schema(
         operation_id="list_games",
         summary="The games this service plays",
-        responses={200: s.GameSerializer(many=True), **_errors()},
+        responses={200: s.GameSerializer(many=True), **error_responses()},
         examples=[GAME_EXAMPLE],
         tags=["games"],
     )
@@ -122,7 +110,7 @@ class GameDetailView(ApiView):
     @extend_schema(
         operation_id="get_game",
         summary="One game: its option schema, player counts and bot kinds",
-        responses={200: s.GameSerializer, **_errors(404)},
+        responses={200: s.GameSerializer, **error_responses(404)},
         examples=[GAME_EXAMPLE, ERROR_EXAMPLES["unknown_game"]],
         tags=["games"],
     )
@@ -150,7 +138,7 @@ class MatchListView(ApiView):
                              f"default {selectors.DEFAULT_PAGE_SIZE}."),
             OpenApiParameter("offset", int, description="0 or more, default 0."),
         ],
-        responses={200: s.MatchPageSerializer, **_errors(400)},
+        responses={200: s.MatchPageSerializer, **error_responses(400)},
         tags=["matches"],
     )
     def get(self, request):
@@ -171,12 +159,12 @@ class MatchListView(ApiView):
         operation_id="create_match",
         summary="Create a match",
         request=s.CreateMatchRequestSerializer,
-        responses={201: s.MatchDetailSerializer, **_errors(400, 401, 409)},
+        responses={201: s.MatchDetailSerializer, **error_responses(400, 401, 409)},
         examples=CREATE_MATCH_EXAMPLES,
         tags=["matches"],
     )
     def post(self, request):
-        data = _parse(s.CreateMatchRequestSerializer, request)
+        data = parse_body(s.CreateMatchRequestSerializer, request)
         bot_seats = data["bot_seats"]
         if isinstance(bot_seats, dict):  # JSON object keys are strings: positions
             bot_seats = _bot_seats_by_position(bot_seats)
@@ -214,7 +202,7 @@ class MatchDetailView(ApiView):
         operation_id="get_match",
         summary="A match, with the game as you may see it",
         parameters=[MATCH_ID, CONDITIONAL],
-        responses={200: s.MatchDetailSerializer, 304: None, **_errors(404)},
+        responses={200: s.MatchDetailSerializer, 304: None, **error_responses(404)},
         examples=[MATCH_DETAIL_EXAMPLE, ERROR_EXAMPLES["match_not_found"]],
         tags=["matches"],
     )
@@ -235,12 +223,12 @@ class JoinMatchView(_MatchActionView):
         summary="Take a seat (the match starts when the last seat is taken)",
         parameters=[MATCH_ID],
         request=s.JoinRequestSerializer,
-        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 404, 409)},
+        responses={200: s.MatchDetailSerializer, **error_responses(400, 401, 404, 409)},
         examples=[ERROR_EXAMPLES["match_full"]],
         tags=["matches"],
     )
     def post(self, request, match_id: str):
-        data = _parse(s.JoinRequestSerializer, request)
+        data = parse_body(s.JoinRequestSerializer, request)
         seat = services.join_match(user=request.user, match_id=match_id,
                                    position=data["position"])
         return self._respond(request, seat.match_id)
@@ -252,7 +240,7 @@ class LeaveMatchView(_MatchActionView):
         summary="Give up your seat while the match is open",
         parameters=[MATCH_ID],
         request=None,
-        responses={200: s.MatchDetailSerializer, **_errors(401, 403, 404, 409)},
+        responses={200: s.MatchDetailSerializer, **error_responses(401, 403, 404, 409)},
         tags=["matches"],
     )
     def post(self, request, match_id: str):
@@ -266,11 +254,11 @@ class StartMatchView(_MatchActionView):
         summary="Start the match now (creator or admin)",
         parameters=[MATCH_ID],
         request=s.StartRequestSerializer,
-        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        responses={200: s.MatchDetailSerializer, **error_responses(400, 401, 403, 404, 409)},
         tags=["matches"],
     )
     def post(self, request, match_id: str):
-        data = _parse(s.StartRequestSerializer, request)
+        data = parse_body(s.StartRequestSerializer, request)
         services.start_match(user=request.user, match_id=match_id, fill_with=data["fill_with"])
         return self._respond(request, match_id)
 
@@ -281,11 +269,11 @@ class AbortMatchView(_MatchActionView):
         summary="Abort the match (creator or admin)",
         parameters=[MATCH_ID],
         request=s.AbortRequestSerializer,
-        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        responses={200: s.MatchDetailSerializer, **error_responses(400, 401, 403, 404, 409)},
         tags=["matches"],
     )
     def post(self, request, match_id: str):
-        data = _parse(s.AbortRequestSerializer, request)
+        data = parse_body(s.AbortRequestSerializer, request)
         services.abort_match(user=request.user, match_id=match_id, reason=data["reason"])
         return self._respond(request, match_id)
 
@@ -297,11 +285,11 @@ class ResignView(_MatchActionView):
         "plays it out)",
         parameters=[MATCH_ID],
         request=s.ResignRequestSerializer,
-        responses={200: s.MatchDetailSerializer, **_errors(400, 401, 403, 404, 409)},
+        responses={200: s.MatchDetailSerializer, **error_responses(400, 401, 403, 404, 409)},
         tags=["matches"],
     )
     def post(self, request, match_id: str):
-        data = _parse(s.ResignRequestSerializer, request)
+        data = parse_body(s.ResignRequestSerializer, request)
         clock_services.resign(user=request.user, match_id=match_id, seat=data["seat"])
         return self._respond(request, match_id)
 
@@ -312,7 +300,7 @@ class ReclaimView(_MatchActionView):
         summary="Take back your seat from the bot that took it over",
         parameters=[MATCH_ID],
         request=None,
-        responses={200: s.MatchDetailSerializer, **_errors(401, 404, 409)},
+        responses={200: s.MatchDetailSerializer, **error_responses(401, 404, 409)},
         tags=["matches"],
     )
     def post(self, request, match_id: str):
@@ -326,7 +314,7 @@ class LegalMovesView(ApiView):
         operation_id="get_legal_moves",
         summary="Your seat's legal moves now",
         parameters=[MATCH_ID, CONDITIONAL],
-        responses={200: s.LegalMovesSerializer, 304: None, **_errors(403, 404)},
+        responses={200: s.LegalMovesSerializer, 304: None, **error_responses(403, 404)},
         examples=[LEGAL_MOVES_EXAMPLE, ERROR_EXAMPLES["not_seated"]],
         tags=["play"],
     )
@@ -342,7 +330,7 @@ class MovesView(ApiView):
         operation_id="list_moves",
         summary="The move log (redacted for you while the match runs)",
         parameters=[MATCH_ID],
-        responses={200: s.LoggedMoveSerializer(many=True), **_errors(404)},
+        responses={200: s.LoggedMoveSerializer(many=True), **error_responses(404)},
         examples=[MOVE_LOG_EXAMPLE],
         tags=["play"],
     )
@@ -356,12 +344,12 @@ class MovesView(ApiView):
         summary="Submit a move for your seat",
         parameters=[MATCH_ID],
         request=s.SubmitMoveRequestSerializer,
-        responses={201: s.SubmittedMoveSerializer, **_errors(400, 401, 403, 404, 409)},
+        responses={201: s.SubmittedMoveSerializer, **error_responses(400, 401, 403, 404, 409)},
         examples=SUBMIT_MOVE_EXAMPLES,
         tags=["play"],
     )
     def post(self, request, match_id: str):
-        data = _parse(s.SubmitMoveRequestSerializer, request)
+        data = parse_body(s.SubmitMoveRequestSerializer, request)
         submitted = services.submit_move(
             match_id=match_id, user=request.user, move=data["move"],
             expected_ply=data["expected_ply"],
@@ -386,7 +374,7 @@ class ReplayView(ApiView):
         summary="The position after ply N (default the latest), as you may see it",
         parameters=[MATCH_ID, OpenApiParameter("ply", int, description="0 .. the match's "
                                                "ply; default the latest.")],
-        responses={200: s.ReplaySerializer, **_errors(400, 404, 409)},
+        responses={200: s.ReplaySerializer, **error_responses(400, 404, 409)},
         examples=[REPLAY_EXAMPLE, ERROR_EXAMPLES["invalid_ply"]],
         tags=["play"],
     )
@@ -401,7 +389,7 @@ class ResultView(ApiView):
         operation_id="get_result",
         summary="Final scores, ranks, tie-breaks, end reason and breakdown",
         parameters=[MATCH_ID],
-        responses={200: s.ResultSerializer, **_errors(404, 409)},
+        responses={200: s.ResultSerializer, **error_responses(404, 409)},
         examples=[RESULT_EXAMPLE, ERROR_EXAMPLES["not_finished"]],
         tags=["play"],
     )
@@ -418,7 +406,7 @@ class EventsView(ApiView):
         summary="For polling: moves and their events since a ply, the status and your view",
         parameters=[MATCH_ID, OpenApiParameter("since", int, description="Default 0."),
                     CONDITIONAL],
-        responses={200: s.EventsSerializer, 304: None, **_errors(400, 404)},
+        responses={200: s.EventsSerializer, 304: None, **error_responses(400, 404)},
         examples=[EVENTS_EXAMPLE],
         tags=["play"],
     )

@@ -7,26 +7,18 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import ApiView
 from games import selectors as match_selectors
 from games import serializers as s
+from games.api_common import MATCH_ID, error_responses, parse_body
 from games.lobby import selectors, services
 from games.lobby import serializers as ls
 from games.views import _bot_seats_by_position
 
-MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="Match id.")
 INVITATION_ID = OpenApiParameter("invitation_id", int, OpenApiParameter.PATH)
 
 
-def _errors(*codes: int) -> dict:
-    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
-
-
-def _parse(serializer_class, request):
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _match_body(match_id, user) -> dict:
@@ -36,17 +28,17 @@ def _match_body(match_id, user) -> dict:
     return body
 
 
-class PrivateMatchListView(APIView):
+class PrivateMatchListView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Create a private (unlisted) match and invite people to it",
         request=ls.CreatePrivateMatchRequestSerializer,
-        responses={201: OpenApiTypes.OBJECT, **_errors(400, 409)},
+        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 409)},
         tags=["lobby"],
     )
     def post(self, request):
-        data = _parse(ls.CreatePrivateMatchRequestSerializer, request)
+        data = parse_body(ls.CreatePrivateMatchRequestSerializer, request)
         bot_seats = data["bot_seats"]
         if isinstance(bot_seats, dict):
             bot_seats = _bot_seats_by_position(bot_seats)
@@ -58,27 +50,27 @@ class PrivateMatchListView(APIView):
         return Response(_match_body(match.pk, request.user), status=status.HTTP_201_CREATED)
 
 
-class JoinByCodeView(APIView):
+class JoinByCodeView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Take a seat of a private match with its invite code",
         request=ls.JoinByCodeRequestSerializer,
-        responses={200: OpenApiTypes.OBJECT, **_errors(400, 404, 409)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404, 409)},
         tags=["lobby"],
     )
     def post(self, request):
-        data = _parse(ls.JoinByCodeRequestSerializer, request)
+        data = parse_body(ls.JoinByCodeRequestSerializer, request)
         seat = services.join_by_code(user=request.user, invite_code=data["invite_code"],
                                      position=data["position"])
         return Response(_match_body(seat.match_id, request.user))
 
 
-class MatchLobbyView(APIView):
+class MatchLobbyView(ApiView):
     @extend_schema(
         summary="Is the match private; its invite code (for its players); its rematch",
         parameters=[MATCH_ID],
-        responses={200: OpenApiTypes.OBJECT, **_errors(404)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(404)},
         tags=["lobby"],
     )
     def get(self, request, match_id: str):
@@ -86,32 +78,33 @@ class MatchLobbyView(APIView):
         return Response(selectors.private_info(match, request.user))
 
 
-class MatchInvitationsView(APIView):
+class MatchInvitationsView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Invite people to an open match you sit in or created",
         parameters=[MATCH_ID],
         request=ls.InviteRequestSerializer,
-        responses={201: OpenApiTypes.OBJECT, **_errors(400, 403, 404, 409)},
+        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 403, 404, 409)},
         tags=["lobby"],
     )
     def post(self, request, match_id: str):
-        data = _parse(ls.InviteRequestSerializer, request)
+        data = parse_body(ls.InviteRequestSerializer, request)
         invitations = services.invite(user=request.user, match_id=match_id,
                                       usernames=data["usernames"])
         return Response([selectors.invitation_row(invitation) for invitation in invitations],
                         status=status.HTTP_201_CREATED)
 
 
-class MyInvitationsView(APIView):
+class MyInvitationsView(ApiView):
+    query_params = ("status",)
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Your invitations, newest first",
         parameters=[OpenApiParameter("status", str, description="pending, accepted, "
                                      "declined or withdrawn.")],
-        responses={200: OpenApiTypes.OBJECT, **_errors(400)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400)},
         tags=["lobby"],
     )
     def get(self, request):
@@ -119,36 +112,37 @@ class MyInvitationsView(APIView):
             request.user, status=request.query_params.get("status") or None))
 
 
-class AcceptInvitationView(APIView):
+class AcceptInvitationView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Accept an invitation: take its seat", parameters=[INVITATION_ID],
-                   request=None, responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)},
+                   request=None, responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
                    tags=["lobby"])
     def post(self, request, invitation_id: str):
         seat = services.accept_invitation(user=request.user, invitation_id=invitation_id)
         return Response(_match_body(seat.match_id, request.user))
 
 
-class DeclineInvitationView(APIView):
+class DeclineInvitationView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Decline an invitation (a declined rematch is aborted)",
                    parameters=[INVITATION_ID], request=None,
-                   responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)}, tags=["lobby"])
+                   responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
+                   tags=["lobby"])
     def post(self, request, invitation_id: str):
         invitation = services.decline_invitation(user=request.user,
                                                  invitation_id=invitation_id)
         return Response(selectors.invitation_row(invitation))
 
 
-class RematchView(APIView):
+class RematchView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Propose (or find) the rematch of a finished match you played",
         parameters=[MATCH_ID], request=None,
-        responses={201: OpenApiTypes.OBJECT, **_errors(403, 404, 409)},
+        responses={201: OpenApiTypes.OBJECT, **error_responses(403, 404, 409)},
         tags=["lobby"],
     )
     def post(self, request, match_id: str):

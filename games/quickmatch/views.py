@@ -6,9 +6,10 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import ApiView
 from games import serializers as s
+from games.api_common import error_responses
 from games.quickmatch import selectors, services
 
 
@@ -22,20 +23,17 @@ class QuickMatchRequestSerializer(s.RefusesUnknownFields):
         help_text='{"min": number, "max": number} on openskill mu; either may be left out.')
 
 
-def _errors(*codes: int) -> dict:
-    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
 
-
-class QuickMatchView(APIView):
+class QuickMatchView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Your quick-match requests, newest first",
-                   responses={200: OpenApiTypes.OBJECT, **_errors()}, tags=["quick match"])
+                   responses={200: OpenApiTypes.OBJECT, **error_responses()}, tags=["quick match"])
     def get(self, request):
         return Response(selectors.requests_of(request.user))
 
     @extend_schema(summary="Wait for a quick match", request=QuickMatchRequestSerializer,
-                   responses={201: OpenApiTypes.OBJECT, **_errors(400, 409)},
+                   responses={201: OpenApiTypes.OBJECT, **error_responses(400, 409)},
                    tags=["quick match"])
     def post(self, request):
         serializer = QuickMatchRequestSerializer(data=request.data)
@@ -45,12 +43,12 @@ class QuickMatchView(APIView):
         return Response(selectors.request_row(created), status=status.HTTP_201_CREATED)
 
 
-class QuickMatchDetailView(APIView):
+class QuickMatchDetailView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Stop waiting", request=None,
                    parameters=[OpenApiParameter("request_id", int, OpenApiParameter.PATH)],
-                   responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)},
+                   responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
                    tags=["quick match"])
     def delete(self, request, request_id: str):
         return Response(selectors.request_row(

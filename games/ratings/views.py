@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import ApiView
 from games import selectors as match_selectors
-from games import serializers as s
+from games.api_common import error_responses
 from games.ratings import selectors
 
 PAGE = [
@@ -18,15 +18,13 @@ PAGE = [
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH)
 
 
-def _errors(*codes: int) -> dict:
-    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
 
-
-class LeaderboardView(APIView):
+class LeaderboardView(ApiView):
+    query_params = ("limit", "offset")
     @extend_schema(
         summary="Players of a game by rating (openskill ordinal, mu - 3 sigma)",
         parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH), *PAGE],
-        responses={200: OpenApiTypes.OBJECT, **_errors(400, 404)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404)},
         tags=["ratings"],
     )
     def get(self, request, game: str):
@@ -35,11 +33,11 @@ class LeaderboardView(APIView):
                                               offset=params.get("offset")))
 
 
-class ProfileView(APIView):
+class ProfileView(ApiView):
     @extend_schema(
         summary="A player: ratings, games played, wins, recent matches",
         parameters=[USERNAME],
-        responses={200: OpenApiTypes.OBJECT, **_errors(404)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(404)},
         tags=["ratings"],
     )
     def get(self, request, username: str):
@@ -49,11 +47,12 @@ class ProfileView(APIView):
         return Response(body)
 
 
-class RatingHistoryView(APIView):
+class RatingHistoryView(ApiView):
+    query_params = ("game", "limit", "offset")
     @extend_schema(
         summary="A player's rating changes, newest first",
         parameters=[USERNAME, OpenApiParameter("game", str), *PAGE],
-        responses={200: OpenApiTypes.OBJECT, **_errors(400, 404)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404)},
         tags=["ratings"],
     )
     def get(self, request, username: str):

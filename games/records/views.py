@@ -9,45 +9,40 @@ from asgiref.sync import sync_to_async
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from config.api_views import ApiView
 from config.parsers import BoundedJSONParser
-from games import serializers as s
+from games.api_common import MATCH_ID, error_responses
 from games.records import selectors, services
 from games.records.serializers import VerdictSerializer
 
-MATCH_ID = OpenApiParameter("match_id", int, OpenApiParameter.PATH, description="Match id.")
 
-
-def _errors(*codes: int) -> dict:
-    return {code: s.ErrorSerializer for code in sorted({*codes, 401})}
-
-
-class MatchRecordView(APIView):
+class MatchRecordView(ApiView):
     @extend_schema(
         summary="The game record of a finished match (docs/records.md)",
         parameters=[MATCH_ID],
-        responses={200: OpenApiTypes.OBJECT, **_errors(404, 409)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
         tags=["records"],
     )
     def get(self, request, match_id: str):
         return Response(selectors.record_of(match_id))
 
 
-class VerifyRecordView(APIView):
+class VerifyRecordView(ApiView):
     parser_classes = [BoundedJSONParser]  # a record is JSON; anything else is 415
 
     @extend_schema(
         summary="Re-simulate a record: does its result follow from its seed and moves?",
         request=OpenApiTypes.OBJECT,
-        responses={200: VerdictSerializer, **_errors(400, 415)},
+        responses={200: VerdictSerializer, **error_responses(400, 415)},
         tags=["records"],
     )
     def post(self, request):
         return Response(VerdictSerializer(services.verify_record(request.data)).data)
 
 
-class UserRecordsView(APIView):
+class UserRecordsView(ApiView):
+    query_params = ("game", "after", "limit")
     @extend_schema(
         summary="Every finished match of a user, one record per line (NDJSON, streamed)",
         parameters=[
@@ -58,7 +53,7 @@ class UserRecordsView(APIView):
             OpenApiParameter("limit", int, description=f"At most this many, 1 to "
                              f"{selectors.MAX_EXPORT}."),
         ],
-        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **_errors(400, 404)},
+        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **error_responses(400, 404)},
         tags=["records"],
     )
     def get(self, request, username: str):

@@ -68,10 +68,15 @@ def test_graphql_lists_carry_to_act_and_filter_my_turn(two_han_matches):
     "matches/{id}/legal-moves/?x=1", "matches/{id}/moves/?since=0",
     "matches/{id}/replay/?plie=1", "matches/{id}/result/?x=1",
     "matches/{id}/events/?sinse=0", "me?x=1", "health?verbose=1",
+    # the capabilities that grew beside the match API answer the same way
+    "matches/{id}/record/?x=1", "matches/{id}/lobby/?x=1",
+    "users/{user}/?x=1", "users/{user}/ratings/?gmae=han", "users/{user}/records/?x=1",
+    "leaderboard/han/?page=2", "invitations/?stat=pending", "quick-match/?x=1",
 ])
 def test_an_unknown_query_parameter_is_a_400_naming_it(two_han_matches, path):
-    _, _, first, _, ann_client, _ = two_han_matches
-    response = ann_client.get(f"{API}/{path.replace('{id}', str(first.pk))}")
+    ann, _, first, _, ann_client, _ = two_han_matches
+    path = path.replace("{id}", str(first.pk)).replace("{user}", ann.username)
+    response = ann_client.get(f"{API}/{path}")
     error = assert_api_error(response, 400, "invalid_request")
     name = path.split("?")[1].split("=")[0]
     assert name in error["message"] and error["details"]["unknown"] == [name]
