@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -134,11 +133,6 @@ def test_describe_serves_each_board_for_clients_that_draw_the_map():
     assert again["maps"]["border-disputes"]["board"]["spaces"]
     assert again["maps"]["border-disputes"]["players"] == [3, 5]
     assert board_module.board_data("border-disputes")["spaces"]
-    # cheap: the catalogue is built once, later calls only copy it
-    start = time.perf_counter()
-    for _ in range(20):
-        ENGINE.describe()
-    assert (time.perf_counter() - start) / 20 < 0.02
 
 
 def test_view_shows_own_hand_and_public_facts_only():
