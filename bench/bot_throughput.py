@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -28,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from process_groups import stop_process_groups  # noqa: E402 - bench/ is the script folder
+
 QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "bench_games", "CELERY_BOT_QUEUE": "bench_bots"}
 os.environ.update(QUEUES)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -70,17 +71,6 @@ def start_workers(count: int, setup: dict, logs: Path) -> list[subprocess.Popen]
     return workers
 
 
-def stop_workers(workers: list[subprocess.Popen]) -> None:
-    for worker in workers:
-        os.killpg(worker.pid, signal.SIGTERM)
-    for worker in workers:
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
-
-
 def wait_ready(count: int, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -107,7 +97,7 @@ def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, i
         moves = Move.objects.filter(match_id__in=created).count()
         sessions = pg_sessions() - sessions_before
     finally:
-        stop_workers(workers)
+        stop_process_groups(workers, timeout=20)
         with celery_app.connection_for_write() as conn:
             for queue in QUEUES.values():
                 conn.default_channel.queue_purge(queue)

@@ -30,7 +30,6 @@ import argparse
 import csv
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from process_groups import stop_process_groups  # noqa: E402 - bench/ is the script folder
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
@@ -78,18 +79,6 @@ def make_tokens(count: int) -> list[str]:
 def start(command: list[str], env: dict, log: Path) -> subprocess.Popen:
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=open(log, "wb"),
                             stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def stop(processes: list[subprocess.Popen]) -> None:
-    for process in processes:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-    for process in processes:
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 def wait_healthy(url: str, timeout: float = 120) -> None:
@@ -246,7 +235,7 @@ def main() -> None:
         race = race_check(hosts, json.loads(tokens_file.read_text()))
     finally:
         ended = ended or timezone.now()
-        stop(processes)
+        stop_process_groups(processes)
 
     seconds = (ended - started).total_seconds()
     match_ids = list(Match.objects.filter(created_by__username__startswith="load-",

@@ -29,7 +29,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from bench_env import prepare  # noqa: E402 - bench/ is the script folder
+
+prepare()
 
 import django  # noqa: E402
 

@@ -1,0 +1,19 @@
+"""The environment of a bench that drives the service in-process (rest_bench, replay_bench):
+call ``prepare()`` before ``django.setup()``."""
+
+from __future__ import annotations
+
+import os
+
+
+def prepare() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Hundreds of moves from one user in a minute: the rate limits would stop the bench (the
+    # cost of a limit check is bench/throttle_bench.py's figure, not these).
+    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH"):
+        os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")
+    # The benches delete the matches they made, which the runtime role may not
+    # (docs/operations.md): connect as the owner role when one is configured
+    # (`eval "$(scripts/services.sh env)"` sets it).
+    if os.environ.get("DATABASE_OWNER_URL"):
+        os.environ["DATABASE_URL"] = os.environ["DATABASE_OWNER_URL"]
