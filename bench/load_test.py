@@ -30,6 +30,7 @@ import argparse
 import csv
 import json
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -95,7 +96,10 @@ def wait_healthy(url: str, timeout: float = 120) -> None:
 
 
 def start_service(args) -> tuple[list[subprocess.Popen], list[str]]:
+    # served as in production (DEBUG off), which refuses the development key: a throwaway
+    # key per run unless the caller set one
     env = {**os.environ, **RAISED_THROTTLES, "DEBUG": "false", "LOG_LEVEL": "WARNING",
+           "SECRET_KEY": os.environ.get("SECRET_KEY") or f"bench-{secrets.token_hex(16)}",
            "WEB_PROCESSES": str(args.web_processes),
            "CELERY_WORKER_CONCURRENCY": str(args.worker_threads)}
     processes, hosts = [], []
