@@ -9,7 +9,8 @@ every decision of that level that had more than one legal move.
 
     .venv/bin/python bench/bot_strength.py                       # the default pairings
     .venv/bin/python bench/bot_strength.py --games 20 --only han:2
-    .venv/bin/python bench/bot_strength.py --games 100 --log bench/results/strength-games.jsonl --write-strength
+    .venv/bin/python bench/bot_strength.py --games 100 --write-strength \
+        --log bench/results/strength-games.jsonl
 
 Bots play exactly as in a match: each gets only its seat's view, its legal moves and a
 seeded rng (``rules.bots.bot_rng``), never the state. ``--write-strength`` stores the
