@@ -10,6 +10,13 @@ starts the next one, so the load stays. The bot's replies are the workers' job.
 Configured by the environment (load_test.py sets it): LOAD_HOSTS (comma-separated base
 URLs, users spread over them), LOAD_TOKENS (a JSON file of API tokens, one per user),
 THINK_MIN_S / THINK_MAX_S, POLL_S, LOAD_SEED (choices are random but repeatable).
+
+The users are FastHttpUsers (geventhttpclient), which locust documents as several times
+cheaper per request than HttpUser (python-requests): on a small machine shared with the
+server, the load client must not be what saturates first (load_test.py prints its CPU
+share). The differences that matter here, each handled: a 4xx/5xx still carries its status and body
+(and counts as a failure unless caught); a connection error is a response with status 0,
+no headers and ``text`` None; each request gives up after ``network_timeout`` (60 s).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import os
 import random
 
 import gevent
-from locust import HttpUser, task
+from locust import FastHttpUser, task
 
 HOSTS = [host for host in os.environ.get("LOAD_HOSTS", "http://127.0.0.1:8000").split(",")
          if host]
@@ -33,8 +40,17 @@ SEED = int(os.environ.get("LOAD_SEED", 14))
 _numbers = itertools.count()
 
 
-class Player(HttpUser):
+def describe(response) -> str:
+    """A failure's message: the status and the start of the body, or the connection error
+    (status 0, no body)."""
+    text = response.text or repr(getattr(response, "error", None))
+    return f"{response.status_code} {text[:200]}"
+
+
+class Player(FastHttpUser):
     host = HOSTS[0]
+    # one request at a time per user: one kept-alive connection to its instance
+    concurrency = 1
 
     def __init__(self, environment):
         self.number = next(_numbers)
@@ -55,7 +71,7 @@ class Player(HttpUser):
                                     "bot_seats": {"1": "greedy"}},
                               catch_response=True) as response:
             if response.status_code != 201:
-                response.failure(f"{response.status_code} {response.text[:200]}")
+                response.failure(describe(response))
                 gevent.sleep(POLL_S)
                 return
             detail = response.json()
@@ -72,7 +88,7 @@ class Player(HttpUser):
                     elif response.status_code == 200:
                         detail, etag = response.json(), response.headers.get("ETag")
                     else:
-                        response.failure(f"{response.status_code} {response.text[:200]}")
+                        response.failure(describe(response))
                 continue
             gevent.sleep(self.random.uniform(*THINK))
             legal = self.client.get(url + "legal-moves/", name="legal moves",
@@ -88,6 +104,6 @@ class Player(HttpUser):
                 if response.status_code == 201:
                     detail, etag = response.json()["match"], None
                 else:
-                    response.failure(f"{response.status_code} {response.text[:200]}")
+                    response.failure(describe(response))
                     detail = self.client.get(url, name="poll match",
                                              headers=self.headers).json()
