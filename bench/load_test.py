@@ -4,6 +4,7 @@ then checks that nothing was lost, doubled or mis-scored.
     pip install -e '.[bench]'                 # locust
     .venv/bin/python bench/load_test.py --matches 200 --minutes 10
     .venv/bin/python bench/load_test.py --matches 200 --minutes 5 --instances 2
+    .venv/bin/python bench/load_test.py --matches 200 400 800 --minutes 10   # a ramp
 
 It starts the service itself, as production runs it (scripts/serve_web.sh: uvicorn with
 WEB_PROCESSES processes, plus Celery workers on both queues), ``--instances`` times on
@@ -17,7 +18,16 @@ over the instances, and afterwards prints:
   are stamped by the server at commit);
 - moves per second (people and bots) over the run;
 - the checks: every move log has plies 0..n-1 with no gap and no duplicate, and every
-  finished match replays from its seed and log to its stored result.
+  finished match replays from its seed and log to its stored result;
+- CPU per part over the measured window (locust's run), from /proc
+  (bench/cpu_accounting.py): the web tier, the workers, PostgreSQL (the cluster behind
+  DATABASE_URL: its postmaster and backends), Redis and the load client, each in CPU
+  seconds, as a share of the machine (cores x wall) and of what the part can use at most
+  (one core for one process), and in CPU ms per human move; the machine's busy share
+  from /proc/stat and what other jobs used; and which part is nearest to saturation.
+
+With several sizes (``--matches 200 400 800``) it runs each in turn on the same
+services, prints that for each, and ends with one table row per size.
 
 Uses the development database and broker (DATABASE_URL, REDIS_URL); its users are
 load-0 .. load-N-1 and their matches stay for inspection. Everything runs on this
@@ -42,6 +52,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from cpu_accounting import CpuMeter, postgres_postmaster_pid, redis_server_pids  # noqa: E402
 from process_groups import stop_process_groups  # noqa: E402 - bench/ is the script folder
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -50,6 +61,8 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
@@ -59,9 +72,13 @@ from games.replay import replay_result  # noqa: E402
 
 VAR = ROOT / ".var" / "load"
 BIN = Path(sys.executable).parent
-#: the load client may do what a crowd does from one address
+#: the load client may do what a crowd does from one address (the scopes of
+#: config/throttles.py)
 RAISED_THROTTLES = {f"THROTTLE_{scope}": "1000000/min"
-                    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH", "CREATE", "WRITE")}
+                    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH")}
+#: between two sizes of a ramp: the bots answer the last moves of one size before the
+#: next size's window opens
+SETTLE_S = 5
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -95,44 +112,68 @@ def wait_healthy(url: str, timeout: float = 120) -> None:
     raise SystemExit(f"{url} did not answer; see {VAR}")
 
 
-def start_service(args) -> tuple[list[subprocess.Popen], list[str]]:
+def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen], list[str]]:
+    """The web and the worker processes of every instance, and the instances' base URLs."""
     # served as in production (DEBUG off), which refuses the development key: a throwaway
     # key per run unless the caller set one
     env = {**os.environ, **RAISED_THROTTLES, "DEBUG": "false", "LOG_LEVEL": "WARNING",
            "SECRET_KEY": os.environ.get("SECRET_KEY") or f"bench-{secrets.token_hex(16)}",
            "WEB_PROCESSES": str(args.web_processes),
            "CELERY_WORKER_CONCURRENCY": str(args.worker_threads)}
-    processes, hosts = [], []
+    web, workers, hosts = [], [], []
     for instance in range(args.instances):
         port = args.port + instance
-        processes.append(start([str(ROOT / "scripts" / "serve_web.sh")],
-                               {**env, "HOST": "127.0.0.1", "PORT": str(port)},
-                               VAR / f"web-{instance}.log"))
+        web.append(start([str(ROOT / "scripts" / "serve_web.sh")],
+                         {**env, "HOST": "127.0.0.1", "PORT": str(port)},
+                         VAR / f"web-{instance}.log"))
         for worker in range(args.workers):
             beat = ["-B", "--schedule", str(VAR / "beat-schedule")] \
                 if instance == 0 and worker == 0 else []
-            processes.append(start(
+            workers.append(start(
                 [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning", *beat,
                  "-n", f"load-{instance}-{worker}@%h"],
                 env, VAR / f"worker-{instance}-{worker}.log"))
         hosts.append(f"http://127.0.0.1:{port}")
     for host in hosts:
         wait_healthy(f"{host}/api/v1/health")
-    return processes, hosts
+    return web, workers, hosts
 
 
-def run_locust(args, hosts: list[str], tokens_file: Path) -> Path:
-    prefix = VAR / "locust"
+def start_locust(args, matches: int, hosts: list[str], tokens_file: Path,
+                 prefix: Path) -> subprocess.Popen:
     env = {**os.environ, "LOAD_HOSTS": ",".join(hosts), "LOAD_TOKENS": str(tokens_file),
            "THINK_MIN_S": str(args.think[0]), "THINK_MAX_S": str(args.think[1]),
            "POLL_S": str(args.poll)}
-    subprocess.run(
+    return subprocess.Popen(
         [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
-         "-u", str(args.matches), "-r", str(args.spawn_rate), "-t", f"{args.minutes * 60:.0f}s",
+         "-u", str(matches), "-r", str(args.spawn_rate), "-t", f"{args.minutes * 60:.0f}s",
          "--host", hosts[0], "--csv", str(prefix), "--only-summary", "--stop-timeout", "15",
          "--loglevel", "WARNING"],
-        cwd=ROOT, env=env, check=False)
-    return Path(f"{prefix}_stats.csv")
+        cwd=ROOT, env=env)
+
+
+def cpu_meter(args, web: list[subprocess.Popen], workers: list[subprocess.Popen],
+              locust: subprocess.Popen) -> tuple[CpuMeter, list[str]]:
+    """The parts to account for, each with how many cores it can use at most; and notes on
+    the parts that could not be found on this machine."""
+    parts = {"web": [p.pid for p in web], "workers": [p.pid for p in workers]}
+    # uvicorn processes, and Celery worker processes whose threads share one GIL
+    ceilings = {"web": len(web) * args.web_processes, "workers": len(workers)}
+    notes = []
+    postmaster = postgres_postmaster_pid(connection)
+    if postmaster:
+        parts["postgres"] = [postmaster]
+    else:
+        notes.append("PostgreSQL does not run on this machine: not counted")
+    redis_urls = {settings.CELERY_BROKER_URL, settings.CACHES["default"]["LOCATION"],
+                  *(host for host in settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+                    if isinstance(host, str))}
+    if redis := redis_server_pids(sorted(redis_urls)):
+        parts["redis"], ceilings["redis"] = redis, len(redis)  # one main thread each
+    else:
+        notes.append("Redis does not run on this machine: not counted")
+    parts["locust"], ceilings["locust"] = [locust.pid], 1  # one process, one event loop
+    return CpuMeter(parts, ceilings), notes
 
 
 def locust_rows(stats_file: Path) -> dict[str, dict]:
@@ -192,7 +233,16 @@ def bot_replies_ms(match_ids: list[int]) -> list[float]:
 
 def check_matches(match_ids: list[int]) -> dict:
     """Every log contiguous (plies 0..ply-1, once each); every finished match replays to
-    its stored result."""
+    its stored result. Read in one snapshot: between two sizes of a ramp the workers are
+    still running, and a bot move landing between reading a match and reading its log
+    would look like a gap."""
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return _check_matches(match_ids)
+
+
+def _check_matches(match_ids: list[int]) -> dict:
     bad_logs, bad_results, finished = [], [], 0
     for match in Match.objects.filter(pk__in=match_ids):
         plies = list(Move.objects.filter(match_id=match.pk).order_by("ply")
@@ -212,10 +262,98 @@ def check_matches(match_ids: list[int]) -> dict:
             "bad_results": bad_results}
 
 
+def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Path,
+             prefix: Path) -> dict:
+    """One size: locust for ``--minutes`` with CPU accounted over its run, then the race
+    and the checks on the matches it made."""
+    started = timezone.now()
+    locust = start_locust(args, matches, hosts, tokens_file, prefix)
+    try:
+        meter, notes = cpu_meter(args, web, workers, locust)
+        meter.start()
+        # wait for locust to end without reaping it, so its CPU can still be read
+        os.waitid(os.P_PID, locust.pid, os.WEXITED | os.WNOWAIT)
+        cpu = meter.stop()
+    finally:
+        if locust.poll() is None:
+            locust.terminate()
+        locust.wait()
+    ended = timezone.now()
+    race = race_check(hosts, json.loads(tokens_file.read_text()))
+    match_ids = list(Match.objects.filter(created_by__username__startswith="load-",
+                                          created_at__gte=started)
+                     .values_list("pk", flat=True))
+    rows = locust_rows(Path(f"{prefix}_stats.csv"))
+    move_row = rows.get("move", {})
+    return {
+        "matches": matches, "seconds": (ended - started).total_seconds(), "rows": rows,
+        "moves": Move.objects.filter(match_id__in=match_ids, created_at__lte=ended).count(),
+        "human_moves": int(move_row.get("Request Count", 0)) -
+        int(move_row.get("Failure Count", 0)),
+        "replies": bot_replies_ms(match_ids), "race": race, "checks": check_matches(match_ids),
+        "cpu": cpu, "cpu_notes": notes,
+    }
+
+
+def print_size(args, result: dict) -> None:
+    rows, replies, race, checks = (result[key] for key in ("rows", "replies", "race", "checks"))
+    print(f"\n== {result['matches']} concurrent matches, {args.instances} instance(s) x "
+          f"({args.web_processes} web processes + {args.workers} worker x "
+          f"{args.worker_threads} threads), {result['seconds']:.0f} s ==")
+    for name in ("move", "poll match", "legal moves", "create match", "Aggregated"):
+        row = rows.get(name)
+        if row:
+            print(f"{name:<13} n={row['Request Count']:>7} failures={row['Failure Count']:>5} "
+                  f"p50={row['50%']:>5} p95={row['95%']:>5} p99={row['99%']:>5} ms")
+    if replies:
+        print(f"human move -> bot reply: p50 {statistics.median(replies):.0f} ms, "
+              f"p99 {percentile(replies, 0.99):.0f} ms (n={len(replies)})")
+    print(f"moves/s (people and bots): {result['moves'] / result['seconds']:.1f}  "
+          f"({result['moves']} moves)")
+    failures = rows.get("Aggregated", {}).get("Failure Count", "?")
+    print(f"errors: {failures}")
+    if race:
+        print(f"race: 20 concurrent submits at one ply over {args.instances} instance(s): "
+              f"{race['landed']} landed, refused with {race['refused']}, log plies "
+              f"{race['log']}")
+    print(f"checks: {checks['matches']} matches, {checks['finished']} finished; logs with a "
+          f"gap or duplicate: {len(checks['bad_logs'])} {checks['bad_logs'][:10]}; finished "
+          f"matches not replaying to their result: {len(checks['bad_results'])} "
+          f"{checks['bad_results'][:10]}")
+    for line in result["cpu"].lines(result["human_moves"], "human move"):
+        print(line)
+    for note in result["cpu_notes"]:
+        print(f"  ({note})")
+
+
+def print_table(results: list[dict]) -> None:
+    """One row per size: latencies in ms; CPU as shares of the machine (cores x wall)."""
+    parts = list(results[0]["cpu"].seconds)
+    print("\n== summary: latencies in ms; CPU in % of the machine (cores x wall) ==")
+    print(f"{'matches':>7} {'move p50/p95/p99':>18} {'poll p99':>8} {'bot p50/p99':>12} "
+          f"{'moves/s':>7} {'errors':>6} {'bad log/result':>14} "
+          + " ".join(f"{part[:8]:>8}" for part in [*parts, "other", "busy"]))
+    for result in results:
+        move, poll = result["rows"].get("move", {}), result["rows"].get("poll match", {})
+        replies, checks, cpu = result["replies"], result["checks"], result["cpu"]
+        latency = f"{move.get('50%', '-')}/{move.get('95%', '-')}/{move.get('99%', '-')}"
+        bot = (f"{statistics.median(replies):.0f}/{percentile(replies, 0.99):.0f}"
+               if replies else "-")
+        bad = f"{len(checks['bad_logs'])}/{len(checks['bad_results'])}"
+        shares = [cpu.share(cpu.seconds[part]) for part in parts]
+        shares += [cpu.share(cpu.other), cpu.share(cpu.machine_busy)]
+        print(f"{result['matches']:>7} {latency:>18} {poll.get('99%', '-'):>8} {bot:>12} "
+              f"{result['moves'] / result['seconds']:>7.1f} "
+              f"{result['rows'].get('Aggregated', {}).get('Failure Count', '?'):>6} "
+              f"{bad:>14} "
+              + " ".join(f"{share:>8.0%}" for share in shares))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=200, help="concurrent matches (users)")
-    parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--matches", type=int, nargs="+", default=[200],
+                        help="concurrent matches (users); several sizes run in turn")
+    parser.add_argument("--minutes", type=float, default=10, help="per size")
     parser.add_argument("--instances", type=int, default=1, help="web+worker instances")
     parser.add_argument("--web-processes", type=int, default=os.cpu_count() or 1,
                         help="uvicorn processes per instance")
@@ -229,49 +367,20 @@ def main() -> None:
     VAR.mkdir(parents=True, exist_ok=True)
 
     tokens_file = VAR / "tokens.json"
-    tokens_file.write_text(json.dumps(make_tokens(args.matches)))
-    processes, hosts = start_service(args)
-    started = timezone.now()
-    race, ended = None, None
+    tokens_file.write_text(json.dumps(make_tokens(max(args.matches))))
+    web, workers, hosts = start_service(args)
+    results = []
     try:
-        stats_file = run_locust(args, hosts, tokens_file)
-        ended = timezone.now()
-        race = race_check(hosts, json.loads(tokens_file.read_text()))
+        for number, matches in enumerate(args.matches):
+            if number:
+                time.sleep(SETTLE_S)
+            prefix = VAR / ("locust" if len(args.matches) == 1 else f"locust-{matches}")
+            results.append(run_size(args, matches, web, workers, hosts, tokens_file, prefix))
+            print_size(args, results[-1])
     finally:
-        ended = ended or timezone.now()
-        stop_process_groups(processes)
-
-    seconds = (ended - started).total_seconds()
-    match_ids = list(Match.objects.filter(created_by__username__startswith="load-",
-                                          created_at__gte=started)
-                     .values_list("pk", flat=True))
-    moves = Move.objects.filter(match_id__in=match_ids, created_at__lte=ended).count()
-    rows = locust_rows(stats_file)
-    replies = bot_replies_ms(match_ids)
-    checks = check_matches(match_ids)
-
-    print(f"\n== {args.matches} concurrent matches, {args.instances} instance(s) x "
-          f"({args.web_processes} web processes + {args.workers} worker x "
-          f"{args.worker_threads} threads), {seconds:.0f} s ==")
-    for name in ("move", "poll match", "legal moves", "create match", "Aggregated"):
-        row = rows.get(name)
-        if row:
-            print(f"{name:<13} n={row['Request Count']:>7} failures={row['Failure Count']:>5} "
-                  f"p50={row['50%']:>5} p95={row['95%']:>5} p99={row['99%']:>5} ms")
-    if replies:
-        print(f"human move -> bot reply: p50 {statistics.median(replies):.0f} ms, "
-              f"p99 {percentile(replies, 0.99):.0f} ms (n={len(replies)})")
-    print(f"moves/s (people and bots): {moves / seconds:.1f}  ({moves} moves)")
-    failures = rows.get("Aggregated", {}).get("Failure Count", "?")
-    print(f"errors: {failures}")
-    if race:
-        print(f"race: 20 concurrent submits at one ply over {len(hosts)} instance(s): "
-              f"{race['landed']} landed, refused with {race['refused']}, log plies "
-              f"{race['log']}")
-    print(f"checks: {checks['matches']} matches, {checks['finished']} finished; logs with a "
-          f"gap or duplicate: {len(checks['bad_logs'])} {checks['bad_logs'][:10]}; finished "
-          f"matches not replaying to their result: {len(checks['bad_results'])} "
-          f"{checks['bad_results'][:10]}")
+        stop_process_groups(web + workers)
+    if len(results) > 1:
+        print_table(results)
 
 
 if __name__ == "__main__":
