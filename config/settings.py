@@ -102,7 +102,8 @@ REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 6379
 # Shared by every web process: throttle counters (and later caches) must agree across them.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's RedisCache with one shared client per pool (config/redis_cache.py)
+        "BACKEND": "config.redis_cache.SharedClientRedisCache",
         "LOCATION": env_str("CACHE_REDIS_URL", REDIS_URL),
         "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "game"),
     }

@@ -10,7 +10,8 @@ Scopes (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, set from the envi
   against password guessing.
 
 Each limit is a fixed window (``n/min`` counts the requests of each clock minute) kept as
-one Redis counter per scope, caller and window, incremented atomically (``INCR``), so every
+one Redis counter per scope, caller and window, incremented atomically (``INCR``, one
+round trip with its expiry), so every
 web process sees the same count and concurrent requests are never lost, unlike DRF's
 read-modify-write history. A fixed window lets a burst of up to twice the rate straddle a
 window boundary: fine against floods and guessing, and O(1) per request. A refusal is
@@ -69,16 +70,22 @@ def hit(scope: str, ident: str) -> float | None:
     limit, duration = parse_rate(rate)
     now = time.time()
     window = int(now // duration)
-    key = f"throttle:{scope}:{ident}:{window}"
-    cache.add(key, 0, timeout=duration + 1)  # no-op when the window's counter exists
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=duration + 1)
-        count = 1
+    count = _count_in_window(f"throttle:{scope}:{ident}:{window}", duration + 1)
     if count > limit:
         return (window + 1) * duration - now
     return None
+
+
+def _count_in_window(name: str, ttl: int) -> int:
+    """Add one to the window's counter and return the new count, in one Redis round trip:
+    INCR creates the counter at 1 if need be, and EXPIRE ... NX gives it its lifetime only
+    the first time (a later hit never extends the window)."""
+    key = cache.make_and_validate_key(name)
+    pipe = cache.redis_client().pipeline(transaction=False)
+    pipe.incr(key)
+    pipe.expire(key, ttl, nx=True)
+    count, _ = pipe.execute()
+    return count
 
 
 def retry_after_seconds(wait: float) -> int:
