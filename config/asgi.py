@@ -1,12 +1,16 @@
-"""ASGI entry point (daphne). HTTP goes to Django (GraphQL over HTTP included, at
-/graphql/); websockets at /graphql/ carry the GraphQL subscriptions (graphql-transport-ws),
-authenticated by the same DRF tokens as REST (see games/graphql/websocket.py)."""
+"""ASGI entry point (uvicorn in production, daphne for runserver). HTTP goes to Django
+(GraphQL over HTTP included, at /graphql/): through its WSGI handler in a thread pool,
+except the asynchronous views and static files (config/http_split.py); websockets at
+/graphql/ carry the GraphQL subscriptions (graphql-transport-ws), authenticated by the same
+DRF tokens as REST (see games/graphql/websocket.py)."""
 
 import os
 
+from a2wsgi import WSGIMiddleware
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -16,11 +20,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # web server in front for heavy traffic).
 django_asgi_app = ASGIStaticFilesHandler(get_asgi_application())
 
+from django.conf import settings  # noqa: E402 - set up above
+
+from config.http_split import SplitHttp  # noqa: E402
+
+# WEB_THREADS requests at once per process, each holding one pooled database connection
+django_wsgi_app = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_THREADS)
+http_app = SplitHttp(sync_app=django_wsgi_app, async_app=django_asgi_app,
+                     async_prefixes=settings.ASYNC_HTTP_PATHS)
+
 from config.ws_origins import CorsOriginValidator  # noqa: E402 - needs Django set up
 from games.graphql.routing import websocket_urlpatterns  # noqa: E402
 
 # Browsers open websockets from any page: the handshake's Origin must be one CORS allows
 # over HTTP (CORS_ALLOWED_ORIGINS), this server's own, or absent (non-browser clients).
 application = ProtocolTypeRouter(
-    {"http": django_asgi_app, "websocket": CorsOriginValidator(URLRouter(websocket_urlpatterns))}
+    {"http": http_app, "websocket": CorsOriginValidator(URLRouter(websocket_urlpatterns))}
 )

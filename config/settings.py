@@ -308,6 +308,13 @@ if env_bool("DB_POOL", True):
         }
     }
 
+# Web processes serve plain HTTP through Django's WSGI handler in WEB_THREADS threads each
+# (config/http_split.py); a thread holds a pooled connection while it serves, so keep
+# WEB_THREADS <= DB_POOL_MAX_SIZE. The paths below (async views: the feed stream; static
+# files) stay on Django's ASGI handler.
+WEB_THREADS = env_int("WEB_THREADS", 8)
+ASYNC_HTTP_PATHS = ("/api/v1/stream", f"/{STATIC_URL.lstrip('/')}")
+
 # Bot turns have their own queue, so scoring and the stall sweep never wait behind a burst
 # of bot moves; a worker consumes both unless told otherwise (-Q).
 CELERY_BOT_QUEUE = env_str("CELERY_BOT_QUEUE", "bots")
