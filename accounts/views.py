@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -20,6 +20,7 @@ from accounts.serializers import (
 )
 from config.api_errors import ErrorSerializer
 from config.api_views import ApiView
+from config.token_auth import NarrowTokenAuthentication
 
 
 class RegisterView(ApiView):
@@ -43,7 +44,7 @@ class TokenView(ApiView):
     throttle_scope = "auth"  # strict, against password guessing: config/throttles.py
     # Token auth only: DELETE revokes the token the request came with, and POST is reachable
     # by scripts without the session's CSRF dance.
-    authentication_classes = [TokenAuthentication]
+    authentication_classes = [NarrowTokenAuthentication]
 
     def get_authenticators(self):
         # Logging in needs no token: a client still sending its revoked or stale token
@@ -76,7 +77,7 @@ class TokenView(ApiView):
 
 
 class MeView(ApiView):
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = [NarrowTokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="The signed-in user", operation_id="get_me",

@@ -18,6 +18,7 @@ from games import errors
 from games.clocks import presets as clock_presets
 from games.clocks import selectors as clock_selectors
 from games.lobby.selectors import listed_for
+from games.match_rows import load_match
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.replay import replay_state
 from rules import available_games, get_engine
@@ -90,17 +91,14 @@ def parse_match_id(match_id: Any) -> int:
 
 
 def get_match(match_id: Any) -> Match:
-    """The match with ``match_id`` (int or digit string), seats prefetched.
+    """The match with ``match_id`` (int or digit string), creator, seats and incidents
+    loaded.
     Raises MatchNotFound (404)."""
     pk = parse_match_id(match_id)
-    try:
-        return (
-            Match.objects.select_related("created_by")
-            .prefetch_related(SEATS_WITH_USERS)
-            .get(pk=pk)
-        )
-    except Match.DoesNotExist:
-        raise errors.MatchNotFound(details={"match_id": pk}) from None
+    match = load_match(pk)  # one statement: creator, seats, incidents (games/match_rows.py)
+    if match is None:
+        raise errors.MatchNotFound(details={"match_id": pk})
+    return match
 
 
 def list_matches(

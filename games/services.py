@@ -31,12 +31,13 @@ from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.feed import services as feed
 from games.lobby.models import PrivateMatch
+from games.match_rows import load_match
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update_soon
 from games.permissions import can_manage_matches
 from games.ratings.services import rate_match
 from games.replay import replay_state
-from games.selectors import SEATS_WITH_USERS, parse_match_id, whole_number
+from games.selectors import parse_match_id, whole_number
 from rules import IllegalMove, get_engine
 from rules import InvalidOptions as EngineInvalidOptions
 from rules.bots import BOT_KINDS
@@ -97,21 +98,16 @@ def _lock_match(match_id: Any) -> Match:
 
 
 def _lock_match_to_play(match_id: Any) -> Match:
-    """``_lock_match`` that also loads what the move's answer shows: the creator (same
-    query) and the seats with their users (one more), so the caller can answer from this
-    object after the commit instead of reading the match again (issue 14). Only the match
-    row is locked (``of=("self",)``: PostgreSQL refuses FOR UPDATE on the nullable side of
-    the creator's outer join); seats change only under that same lock."""
+    """``_lock_match`` that also loads what the move's answer shows, in the same statement
+    (games/match_rows.py): the creator, the seats with their users and the incidents, so
+    the caller can answer from this object after the commit instead of reading the match
+    again (issue 14). Only the match row is locked; seats and incidents change only under
+    that same lock."""
     pk = parse_match_id(match_id)
-    try:
-        return (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("created_by")
-            .prefetch_related(SEATS_WITH_USERS)
-            .get(pk=pk)
-        )
-    except Match.DoesNotExist:
-        raise errors.MatchNotFound(details={"match_id": pk}) from None
+    match = load_match(pk, lock=True)
+    if match is None:
+        raise errors.MatchNotFound(details={"match_id": pk})
+    return match
 
 
 def _check_position(match: Match, position: Any) -> int:

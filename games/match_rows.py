@@ -1,0 +1,142 @@
+"""A match with its creator, seats (with their users) and incidents, in one SQL statement.
+
+The move, legal-moves and match GETs are the service's hottest paths. Read through the
+ORM they cost three statements (the match joined to its creator, the seats prefetched
+with their users, the incidents), and building those queries took more CPU than
+PostgreSQL spent answering them (measured for issue 14; docs/capacity.md). Here the same
+objects come from one fixed statement, built once per process from the models' own
+metadata: the match row, its creator's id and username, and the seats and incidents as
+JSON arrays. Objects are made with ``Model.from_db`` and the fields' own converters, so
+they are the models' instances as the ORM would give them: the seats sit in the prefetch
+cache (``match.seats.all()`` reads no more), users carry their id and username (other
+columns load on first access, as deferred fields do), and so do the incidents, in id
+order (``games.clocks.selectors.incident_rows`` reads them from there).
+
+With ``lock=True`` the match row is locked (``FOR UPDATE OF`` the match only: the seats
+change only under that same lock, DESIGN.md "Writing a move").
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from games.clocks.models import Incident
+from games.models import Match, Seat
+
+#: the user columns shown beside a seat or a creator; the rest load on first access
+USER_FIELDS = ("id", "username")
+
+
+@cache
+def _user_fields() -> list:
+    """``USER_FIELDS`` in the model's field order, the order ``Model.from_db`` expects."""
+    return [field for field in get_user_model()._meta.concrete_fields
+            if field.name in USER_FIELDS]
+
+
+def _concrete(model) -> list:
+    return list(model._meta.concrete_fields)
+
+
+def _json_object(alias: str, fields: list, prefix: str = "") -> str:
+    pairs = ", ".join(f"'{prefix}{field.attname}', {alias}.\"{field.column}\"" for field in fields)
+    return f"json_build_object({pairs})"
+
+
+@cache
+def _statement(lock: bool) -> str:
+    user = get_user_model()._meta
+    user_fields = _user_fields()
+    match, seat, incident = Match._meta, Seat._meta, Incident._meta
+    match_columns = ", ".join(f'm."{field.column}"' for field in _concrete(Match))
+    creator_columns = ", ".join(f'c."{field.column}"' for field in user_fields)
+    seat_json = _json_object("s", _concrete(Seat))
+    seat_user_json = _json_object("u", user_fields)
+    incident_json = _json_object("i", _concrete(Incident))
+    return (
+        f"SELECT {match_columns}, {creator_columns}, "
+        f"(SELECT coalesce(json_agg(json_build_array({seat_json}, "
+        f"CASE WHEN u.\"{user.pk.column}\" IS NULL THEN NULL ELSE {seat_user_json} END) "
+        f"ORDER BY s.\"{seat.get_field('position').column}\"), '[]') "
+        f"FROM \"{seat.db_table}\" s LEFT JOIN \"{user.db_table}\" u "
+        f"ON u.\"{user.pk.column}\" = s.\"{seat.get_field('user').column}\" "
+        f"WHERE s.\"{seat.get_field('match').column}\" = m.\"{match.pk.column}\"), "
+        f"(SELECT coalesce(json_agg({incident_json} ORDER BY i.\"{incident.pk.column}\"), '[]') "
+        f"FROM \"{incident.db_table}\" i "
+        f"WHERE i.\"{incident.get_field('match').column}\" = m.\"{match.pk.column}\") "
+        f"FROM \"{match.db_table}\" m LEFT JOIN \"{user.db_table}\" c "
+        f"ON c.\"{user.pk.column}\" = m.\"{match.get_field('created_by').column}\" "
+        f"WHERE m.\"{match.pk.column}\" = %s"
+        + (" FOR UPDATE OF m" if lock else "")
+    )
+
+
+def _converted(fields: list, values) -> list:
+    """Database values as the ORM would hand them to ``from_db`` (JSON parsed, etc.)."""
+    out = []
+    for field, value in zip(fields, values, strict=True):
+        for converter in field.get_db_converters(connection):
+            value = converter(value, None, connection)
+        out.append(value)
+    return out
+
+
+def _from_json(model, data: dict):
+    """A model instance from a ``json_build_object`` of its concrete fields: JSON gives
+    strings for timestamps, which ``to_python`` turns back into aware datetimes."""
+    fields = _concrete(model)
+    values = [None if data[field.attname] is None else field.to_python(data[field.attname])
+              for field in fields]
+    return model.from_db(connection.alias, [field.attname for field in fields], values)
+
+
+def _user(values) -> object | None:
+    if values is None or values[0] is None:
+        return None
+    return get_user_model().from_db(connection.alias,
+                                    [field.attname for field in _user_fields()], list(values))
+
+
+def _array(value) -> list:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def load_match(pk: int, *, lock: bool = False) -> Match | None:
+    """The match ``pk`` with creator, seats and incidents loaded, or None if there is none.
+    ``lock``: hold the match row's lock for the rest of the transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(lock), [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    match_fields = _concrete(Match)
+    count = len(match_fields)
+    match = Match.from_db(connection.alias, [field.attname for field in match_fields],
+                          _converted(match_fields, row[:count]))
+    creator = _user(row[count:count + len(_user_fields())])
+    if creator is not None:
+        match.created_by = creator
+    seats = []
+    for seat_data, user_data in _array(row[-2]):
+        seat = _from_json(Seat, seat_data)
+        seat.match = match
+        seat.user = None if user_data is None else _user(
+            [user_data[field.attname] for field in _user_fields()])
+        seats.append(seat)
+    _prefetched(match, "seats", seats)
+    _prefetched(match, "incidents", [_from_json(Incident, data) for data in _array(row[-1])])
+    return match
+
+
+def _prefetched(instance, name: str, objects: list) -> None:
+    """Put ``objects`` in ``instance``'s prefetch cache for the reverse relation ``name``,
+    as ``prefetch_related`` does, so ``instance.<name>.all()`` runs no query."""
+    queryset = getattr(instance, name).all()
+    queryset._result_cache = objects
+    queryset._prefetch_done = True
+    instance._prefetched_objects_cache = {
+        **getattr(instance, "_prefetched_objects_cache", {}), name: queryset}

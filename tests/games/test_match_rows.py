@@ -1,0 +1,88 @@
+"""games/match_rows.py: one statement gives the match, creator, seats (with users) and
+incidents exactly as the ORM would (issue 14's lean read path)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.clocks import services as clock_services
+from games.clocks.models import Incident
+from games.match_rows import load_match
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname)
+            for field in type(instance)._meta.concrete_fields}
+
+
+@pytest.fixture
+def four_seat_match():
+    """Hansa for four: the creator, a second person, a greedy bot, then one resigns."""
+    User = get_user_model()
+    creator = User.objects.create_user("rows-creator", password=None)
+    other = User.objects.create_user("rows-other", password=None)
+    match = services.create_match(user=creator, game="hansa", players=3,
+                                  bot_seats={2: "greedy"})
+    services.join_match(user=other, match_id=match.pk)
+    clock_services.resign(user=other, match_id=match.pk)
+    return match.pk, creator, other
+
+
+def test_loaded_match_equals_the_orm_match_field_for_field(four_seat_match):
+    pk, creator, other = four_seat_match
+    orm = Match.objects.select_related("created_by").get(pk=pk)
+    loaded = load_match(pk)
+    assert _fields(loaded) == _fields(orm)
+    assert loaded.created_by.pk == creator.pk
+    assert loaded.created_by.username == "rows-creator"
+    # the seats and their users, in position order, as the ORM gives them
+    orm_seats = list(orm.seats.select_related("user").order_by("position"))
+    with CaptureQueriesContext(connection) as context:
+        seats = list(loaded.seats.all())
+        names = [seat.user.username if seat.user else None for seat in seats]
+    assert context.captured_queries == []  # all in the one statement
+    assert [_fields(seat) for seat in seats] == [_fields(seat) for seat in orm_seats]
+    assert names == [seat.user.username if seat.user else None for seat in orm_seats]
+    # the incidents (the resignation, its takeover by a bot), in id order
+    orm_incidents = list(Incident.objects.filter(match_id=pk).order_by("id"))
+    assert orm_incidents, "the fixture resigns a seat"
+    with CaptureQueriesContext(connection) as context:
+        incidents = list(loaded.incidents.all())
+    assert context.captured_queries == []
+    assert [_fields(row) for row in incidents] == [_fields(row) for row in orm_incidents]
+
+
+def test_users_load_their_other_columns_on_first_access(four_seat_match):
+    pk, creator, _other = four_seat_match
+    get_user_model().objects.filter(pk=creator.pk).update(email="creator@example.com")
+    loaded = load_match(pk)
+    with CaptureQueriesContext(connection) as context:
+        assert loaded.created_by.email == "creator@example.com"
+    assert len(context.captured_queries) == 1  # deferred, like .only()
+
+
+def test_one_statement_and_the_lock_is_on_the_match_row_only(four_seat_match):
+    pk, _creator, _other = four_seat_match
+    with CaptureQueriesContext(connection) as context:
+        load_match(pk)
+    assert len(context.captured_queries) == 1
+    assert "FOR UPDATE" not in context.captured_queries[0]["sql"]
+    with transaction.atomic(), CaptureQueriesContext(connection) as context:
+        load_match(pk, lock=True)
+    locking = [query["sql"] for query in context.captured_queries if "SELECT" in query["sql"]]
+    assert len(locking) == 1 and locking[0].endswith("FOR UPDATE OF m")
+
+
+def test_a_match_without_seats_or_incidents_and_a_missing_match():
+    match = Match.objects.create(game="han", players=2, seed="s", seed_commitment="0" * 64)
+    loaded = load_match(match.pk)
+    assert list(loaded.seats.all()) == [] and list(loaded.incidents.all()) == []
+    assert loaded.created_by is None
+    assert load_match(match.pk + 10_000) is None
