@@ -12,8 +12,14 @@ cache (``match.seats.all()`` reads no more), users carry their id and username (
 columns load on first access, as deferred fields do), and so do the incidents, in id
 order (``games.clocks.selectors.incident_rows`` reads them from there).
 
-With ``lock=True`` the match row is locked (``FOR UPDATE OF`` the match only: the seats
-change only under that same lock, DESIGN.md "Writing a move").
+With ``lock=True`` the match row is locked first, by a statement of its own, and read
+after: in READ COMMITTED a ``SELECT ... FOR UPDATE`` that waited for the lock returns the
+locked row as the lock holder left it, but its subqueries (the seats, the incidents)
+still see the snapshot taken when the statement began, before the holder's commit. A
+move racing a timeout then saw the seat still its player's after the clock had given it
+to a bot (tests/games/clocks/test_race.py). The read that follows the lock is a new
+statement with a new snapshot, so it sees everything the previous holder committed; the
+seats and incidents change only under that same lock (DESIGN.md "Writing a move").
 """
 
 from __future__ import annotations
@@ -48,7 +54,13 @@ def _json_object(alias: str, fields: list, prefix: str = "") -> str:
 
 
 @cache
-def _statement(lock: bool) -> str:
+def _lock_statement() -> str:
+    meta = Match._meta
+    return f'SELECT 1 FROM "{meta.db_table}" WHERE "{meta.pk.column}" = %s FOR UPDATE'
+
+
+@cache
+def _statement() -> str:
     user = get_user_model()._meta
     user_fields = _user_fields()
     match, seat, incident = Match._meta, Seat._meta, Incident._meta
@@ -71,7 +83,6 @@ def _statement(lock: bool) -> str:
         f"FROM \"{match.db_table}\" m LEFT JOIN \"{user.db_table}\" c "
         f"ON c.\"{user.pk.column}\" = m.\"{match.get_field('created_by').column}\" "
         f"WHERE m.\"{match.pk.column}\" = %s"
-        + (" FOR UPDATE OF m" if lock else "")
     )
 
 
@@ -109,7 +120,11 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
     """The match ``pk`` with creator, seats and incidents loaded, or None if there is none.
     ``lock``: hold the match row's lock for the rest of the transaction."""
     with connection.cursor() as cursor:
-        cursor.execute(_statement(lock), [pk])
+        if lock:
+            cursor.execute(_lock_statement(), [pk])
+            if cursor.fetchone() is None:
+                return None
+        cursor.execute(_statement(), [pk])
         row = cursor.fetchone()
     if row is None:
         return None

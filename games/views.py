@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from config.api_views import ApiView
 from games import errors, polling, selectors, services
 from games import serializers as s
-from games.api_common import MATCH_ID, error_responses, parse_body
+from games.api_common import MATCH_ID, error_responses, parse_body, represent
 from games.api_examples import (
     CREATE_MATCH_EXAMPLES,
     ERROR_EXAMPLES,
@@ -64,7 +64,7 @@ class MatchPagination(LimitOffsetPagination):
 
 
 def _detail(match, user) -> dict:
-    return s.MatchDetailSerializer(selectors.match_detail(match, user)).data
+    return represent(s.MatchDetailSerializer, selectors.match_detail(match, user))
 
 
 def _polled(request, match_id: str, build) -> Response:
@@ -319,8 +319,8 @@ class LegalMovesView(ApiView):
         tags=["play"],
     )
     def get(self, request, match_id: str):
-        return _polled(request, match_id, lambda match: s.LegalMovesSerializer(
-            selectors.legal_moves_for(match, request.user)).data)
+        return _polled(request, match_id, lambda match: represent(
+            s.LegalMovesSerializer, selectors.legal_moves_for(match, request.user)))
 
 
 class MovesView(ApiView):
@@ -364,7 +364,8 @@ class MovesView(ApiView):
             "match": selectors.match_detail(submitted.match, request.user,
                                             state=submitted.state),
         }
-        return Response(s.SubmittedMoveSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(represent(s.SubmittedMoveSerializer, body),
+                        status=status.HTTP_201_CREATED)
 
 
 class ReplayView(ApiView):
@@ -412,5 +413,5 @@ class EventsView(ApiView):
     )
     def get(self, request, match_id: str):
         since = request.query_params.get("since", "0")
-        return _polled(request, match_id, lambda match: s.EventsSerializer(
-            selectors.match_events(match, request.user, since=since)).data)
+        return _polled(request, match_id, lambda match: represent(
+            s.EventsSerializer, selectors.match_events(match, request.user, since=since)))
