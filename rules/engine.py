@@ -149,6 +149,14 @@ class Engine(ABC):
         """
         raise NotImplementedError(f"{self.name} cannot sample states")
 
+    def playout_move(self, state: Any, seat: int, rng: Any) -> dict:
+        """A legal move for ``seat`` (who is to act) drawn from ``rng``, for the search bots'
+        rollouts: quick to draw, not a good move. The default is uniform over
+        ``legal_moves``; a game may draw without listing every move, and weigh its kinds
+        of move evenly where one kind has far more variants than the others."""
+        moves = self.legal_moves(state, seat)
+        return moves[rng.randbelow(len(moves))]
+
     def estimate_scores(self, state: Any) -> list[float]:
         """Each seat's score as if the game ended now, for search bots that stop a rollout
         early; on a finished game, the final scores. The default knows only finished games."""

@@ -19,9 +19,9 @@ BotFunction = Callable[[Engine, dict, list, int, SeededRng], dict]
 #: the search levels: IS-MCTS (rules/bots/ismcts.py) differing only in budget. Iterations
 #: make a level's play reproducible; the wall-clock cap only bounds a slow machine's wait.
 SEARCH_LEVELS: dict[str, SearchBudget] = {
-    "easy": SearchBudget(iterations=20, seconds=0.3),
-    "medium": SearchBudget(iterations=60, seconds=0.8),
-    "hard": SearchBudget(iterations=140, seconds=1.5),
+    "easy": SearchBudget(iterations=25, seconds=0.3),
+    "medium": SearchBudget(iterations=100, seconds=0.8),
+    "hard": SearchBudget(iterations=300, seconds=1.5),
 }
 
 _BOTS: dict[str, BotFunction] = {

@@ -77,6 +77,9 @@ class HansaEngine(Engine):
     def legal_moves(self, state: HansaState, seat: int) -> list[dict]:
         return moves.legal_moves(state, self.data, seat)
 
+    def playout_move(self, state: HansaState, seat: int, rng: SeededRng) -> dict:
+        return moves.playout_move(state, self.data, seat, rng)
+
     def apply(self, state: HansaState, seat: int, move: Any) -> tuple[HansaState, list[dict]]:
         new_state = state.copy()
         events = moves.apply_move(new_state, self.data, seat, move)

@@ -326,6 +326,32 @@ def legal_moves(state: HansaState, data: HansaData, seat: int) -> list[dict]:
     return []
 
 
+def playout_move(state: HansaState, data: HansaData, seat: int, rng) -> dict:
+    """A random legal move for search rollouts (``Engine.playout_move``). During the turns
+    it draws a hand card, then Trade or Parliament, one as likely as the other, then the
+    rest, without listing every move. Uniform over ``legal_moves`` would attend Parliament
+    almost always (each card has dozens of Parliament variants and one or two Trades), and
+    such playouts judged positions worse: four-player games against greedy went from 42%
+    to about 50% won (60 games each). Other phases choose among their few legal moves."""
+    if state.phase != TURNS or not state.hands[seat]:
+        options = legal_moves(state, data, seat)
+        return options[rng.randbelow(len(options))]
+    hand = state.hands[seat]
+    card_id = hand[rng.randbelow(len(hand))]
+    last = len(data.track) - 1
+    if rng.randbelow(2):
+        takes = board.trade_takes(state, data, data.cards[card_id].city)
+        take = takes[rng.randbelow(len(takes))] if takes else None
+        return {"type": "trade", "card": card_id, "take": take}
+    steps = [(city, direction) for city, index in enumerate(state.prosperity)
+             for direction in (-1, 1) if 0 <= index + direction <= last]
+    city, direction = steps[rng.randbelow(len(steps))]
+    takes = board.all_harbour_cards(state, data)
+    take = takes[rng.randbelow(len(takes))] if takes else None
+    return {"type": "parliament", "card": card_id, "city": data.cities[city],
+            "direction": direction, "take": take}
+
+
 def _store_options(owned: list[int], keep: int) -> list[list[int]]:
     """Every way to keep at most ``keep`` pieces out of ``owned`` (per colour), ruling Q10;
     the fullest ways come first."""
