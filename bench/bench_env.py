@@ -1,4 +1,4 @@
-"""The environment of a bench that drives the service in-process (rest_bench, replay_bench):
+"""The environment of a bench that drives the service (rest_bench, replay_bench, bot_throughput):
 call ``prepare()`` before ``django.setup()``."""
 
 from __future__ import annotations

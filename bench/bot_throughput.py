@@ -27,11 +27,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from process_groups import stop_process_groups  # noqa: E402 - bench/ is the script folder
+from bench_env import prepare  # noqa: E402 - bench/ is the script folder
+from process_groups import stop_process_groups  # noqa: E402
 
 QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "bench_games", "CELERY_BOT_QUEUE": "bench_bots"}
 os.environ.update(QUEUES)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# the owner role: the bench deletes its matches, which the runtime role may not (the
+# workers it starts inherit this environment)
+prepare()
 
 import django  # noqa: E402
 

@@ -48,8 +48,8 @@ def _concrete(model) -> list:
     return list(model._meta.concrete_fields)
 
 
-def _json_object(alias: str, fields: list, prefix: str = "") -> str:
-    pairs = ", ".join(f"'{prefix}{field.attname}', {alias}.\"{field.column}\"" for field in fields)
+def _json_object(alias: str, fields: list) -> str:
+    pairs = ", ".join(f"'{field.attname}', {alias}.\"{field.column}\"" for field in fields)
     return f"json_build_object({pairs})"
 
 
