@@ -2,8 +2,9 @@
 cap; Celery's soft time limit (settings.BOT_TURN_SOFT_TIME_LIMIT) is only the backstop.
 
 A search that overruns even that is interrupted by ``SoftTimeLimitExceeded``; the turn then
-falls back to the greedy bot (milliseconds), so a bot seat always moves and never stalls
-its match. ``settings.BOT_SEARCH_ITERATION_CAP`` caps every search level's iterations (tests
+plays the best move the search had found so far, or the greedy bot's (milliseconds) if the
+limit struck before the first iteration, so a bot seat always moves and never stalls its
+match. ``settings.BOT_SEARCH_ITERATION_CAP`` caps every search level's iterations (tests
 and slow machines); unset, the levels play at their catalogue budgets.
 """
 
@@ -15,6 +16,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
 from rules.bots import choose_bot_move
+from rules.bots.ismcts import best_move_so_far
 from rules.engine import Engine
 
 logger = logging.getLogger(__name__)
@@ -22,12 +24,18 @@ logger = logging.getLogger(__name__)
 
 def think_bot_move(kind: str, engine: Engine, view: dict, legal_moves: list[dict], seat: int, *,
           match_key: object, ply: int) -> dict:
-    """The move of the ``kind`` bot at ``seat``; greedy's if the search is interrupted."""
+    """The move of the ``kind`` bot at ``seat``; if the search is interrupted, its best
+    move so far (greedy's when it had none yet)."""
     cap = getattr(settings, "BOT_SEARCH_ITERATION_CAP", None)
     try:
         return choose_bot_move(kind, engine, view, legal_moves, seat, match_key=match_key,
                                ply=ply, iteration_cap=cap)
-    except SoftTimeLimitExceeded:
+    except SoftTimeLimitExceeded as overrun:
+        best = best_move_so_far(overrun)
+        if best is not None:
+            logger.warning("bot %s at seat %s overran the soft time limit at ply %s; "
+                           "playing the search's best move so far", kind, seat, ply)
+            return best
         logger.warning("bot %s at seat %s overran the soft time limit at ply %s; "
                        "playing greedy", kind, seat, ply)
         return choose_bot_move("greedy", engine, view, legal_moves, seat,

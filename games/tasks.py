@@ -36,7 +36,8 @@ RETRY_OPTIONS = _RETRY = {
 @shared_task(
     name="games.tasks.play_bot_turn",
     # the search's own wall-clock cap ends it first; the soft limit is the backstop that
-    # makes an overrunning search play greedy (games/bot_turns.py), the hard one the last
+    # makes an overrunning search play its best move so far (games/bot_turns.py), the hard
+    # one the last
     soft_time_limit=settings.BOT_TURN_SOFT_TIME_LIMIT,
     time_limit=settings.BOT_TURN_SOFT_TIME_LIMIT + 10,
     **{

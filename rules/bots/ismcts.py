@@ -91,6 +91,15 @@ def _acting_seat(to_act: list[int], observer: int) -> int:
     return observer if observer in to_act else to_act[0]
 
 
+_BEST_SO_FAR = "ismcts_best_move_so_far"
+
+
+def best_move_so_far(interruption: BaseException) -> dict | None:
+    """The best move an interrupted search had found (its root's most visited move), or
+    None when the exception did not stop a search after at least one iteration."""
+    return getattr(interruption, _BEST_SO_FAR, None)
+
+
 class IsmctsSearch:
     """One search for one decision of ``seat``; ``run`` returns the move to play."""
 
@@ -117,11 +126,19 @@ class IsmctsSearch:
             return self.legal[0]
         deadline = self.clock() + self.budget.seconds
         self.prior = self._root_prior()
-        while self.iterations < self.budget.iterations:
-            self._iterate()
-            self.iterations += 1
-            if self.clock() >= deadline:
-                break
+        try:
+            while self.iterations < self.budget.iterations:
+                self._iterate()
+                self.iterations += 1
+                if self.clock() >= deadline:
+                    break
+        except BaseException as interruption:
+            # Stopped from outside in the middle of the search (a worker's time limit is
+            # raised inside the running code): the exception carries the best move found
+            # so far to whoever catches it (``best_move_so_far``), once there is one.
+            if self.iterations:
+                setattr(interruption, _BEST_SO_FAR, self.best_move())
+            raise
         return self.best_move()
 
     def best_move(self) -> dict:

@@ -126,7 +126,9 @@ def test_a_search_cut_by_the_soft_time_limit_still_plays_a_move(impatient_worker
     _wait_finished([match.pk], impatient_worker, timeout=5)
     match.refresh_from_db()
     assert Result.objects.filter(match=match).count() == 2
-    # the backstop fired and greedy played those turns; a limit that fired while a move
+    # the backstop fired and those turns played the search's best move so far (greedy's
+    # when the limit struck before the first iteration); a limit that fired while a move
     # was being stored (a heavily loaded machine) made the turn retry, never stall
     log = impatient_worker.log_path.read_text(errors="replace")
     assert "overran the soft time limit" in log, log[-3000:]
+    assert "playing the search's best move so far" in log, log[-3000:]

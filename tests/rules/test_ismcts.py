@@ -9,7 +9,12 @@ import pytest
 
 from rules import get_engine
 from rules.bots import BOT_KINDS
-from rules.bots.ismcts import IsmctsSearch, SearchBudget, rewards_from_scores
+from rules.bots.ismcts import (
+    IsmctsSearch,
+    SearchBudget,
+    best_move_so_far,
+    rewards_from_scores,
+)
 from rules.rng import SeededRng
 
 BUDGET = SearchBudget(iterations=20, seconds=1e9)
@@ -54,6 +59,49 @@ def test_the_clock_cap_stops_the_search_with_a_move_in_hand():
     move = run.run()
     assert run.iterations == 3
     assert move in engine.legal_moves(state, seat)
+
+
+class _TimeLimit(Exception):
+    """Stands for a worker's soft time limit, raised inside the running search."""
+
+
+def _clock_that_interrupts_after(readings: int):
+    ticks = itertools.count()
+
+    def clock() -> float:
+        tick = next(ticks)
+        if tick >= readings:
+            raise _TimeLimit()
+        return 0.0
+    return clock
+
+
+def test_an_interrupted_search_hands_over_its_best_move_so_far():
+    engine, state = _mid_game("hansa", 2, 4)
+    seat = engine.to_act(state)[0]
+    view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+    # the clock is read once at the start and once after each iteration: interrupted at
+    # the sixth reading, the search has run 5 iterations
+    run = IsmctsSearch(engine, view, legal, seat, SeededRng("cut"),
+                       SearchBudget(iterations=1000, seconds=1e9),
+                       clock=_clock_that_interrupts_after(5))
+    with pytest.raises(_TimeLimit) as raised:
+        run.run()
+    assert run.iterations == 5
+    best = best_move_so_far(raised.value)
+    assert best in legal and best == run.best_move()
+
+
+def test_a_search_interrupted_before_its_first_iteration_hands_over_nothing():
+    engine, state = _mid_game("hansa", 2, 4)
+    seat = engine.to_act(state)[0]
+    run = IsmctsSearch(engine, engine.view(state, seat), engine.legal_moves(state, seat), seat,
+                       SeededRng("cut"), SearchBudget(iterations=1000, seconds=1e9),
+                       clock=_clock_that_interrupts_after(0))
+    with pytest.raises(_TimeLimit) as raised:
+        run.run()
+    assert run.iterations == 0 and best_move_so_far(raised.value) is None
+    assert best_move_so_far(ValueError("not from a search")) is None
 
 
 def test_a_single_legal_move_is_played_without_searching():
