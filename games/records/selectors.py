@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, OuterRef
 
 from games import errors, selectors
 from games.clocks.models import Incident
@@ -18,8 +18,6 @@ from games.models import Match, MatchStatus, Move, Result, Seat
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
 from rules import available_games, get_engine
-
-_SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 #: bulk export: matches per page of the database cursor, and the most one request streams
 EXPORT_CHUNK = 50
@@ -121,5 +119,5 @@ def records_of(ids: list[int]) -> list[dict]:
     """The records of the finished matches ``ids`` (a chunk of ``user_record_ids``), in
     that order; a match that is no longer there is skipped."""
     by_id = {match.pk: match for match in Match.objects.filter(pk__in=ids)
-             .prefetch_related(_SEATS_WITH_USERS)}
+             .prefetch_related(selectors.SEATS_WITH_USERS)}
     return [build_record(by_id[match_id]) for match_id in ids if match_id in by_id]
