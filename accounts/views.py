@@ -71,7 +71,7 @@ class TokenView(ApiView):
                    operation_id="revoke_token", request=None,
                    responses={204: None, 401: ErrorSerializer})
     def delete(self, request: Request) -> Response:
-        assert isinstance(request.auth, Token)  # guaranteed: TokenAuthentication + IsAuthenticated
+        assert isinstance(request.auth, Token)  # guaranteed: token auth only + IsAuthenticated
         services.revoke_token(request.auth)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

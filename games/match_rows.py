@@ -44,8 +44,19 @@ def _user_fields() -> list:
             if field.name in USER_FIELDS]
 
 
+@cache
 def _concrete(model) -> list:
     return list(model._meta.concrete_fields)
+
+
+@cache
+def _attnames(model) -> list[str]:
+    return [field.attname for field in _concrete(model)]
+
+
+@cache
+def _user_attnames() -> list[str]:
+    return [field.attname for field in _user_fields()]
 
 
 def _json_object(alias: str, fields: list) -> str:
@@ -102,14 +113,13 @@ def _from_json(model, data: dict):
     fields = _concrete(model)
     values = [None if data[field.attname] is None else field.to_python(data[field.attname])
               for field in fields]
-    return model.from_db(connection.alias, [field.attname for field in fields], values)
+    return model.from_db(connection.alias, _attnames(model), values)
 
 
 def _user(values) -> object | None:
     if values is None or values[0] is None:
         return None
-    return get_user_model().from_db(connection.alias,
-                                    [field.attname for field in _user_fields()], list(values))
+    return get_user_model().from_db(connection.alias, _user_attnames(), list(values))
 
 
 def _array(value) -> list:
@@ -130,7 +140,7 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
         return None
     match_fields = _concrete(Match)
     count = len(match_fields)
-    match = Match.from_db(connection.alias, [field.attname for field in match_fields],
+    match = Match.from_db(connection.alias, _attnames(Match),
                           _converted(match_fields, row[:count]))
     creator = _user(row[count:count + len(_user_fields())])
     if creator is not None:
@@ -140,7 +150,7 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
         seat = _from_json(Seat, seat_data)
         seat.match = match
         seat.user = None if user_data is None else _user(
-            [user_data[field.attname] for field in _user_fields()])
+            [user_data[name] for name in _user_attnames()])
         seats.append(seat)
     _prefetched(match, "seats", seats)
     _prefetched(match, "incidents", [_from_json(Incident, data) for data in _array(row[-1])])

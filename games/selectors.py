@@ -368,16 +368,20 @@ def replay_view(match: Match, user, ply: Any = None) -> dict:
     seat = seat_of(match, user)
     ended = match.status in ENDED_STATUSES
     led_here = Move.objects.filter(match_id=match.pk, ply=ply - 1).first() if ply else None
+    # after the end every seat's view is shown, the reader's among them
+    views = [engine.view(state, position) for position in range(match.players)] if ended \
+        else None
+    view = views[seat] if views is not None and seat is not None else engine.view(state, seat)
     body = {
         "ply": ply,
         "seat": seat,
         "ended": ended,
-        "view": engine.view(state, seat),
+        "view": view,
         "move": _logged_entry(match, engine, led_here, seat) if led_here else None,
     }
     if ended:
         body["state"] = engine.to_json(state)
-        body["views"] = [engine.view(state, position) for position in range(match.players)]
+        body["views"] = views
     return body
 
 

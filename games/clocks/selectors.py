@@ -45,12 +45,10 @@ def clocks_of(match: Match, now: datetime | None = None) -> list[dict]:
 
 
 def incident_rows(match: Match) -> list[Incident]:
-    """The match's incidents in order (one query), for ``incidents_of`` and
-    ``reclaimable_seat`` to share; none when ``games.match_rows`` loaded them with the
-    match (in the prefetch cache, in id order)."""
-    if "incidents" in getattr(match, "_prefetched_objects_cache", {}):
-        return list(match.incidents.all())
-    return list(Incident.objects.filter(match_id=match.pk).order_by("id"))
+    """The match's incidents in id order (``Incident.Meta.ordering``), for ``incidents_of``
+    and ``reclaimable_seat`` to share: one query, or none when ``games.match_rows`` loaded
+    them with the match (the prefetch cache)."""
+    return list(match.incidents.all())
 
 
 def incidents_of(match: Match, rows: list[Incident] | None = None) -> list[dict]:
