@@ -73,18 +73,8 @@ def _log_failure(future) -> None:
 
 def publish_match_update_soon(match_id: int, ply: int, status: str | None = None) -> None:
     """Like ``publish_match_update`` but returns at once; failures are logged."""
-    try:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        message = {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status}
-        future = asyncio.run_coroutine_threadsafe(
-            layer.group_send(match_group_name(match_id), message), _background_loop()
-        )
-        future.add_done_callback(_log_failure)
-    except Exception:  # noqa: BLE001 - a notification must never break a committed move
-        logger.warning("could not publish update of match %s at ply %s", match_id, ply,
-                       exc_info=True)
+    publish_soon(match_group_name(match_id),
+                 {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status})
 
 
 def publish_soon(group: str, message: dict) -> None:

@@ -60,8 +60,7 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
                    is_rematch: bool = False) -> list[Invitation]:
     seated = set(match.seats.filter(user__isnull=False).values_list("user_id", flat=True))
     already = set(match.invitations.values_list("invitee_id", flat=True))
-    free = [p for p in range(match.players)
-            if p not in set(match.seats.values_list("position", flat=True))]
+    free = services._free_positions(match)  # one query (this asked once per position)
     for invitee in invitees:
         if invitee.pk in seated:
             raise errors.AlreadySeated(f"{invitee.username} already holds a seat.",
@@ -203,7 +202,8 @@ def propose_rematch(*, user, match_id: Any) -> Match:
     _require_user(user)
     original = _lock_match(match_id)
     seats = list(original.seats.select_related("user"))
-    mine_position = next((position for position, person in _people_of(original, seats).items()
+    people = _people_of(original, seats)
+    mine_position = next((position for position, person in people.items()
                           if person.pk == user.pk), None)
     if mine_position is None:
         raise errors.NotSeated("Only a player of the match can propose a rematch.")
@@ -212,7 +212,6 @@ def propose_rematch(*, user, match_id: Any) -> Match:
     existing = Rematch.objects.filter(original=original).select_related("match").first()
     if existing is not None:
         return existing.match
-    people = _people_of(original, seats)
     others = [(position, person) for position, person in people.items()
               if person.pk != user.pk]
     match = services.create_match(

@@ -9,7 +9,6 @@ and why.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from types import SimpleNamespace
 from typing import Any
@@ -26,6 +25,7 @@ from games.records.format import (
     state_digest,
 )
 from games.selectors import whole_number
+from games.services import seed_commitment
 from rules import IllegalMove, InvalidOptions, available_games, get_engine
 
 logger = logging.getLogger(__name__)
@@ -77,13 +77,14 @@ def parse_record(record: Any) -> dict:
         raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.",
                                  details={"field": "game"}, http_status=400)
     engine = get_engine(game)
-    rules_version = str(engine.describe().get("rules_version", engine.rules_version))
+    described = engine.describe()
+    rules_version = str(described.get("rules_version", engine.rules_version))
     if record.get("rules_version") != rules_version:
         # An older rules version may replay differently: we cannot judge it.
         raise _bad("rules_version", f"This service replays {game} rules version "
                    f"{rules_version} only.", supported=[rules_version])
     players = record.get("players")
-    limits = engine.describe().get("players", {})
+    limits = described.get("players", {})
     if not _is_int(players) or not limits.get("min", 1) <= players <= limits.get("max", 16):
         raise _bad("players", f"players must be from {limits.get('min')} to "
                    f"{limits.get('max')}.")
@@ -163,7 +164,7 @@ def verify_record(record: Any) -> dict:
     engine = parsed["engine"]
     seed = parsed["seed"]
     if parsed["seed_commitment"] is not None:
-        if hashlib.sha256(seed.encode()).hexdigest() != parsed["seed_commitment"]:
+        if seed_commitment(seed) != parsed["seed_commitment"]:
             return _verdict(False, 0, "seed_commitment_mismatch",
                             "The seed does not hash to the stated seed_commitment.", 0, None)
     state = engine.setup(parsed["players"], parsed["options"], seed)
