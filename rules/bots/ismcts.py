@@ -145,8 +145,8 @@ class IsmctsSearch:
         """The root's most visited legal move so far (never nothing: with no visit yet, the
         first legal move)."""
         best, best_rank = self.legal[0], None
-        for move in self.legal:
-            child = self.root.children.get(move_key(move))
+        for move, key in zip(self.legal, self.root_keys, strict=True):
+            child = self.root.children.get(key)
             if child is None or child.visits == 0:
                 continue
             rank = (child.visits, child.reward / child.visits)
@@ -161,8 +161,8 @@ class IsmctsSearch:
         choice rather than from a random one."""
         if not self.budget.prior_weight:
             return {}
-        values = {move_key(m): self.engine.move_value(self.view, self.seat, m)
-                  for m in self.legal}
+        values = {key: self.engine.move_value(self.view, self.seat, move)
+                  for move, key in zip(self.legal, self.root_keys, strict=True)}
         low, high = min(values.values()), max(values.values())
         if high <= low:
             return {}

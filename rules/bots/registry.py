@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from rules.bots.greedy_bot import choose_greedy_move
@@ -52,13 +52,20 @@ BOT_DESCRIPTIONS: dict[str, str] = {
 STRENGTH_FILE = Path(__file__).resolve().parent / "strength.json"
 
 
+@cache
+def _measured_strength() -> dict:
+    """The figures in STRENGTH_FILE, read once per process (the catalogue asks per game and
+    per request; the file changes only with a release)."""
+    try:
+        return json.loads(STRENGTH_FILE.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+
+
 def bot_levels() -> list[dict]:
     """The catalogue's list of bot kinds: ``{"kind", "description", "search", "strength"}``,
     ``strength`` per game the figures last measured (``{}`` where none were)."""
-    try:
-        measured = json.loads(STRENGTH_FILE.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        measured = {}
+    measured = _measured_strength()
     levels = []
     for kind in BOT_KINDS:
         budget = SEARCH_LEVELS.get(kind)
@@ -79,8 +86,9 @@ def get_bot(kind: str) -> BotFunction:
 
 
 def bot_rng(match_key: object, ply: int, seat: int) -> SeededRng:
-    """The bot's own randomness, from public facts only (never the match seed), so the
-    same match, ply and seat always choose the same move."""
+    """The bot's own randomness, seeded from ``match_key`` (in the service a secret derived
+    from the match seed, games/bot_randomness.py), the ply and the seat, so the same match,
+    ply and seat always choose the same move."""
     return SeededRng(f"bot:{match_key}:{ply}:{seat}")
 
 
