@@ -15,9 +15,9 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # Django must be set up before anything imports models (consumers, schema): keep this first.
-# daphne serves no static files and there is no front web server in this project, so the
-# admin's CSS/JS come from Django's staticfiles handler (fine at this scale; put a CDN or a
-# web server in front for heavy traffic).
+# uvicorn serves no static files and the compose entry (nginx) only proxies, so the admin's
+# CSS/JS come from Django's staticfiles handler (fine at this scale; put a CDN or a web
+# server in front for heavy traffic).
 django_asgi_app = ASGIStaticFilesHandler(get_asgi_application())
 
 from django.conf import settings  # noqa: E402 - set up above
