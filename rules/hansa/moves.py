@@ -277,6 +277,14 @@ def apply_move(state: HansaState, data: HansaData, seat: int, move: dict) -> lis
 
 
 # -- listing -------------------------------------------------------------------------------
+def parliament_steps(state: HansaState, data: HansaData) -> list[tuple[int, int]]:
+    """The (city index, direction) pairs a Parliament card may move now: every city's
+    marker one step down or up, never off the track (ruling Q3)."""
+    last = len(data.track) - 1
+    return [(city, direction) for city, index in enumerate(state.prosperity)
+            for direction in (-1, 1) if 0 <= index + direction <= last]
+
+
 def legal_moves(state: HansaState, data: HansaData, seat: int) -> list[dict]:
     if seat not in to_act(state, data):
         return []
@@ -290,19 +298,17 @@ def legal_moves(state: HansaState, data: HansaData, seat: int) -> list[dict]:
             takes = board.trade_takes(state, data, city) or [None]
             for take in takes:
                 moves.append({"type": "trade", "card": card_id, "take": take})
-        last = len(data.track) - 1
+        steps = parliament_steps(state, data)
         for card_id in hand:
-            for city, index in enumerate(state.prosperity):
-                for direction in (-1, 1):
-                    if 0 <= index + direction <= last:
-                        for take in takes_any:
-                            moves.append({
-                                "type": "parliament",
-                                "card": card_id,
-                                "city": data.cities[city],
-                                "direction": direction,
-                                "take": take,
-                            })
+            for city, direction in steps:
+                for take in takes_any:
+                    moves.append({
+                        "type": "parliament",
+                        "card": card_id,
+                        "city": data.cities[city],
+                        "direction": direction,
+                        "take": take,
+                    })
         return moves
     if state.phase == KEEP:
         return [
@@ -338,13 +344,11 @@ def playout_move(state: HansaState, data: HansaData, seat: int, rng) -> dict:
         return options[rng.randbelow(len(options))]
     hand = state.hands[seat]
     card_id = hand[rng.randbelow(len(hand))]
-    last = len(data.track) - 1
     if rng.randbelow(2):
         takes = board.trade_takes(state, data, data.cards[card_id].city)
         take = takes[rng.randbelow(len(takes))] if takes else None
         return {"type": "trade", "card": card_id, "take": take}
-    steps = [(city, direction) for city, index in enumerate(state.prosperity)
-             for direction in (-1, 1) if 0 <= index + direction <= last]
+    steps = parliament_steps(state, data)
     city, direction = steps[rng.randbelow(len(steps))]
     takes = board.all_harbour_cards(state, data)
     take = takes[rng.randbelow(len(takes))] if takes else None
