@@ -139,7 +139,7 @@ def rate_match(match: Match) -> bool:
         ))
         rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal()
         rating.rated_matches += 1
-        rating.rated_wins += int(rank == 1)
+        rating.rated_wins += int(rank == 1)  # ties share rank 1 (rulings Q1, H12)
         rating.save(update_fields=["mu", "sigma", "ordinal", "rated_matches", "rated_wins",
                                    "updated_at"])
     RatingChange.objects.bulk_create(changes)

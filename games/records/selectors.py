@@ -66,6 +66,7 @@ def build_record(match: Match) -> dict:
         "result": {
             "scores": [row.score for row in rows],
             "ranks": [row.rank for row in rows],
+            # competition ranks: tied winners share rank 1 (rulings Q1, H12)
             "winners": [row.seat for row in rows if row.rank == 1],
             "breakdown": [row.breakdown for row in rows],
         },
