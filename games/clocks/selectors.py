@@ -10,6 +10,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from games.clocks import clock
+from games.clocks.claims import reclaimable_position
 from games.clocks.models import FORFEIT_KINDS, Incident, IncidentKind
 from games.clocks.presets import NONE, PRESETS, kind_of
 from games.models import Match, MatchStatus
@@ -62,18 +63,13 @@ def incidents_of(match: Match, rows: list[Incident] | None = None) -> list[dict]
 
 
 def reclaimable_seat(match: Match, user, rows: list[Incident] | None = None) -> int | None:
-    """The seat a bot holds for ``user`` (taken over when their clock ran out, or by an
-    admin) and that they may take back with reclaim; None otherwise (no seat of theirs is
-    held for them, they resigned or forfeited, or they are seated)."""
+    """The seat a bot holds for ``user`` that they may take back with reclaim, while the
+    match is played; None otherwise. The rule is ``games.clocks.claims``, which the reclaim
+    endpoint applies too."""
     if match.status != MatchStatus.ACTIVE or not getattr(user, "is_authenticated", False):
         return None
-    if any(seat.user_id == user.pk for seat in match.seats.all()):
-        return None
-    for row in reversed(incident_rows(match) if rows is None else rows):
-        if row.user_id == user.pk and row.kind in (IncidentKind.TAKEOVER, IncidentKind.RECLAIM,
-                                                   *FORFEIT_KINDS):
-            return row.seat if row.kind == IncidentKind.TAKEOVER else None
-    return None
+    return reclaimable_position(user.pk, list(match.seats.all()),
+                                incident_rows(match) if rows is None else rows)
 
 
 def result_incidents(match: Match) -> dict:

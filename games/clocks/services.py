@@ -20,7 +20,8 @@ from django.utils import timezone
 from games import errors
 from games.clocks import clock
 from games.clocks import errors as clock_errors
-from games.clocks.models import FORFEIT_KINDS, Incident, IncidentKind
+from games.clocks.claims import HAND_OVER_KINDS, last_hand_over, reclaimable_position
+from games.clocks.models import Incident, IncidentKind
 from games.clocks.outcome import ended_early, forfeit_order
 from games.clocks.presets import (
     DEFAULT_TAKEOVER_BOT,
@@ -87,16 +88,13 @@ def _finish_change(match: Match, seats: list[Seat], fields: list[str], now: date
 
 
 def _owned_position(user, seats: list[Seat], incidents: list[Incident]) -> int | None:
-    """The seat ``user`` plays, or last played before a bot took it, resigned or forfeited."""
+    """The seat ``user`` plays, or last played before a bot took it, resigned or forfeited
+    (not one they reclaimed and then lost for good: ``games.clocks.claims``)."""
     for seat in seats:
         if seat.user_id == user.pk:
             return seat.position
-    for incident in reversed(incidents):
-        if incident.user_id == user.pk and incident.kind in (
-            IncidentKind.TAKEOVER, *FORFEIT_KINDS
-        ):
-            return incident.seat
-    return None
+    last = last_hand_over(user.pk, incidents)
+    return None if last is None or last.kind == IncidentKind.RECLAIM else last.seat
 
 
 def _locked_active(match_id: Any) -> tuple[Match, list[Seat], list[Incident]]:
@@ -188,10 +186,9 @@ def resign(*, user, match_id: Any, seat: Any = None) -> Match:
 
 def _give_back(match: Match, seats: list[Seat], incidents: list[Incident], position: int,
                user_id: int, actor=None) -> None:
-    """Return a taken-over seat to its player, with a little time if their clock is out."""
-    row = next((each for each in seats if each.position == position), None)
-    if row is None or row.user_id is not None or position in forfeit_order(incidents):
-        raise clock_errors.NothingToReclaim(details={"seat": position})
+    """Return a taken-over seat to its player, with a little time if their clock is out.
+    The caller has checked that ``games.clocks.claims.reclaimable_position`` names it."""
+    row = next(each for each in seats if each.position == position)
     Seat.objects.filter(pk=row.pk).update(user_id=user_id, bot_kind=None)
     row.user_id, row.bot_kind = user_id, None
     _record(match, position, IncidentKind.RECLAIM, user_id=user_id, actor=actor)
@@ -214,7 +211,7 @@ def reclaim_seat(*, user, match_id: Any) -> Match:
     match, seats, incidents = _locked_active(match_id)
     if any(seat.user_id == user.pk for seat in seats):
         raise errors.AlreadySeated()
-    position = _owned_position(user, seats, incidents)
+    position = reclaimable_position(user.pk, seats, incidents)
     if position is None:
         raise clock_errors.NothingToReclaim()
     _give_back(match, seats, incidents, position, user.pk)
@@ -274,12 +271,16 @@ def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
     _require_admin(user, "hand a seat back")
     match, seats, incidents = _locked_active(match_id)
     position = _check_position(match, position)
-    taken = next((incident for incident in reversed(incidents)
-                  if incident.seat == position and incident.kind in (
-                      IncidentKind.TAKEOVER, IncidentKind.RECLAIM, *FORFEIT_KINDS)), None)
-    if taken is None or taken.kind != IncidentKind.TAKEOVER or taken.user_id is None:
+    # The seat's player is the one its latest hand-over names; whether they may have it
+    # back is the same rule as their own reclaim (games.clocks.claims).
+    taken = next((incident for incident in reversed(incidents) if incident.seat == position
+                  and incident.kind in HAND_OVER_KINDS and incident.user_id is not None), None)
+    held = any(seat.position == position and seat.user_id is not None for seat in seats)
+    if taken is None or held:
         raise clock_errors.NothingToReclaim(details={"seat": position})
     if any(seat.user_id == taken.user_id for seat in seats):
         raise errors.AlreadySeated("That player holds another seat of this match.")
+    if reclaimable_position(taken.user_id, seats, incidents) != position:
+        raise clock_errors.NothingToReclaim(details={"seat": position})
     _give_back(match, seats, incidents, position, taken.user_id, actor=user)
     return match
