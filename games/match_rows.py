@@ -129,13 +129,12 @@ def _array(value) -> list:
 def load_match(pk: int, *, lock: bool = False) -> Match | None:
     """The match ``pk`` with creator, seats and incidents loaded, or None if there is none.
     ``lock``: hold the match row's lock for the rest of the transaction."""
-    with connection.cursor() as cursor:
-        if lock:
-            cursor.execute(_lock_statement(), [pk])
-            if cursor.fetchone() is None:
-                return None
-        cursor.execute(_statement(), [pk])
-        row = cursor.fetchone()
+    if lock:
+        row = _lock_then_read(pk)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_statement(), [pk])
+            row = cursor.fetchone()
     if row is None:
         return None
     match_fields = _concrete(Match)
@@ -155,6 +154,21 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
     _prefetched(match, "seats", seats)
     _prefetched(match, "incidents", [_from_json(Incident, data) for data in _array(row[-1])])
     return match
+
+
+def _lock_then_read(pk: int):
+    """The lock statement, then the read, sent together in one round trip (psycopg's
+    pipeline mode). PostgreSQL still runs them one after the other, and the read takes
+    its snapshot when it starts, after the lock is granted, so it sees everything the
+    previous holder committed, as two round trips would (module docstring)."""
+    connection.ensure_connection()
+    with connection.cursor() as lock_cursor, connection.cursor() as read_cursor:
+        with connection.connection.pipeline():
+            lock_cursor.execute(_lock_statement(), [pk])
+            read_cursor.execute(_statement(), [pk])
+        if lock_cursor.fetchone() is None:
+            return None
+        return read_cursor.fetchone()
 
 
 def _prefetched(instance, name: str, objects: list) -> None:

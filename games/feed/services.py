@@ -17,6 +17,7 @@ from django.db import transaction
 from games.feed.models import FeedEvent
 from games.models import ENDED_STATUSES, Match, MatchStatus
 from games.notifications import publish_soon
+from games.write_batch import WriteBatch
 
 logger = logging.getLogger(__name__)
 
@@ -35,14 +36,19 @@ def feed_group_name(user_id: int) -> str:
     return f"feed-{user_id}"
 
 
-def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str) -> None:
+def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str,
+            batch: WriteBatch | None = None) -> None:
     """Store ``kind`` with ``payload`` for each of ``user_ids`` (once per dedupe_key) and
-    push it to their live streams after the commit."""
+    push it to their live streams after the commit. With ``batch`` the rows join the
+    caller's other writes in one statement (the move service: games.write_batch)."""
     rows = [FeedEvent(user_id=user_id, kind=kind, payload=payload, dedupe_key=dedupe_key)
             for user_id in dict.fromkeys(user_ids)]
     if not rows:
         return
-    FeedEvent.objects.bulk_create(rows, ignore_conflicts=True)
+    if batch is None:
+        FeedEvent.objects.bulk_create(rows, ignore_conflicts=True)
+    else:
+        batch.insert_ignoring_conflicts(rows)
     users = [row.user_id for row in rows]
 
     def push() -> None:
@@ -63,10 +69,12 @@ def _people(match: Match, seats) -> list[int]:
     return people
 
 
-def announce_match(match: Match, state, seats, to_act: list[int]) -> None:
+def announce_match(match: Match, state, seats, to_act: list[int],
+                   batch: WriteBatch | None = None) -> None:
     """After a change of ``match`` (the match services' follow-up): "your turn" to each
     person now owing a decision (with the ply and, on a clock, the deadline), and "match
-    finished" to every person once it ended (finished or aborted)."""
+    finished" to every person once it ended (finished or aborted). ``batch``: as for
+    ``publish``."""
     if match.status == MatchStatus.ACTIVE and state is not None:
         from games.clocks.selectors import clocks_of  # the clocks read the match only
 
@@ -79,11 +87,11 @@ def announce_match(match: Match, state, seats, to_act: list[int]) -> None:
                 "match_id": match.pk, "game": match.game, "ply": match.ply,
                 "seat": seat.position,
                 "deadline": deadline.isoformat() if deadline is not None else None,
-            }, f"turn:{match.pk}:{match.ply}:{seat.position}")
+            }, f"turn:{match.pk}:{match.ply}:{seat.position}", batch)
     elif match.status in ENDED_STATUSES:
         publish(_people(match, seats), MATCH_FINISHED, {
             "match_id": match.pk, "game": match.game, "status": match.status,
-        }, f"ended:{match.pk}")
+        }, f"ended:{match.pk}", batch)
 
 
 def announce_started(match: Match, seats) -> None:

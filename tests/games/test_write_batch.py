@@ -1,0 +1,106 @@
+"""games/write_batch.py: several ORM writes as one statement, with the ORM's own results
+(issue 14: a move's log entry, match snapshot and feed event in one round trip)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, connection, transaction
+from django.db.models import signals
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.feed.models import FeedEvent
+from games.models import Match, Move
+from games.write_batch import WriteBatch
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match_and_people():
+    User = get_user_model()
+    creator = User.objects.create_user("batch-creator", password=None)
+    other = User.objects.create_user("batch-other", password=None)
+    match = services.create_match(user=creator, game="han", players=2)
+    services.join_match(user=other, match_id=match.pk)
+    return Match.objects.get(pk=match.pk), creator, other
+
+
+def _columns(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname)
+            for field in type(instance)._meta.concrete_fields}
+
+
+def test_an_insert_an_update_and_feed_rows_go_out_as_one_statement(match_and_people):
+    match, creator, other = match_and_people
+    move = Move(match=match, ply=match.ply, seat=0, move={"type": "pass", "ü": [1, None]},
+                events=[{"type": "note"}])
+    before = match.updated_at
+    match.ply += 1
+    batch = WriteBatch()
+    batch.insert(move)
+    batch.update(match, ["ply", "updated_at"])
+    batch.insert_ignoring_conflicts([
+        FeedEvent(user=creator, kind="your_turn", payload={"ply": 1}, dedupe_key="k1"),
+        FeedEvent(user=other, kind="your_turn", payload={"ply": 1}, dedupe_key="k1"),
+    ])
+    with transaction.atomic(), CaptureQueriesContext(connection) as context:
+        batch.execute()
+    statements = [query["sql"] for query in context.captured_queries
+                  if not query["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(statements) == 1, statements
+    # what save() would have set on the instances: the key, the stamps, "saved"
+    assert move.pk is not None and not move._state.adding and move.created_at is not None
+    assert match.updated_at > before
+    # the rows hold exactly what the instances say, JSON included
+    assert _columns(Move.objects.get(pk=move.pk)) == _columns(move)
+    assert _columns(Match.objects.get(pk=match.pk)) == _columns(match)
+    stored = FeedEvent.objects.filter(dedupe_key="k1").order_by("user_id")
+    assert [(row.user_id, row.payload) for row in stored] == [
+        (creator.pk, {"ply": 1}), (other.pk, {"ply": 1})]
+
+
+def test_a_conflicting_feed_row_is_skipped_as_bulk_create_would(match_and_people):
+    _match, creator, _other = match_and_people
+    FeedEvent.objects.create(user=creator, kind="your_turn", payload={"first": True},
+                             dedupe_key="once")
+    batch = WriteBatch()
+    batch.insert_ignoring_conflicts([FeedEvent(user=creator, kind="your_turn",
+                                               payload={"first": False}, dedupe_key="once")])
+    batch.execute()
+    assert [row.payload for row in FeedEvent.objects.filter(dedupe_key="once")] == [
+        {"first": True}]
+
+
+def test_an_update_of_a_missing_row_fails_like_save_with_update_fields(match_and_people):
+    match, _creator, _other = match_and_people
+    ghost = Match.objects.get(pk=match.pk)
+    ghost.pk = match.pk + 10_000
+    batch = WriteBatch()
+    batch.update(ghost, ["ply"])
+    with pytest.raises(DatabaseError, match="matched no row"):
+        batch.execute()
+
+
+def test_the_databases_own_rules_still_apply_inside_a_batch(match_and_people):
+    """The move log's no-gaps trigger refuses a move at a ply past the end, and the whole
+    statement (the match's update with it) is rolled back."""
+    match, _creator, _other = match_and_people
+    match.ply += 5
+    batch = WriteBatch()
+    batch.insert(Move(match=match, ply=match.ply, seat=0, move={}, events=[]))
+    batch.update(match, ["ply"])
+    with pytest.raises(DatabaseError, match="no gaps"), transaction.atomic():
+        batch.execute()
+    assert Match.objects.get(pk=match.pk).ply == 0
+    assert not Move.objects.filter(match=match).exists()
+
+
+@pytest.mark.parametrize("model", [Move, Match, FeedEvent])
+def test_no_save_signal_receivers_are_skipped(model):
+    """A batch sends no pre_save/post_save signals (module docstring): if a receiver is
+    ever connected to a model the move service writes this way, this fails and the
+    batch must send them."""
+    assert not signals.pre_save.has_listeners(model)
+    assert not signals.post_save.has_listeners(model)
