@@ -22,7 +22,8 @@ args=(
     --workers "${WEB_PROCESSES:-$(nproc 2>/dev/null || echo 1)}"
     # Channels' router speaks no lifespan protocol; the pools open on first use.
     --lifespan off
-    --loop uvloop --http httptools --ws websockets
+    # websockets' sans-I/O implementation: uvicorn 0.54 deprecates its legacy one
+    --loop uvloop --http httptools --ws websockets-sansio
     # behind the compose entry point (nginx) the client's address comes in X-Forwarded-For
     --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
     --timeout-graceful-shutdown 10
