@@ -43,7 +43,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
-from games import services  # noqa: E402
+from games.matches import services as match_services  # noqa: E402
 from games.models import Match, Move  # noqa: E402
 
 SETUPS = {
@@ -92,8 +92,8 @@ def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, i
         sessions_before = pg_sessions()
         started = time.monotonic()
         for _ in range(args.matches):
-            match = services.create_match(user=None, game="han", players=2, take_seat=False,
-                                          bot_seats={0: "greedy", 1: "greedy"})
+            match = match_services.create_match(user=None, game="han", players=2, take_seat=False,
+                                                bot_seats={0: "greedy", 1: "greedy"})
             created.append(match.pk)
         time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
         elapsed = time.monotonic() - started

@@ -32,6 +32,7 @@ from graphql import parse  # noqa: E402
 
 from games import selectors, services  # noqa: E402
 from games.graphql import limits  # noqa: E402
+from games.matches import services as match_services  # noqa: E402
 from games.models import Match  # noqa: E402
 
 ATTACK = "{ " + " ".join(
@@ -64,8 +65,8 @@ def make_matches(count: int) -> list[int]:
     bob, _ = User.objects.get_or_create(username="bench-limits-bob")
     made = []
     for _ in range(count):
-        match = services.create_match(user=ann, game="han", players=2)
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="han", players=2)
+        match_services.join_match(user=bob, match_id=match.pk)
         for _move in range(4):
             match = selectors.get_match(match.pk)
             seat = selectors.to_act_of(match)[0]

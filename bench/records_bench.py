@@ -34,7 +34,8 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
-from games import selectors, services  # noqa: E402
+from games import selectors  # noqa: E402
+from games.matches import services as match_services  # noqa: E402
 from games.models import Match  # noqa: E402
 from games.quickmatch import services as quickmatch  # noqa: E402
 from games.records.selectors import build_record  # noqa: E402
@@ -63,8 +64,8 @@ def main() -> None:
     users = []
     try:
         for game in ("han", "hansa"):
-            match = services.create_match(user=None, game=game, players=4, take_seat=False,
-                                          bot_seats={seat: "greedy" for seat in range(4)})
+            match = match_services.create_match(user=None, game=game, players=4, take_seat=False,
+                                                bot_seats={seat: "greedy" for seat in range(4)})
             made.append(match.pk)
             match = selectors.get_match(match.pk)
             record = build_record(match)

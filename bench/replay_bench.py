@@ -31,7 +31,7 @@ import django  # noqa: E402
 django.setup()
 
 from config.celery import app as celery_app  # noqa: E402
-from games import services  # noqa: E402
+from games.matches import services as match_services  # noqa: E402
 from games.models import Match  # noqa: E402
 from games.replay import logged_moves, replay_state  # noqa: E402
 from rules import get_engine  # noqa: E402
@@ -48,7 +48,7 @@ def main() -> None:
     logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
     celery_app.conf.task_always_eager = True
     celery_app.conf.task_eager_propagates = True
-    match = services.create_match(
+    match = match_services.create_match(
         user=None, game="han", players=args.players, take_seat=False, seed="replay-bench",
         bot_seats={seat: "greedy" for seat in range(args.players)},
     )

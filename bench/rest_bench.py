@@ -43,7 +43,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
-from games import services  # noqa: E402
+from games.matches import services as match_services  # noqa: E402
 from games.models import Match, Move  # noqa: E402
 
 clock = time.perf_counter
@@ -122,8 +122,8 @@ def main() -> None:
         match = None
         while len(submit_ms) < args.moves:
             if match is None or Match.objects.get(pk=match.pk).status != "active":
-                match = services.create_match(user=users[0], game="han", players=2)
-                services.join_match(user=users[1], match_id=match.pk)
+                match = match_services.create_match(user=users[0], game="han", players=2)
+                match_services.join_match(user=users[1], match_id=match.pk)
                 created.append(match.pk)
             detail = clients[0].get(f"/api/v1/matches/{match.pk}/").json()
             seat = detail["to_act"][0]

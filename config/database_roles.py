@@ -33,8 +33,8 @@ logger = logging.getLogger(__name__)
 DELETABLE = {
     "django_session",  # logout, expired sessions
     "authtoken_token",  # accounts.services.revoke_token
-    "games_seat",  # games.services.leave_match
-    "games_result",  # games.services.score_match(rescore=True) rewrites the results
+    "games_seat",  # games.matches.services.leave_match
+    "games_result",  # games.matches.scoring.score_match(rescore=True) rewrites the results
     "accounts_user_groups",  # the admin editing a user's groups and permissions
     "accounts_user_user_permissions",
     "auth_group_permissions",

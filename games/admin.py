@@ -20,10 +20,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from games import admin_glance, errors, services
+from games import admin_glance, errors
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
 from games.clocks.outcome import running_scores
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.permissions import can_manage_matches, can_view_replays
 from games.replay import iter_replay
@@ -174,13 +176,13 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description="Abort the selected matches", permissions=["manage"])
     def abort_selected(self, request, queryset):
-        self._each(request, queryset, "Aborted", lambda match: services.abort_match(
+        self._each(request, queryset, "Aborted", lambda match: match_services.abort_match(
             user=request.user, match_id=match.pk, reason=f"aborted by admin {request.user}"))
 
     @admin.action(description="Re-run scoring (rebuild from the log)", permissions=["manage"])
     def rerun_scoring(self, request, queryset):
         def rescore(match):
-            if not services.score_match(match_id=match.pk, rescore=True):
+            if not scoring.score_match(match_id=match.pk, rescore=True):
                 raise errors.NotFinished("its game is not over")
 
         self._each(request, queryset, "Scored", rescore)
@@ -221,7 +223,7 @@ class MatchAdmin(admin.ModelAdmin):
             seat = match.seats.filter(position=data["position"]).first()
             hand = (clock_services.hand_seat_to_bot
                     if match.status == MatchStatus.ACTIVE and seat is not None and seat.user_id
-                    else services.replace_seat_with_bot)
+                    else match_services.replace_seat_with_bot)
             hand(user=request.user, match_id=match.pk, position=data["position"],
                  bot_kind=data["bot_kind"])
 

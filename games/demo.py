@@ -4,6 +4,8 @@ services like any other match."""
 from __future__ import annotations
 
 from games import selectors, services
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match, MatchStatus
 from rules import get_engine
 
@@ -25,7 +27,7 @@ def _play_bots_to_the_end(match_id: int) -> Match:
         match = Match.objects.get(pk=match_id)
     else:
         raise RuntimeError(f"demo match {match_id} did not end in {_MAX_DEMO_TURNS} bot turns")
-    services.score_match(match_id=match_id)
+    scoring.score_match(match_id=match_id)
     return Match.objects.get(pk=match_id)
 
 
@@ -37,10 +39,10 @@ def seed_demo_matches(players: list, write=print) -> list[Match]:
         write("demo matches already exist (or too few players): skipped")
         return []
     first, second = players[0], players[1]
-    lobby = services.create_match(user=first, game="han", players=4, bot_seats={3: "greedy"})
-    running = services.create_match(user=first, game="hansa", players=2)
-    services.join_match(user=second, match_id=running.pk)
-    finished = services.create_match(
+    lobby = match_services.create_match(user=first, game="han", players=4, bot_seats={3: "greedy"})
+    running = match_services.create_match(user=first, game="hansa", players=2)
+    match_services.join_match(user=second, match_id=running.pk)
+    finished = match_services.create_match(
         user=first, game="han", players=3, take_seat=False,
         bot_seats={0: "greedy", 1: "random", 2: "greedy"},
     )

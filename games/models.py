@@ -1,8 +1,9 @@
 """Persistence of matches: the match, its seats, the append-only move log, the results.
 
 The log (``Move``) is the truth; ``Match.state`` is a cached snapshot of the engine state
-after ``Match.ply`` moves. Every write goes through ``games.services``: nothing here
-changes a status or appends a move on its own.
+after ``Match.ply`` moves. Every write goes through ``games.services`` (moves) or
+``games.matches`` (the rest of a match's life): nothing here changes a status or appends a
+move on its own.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ and a narrow read that answers ``If-None-Match`` with 304 without loading the st
 
 A match's version is (id, ply, status, updated_at). The ply and status change with every
 move and every change of phase; ``updated_at`` also moves when a seat is taken, given up
-or handed to a bot (``games.services`` touches it), which changes what GET shows while
+or handed to a bot (``games.matches`` touches it), which changes what GET shows while
 the ply stays 0. The tag also covers the reader (each one sees their own view) and the
 full path with its query string (``events?since=3`` is not ``events?since=0``).
 

@@ -19,6 +19,7 @@ from games.clocks import presets as clock_presets
 from games.clocks import selectors as clock_selectors
 from games.lobby.selectors import listed_for
 from games.match_rows import load_match
+from games.matches.setup_checks import engine_for
 from games.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.replay import replay_state
 from rules import available_games, get_engine
@@ -51,9 +52,7 @@ def get_game(game: str) -> dict:
     and whatever else the engine describes for drawing the game (Han ``maps``, ``drawing``);
     ``bot_levels`` describes each bot kind with its search budget and the strength measured
     in this game (bench/bot_strength.py). Raises UnknownGame (404)."""
-    if game not in available_games():
-        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.")
-    engine = get_engine(game)
+    engine = engine_for(game)
     entry = dict(engine.describe())
     entry.setdefault("game", game)
     entry["move_schema"] = engine.move_schema()
@@ -119,8 +118,7 @@ def list_matches(
     matches = Match.objects.select_related("created_by").prefetch_related(SEATS_WITH_USERS)
     matches = listed_for(matches, user)
     if game is not None:
-        if game not in available_games():
-            raise errors.UnknownGame(f"No game called {game[:40]!r}.", http_status=400)
+        engine_for(game, unknown_status=400)
         matches = matches.filter(game=game)
     if status is not None:
         if status not in MatchStatus.values:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from games import services
+from games.matches import recovery, scoring
 
 logger = logging.getLogger(__name__)
 
@@ -55,13 +56,13 @@ def play_bot_turn(match_id: int, seat: int, ply: int) -> bool:
 @shared_task(name="games.tasks.score_match", **_RETRY)
 def score_match(match_id: int) -> bool:
     """Write the results of a match whose game is over (a no-op once finished)."""
-    return services.score_match(match_id=match_id)
+    return scoring.score_match(match_id=match_id)
 
 
 @shared_task(name="games.tasks.sweep_stalled_matches", **_RETRY)
 def sweep_stalled_matches(idle_seconds: float = 30.0) -> dict:
     """Periodic (CELERY_BEAT_SCHEDULE): re-enqueue bot turns and scorings that were lost."""
-    counts = services.resume_stalled_matches(idle_seconds=idle_seconds)
+    counts = recovery.resume_stalled_matches(idle_seconds=idle_seconds)
     if any(counts.values()):
         logger.info("sweep re-enqueued %s", counts)
     return counts

@@ -1,7 +1,7 @@
 """REST endpoints of the games app: parse, call a service or selector, render.
 
-No game logic here: writes go through ``games.services``, reads through
-``games.selectors``; their errors carry the stable codes the API returns.
+No game logic here: writes go through ``games.services`` and ``games.matches``, reads
+through ``games.selectors``; their errors carry the stable codes the API returns.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from games.api_examples import (
     SUBMIT_MOVE_EXAMPLES,
 )
 from games.clocks import services as clock_services
+from games.matches import services as match_services
 
 
 def _flag(request, name: str) -> bool | None:
@@ -168,7 +169,7 @@ class MatchListView(ApiView):
         bot_seats = data["bot_seats"]
         if isinstance(bot_seats, dict):  # JSON object keys are strings: positions
             bot_seats = _bot_seats_by_position(bot_seats)
-        match = services.create_match(
+        match = match_services.create_match(
             user=request.user,
             game=data["game"],
             players=data["players"],
@@ -229,8 +230,8 @@ class JoinMatchView(_MatchActionView):
     )
     def post(self, request, match_id: str):
         data = parse_body(s.JoinRequestSerializer, request)
-        seat = services.join_match(user=request.user, match_id=match_id,
-                                   position=data["position"])
+        seat = match_services.join_match(user=request.user, match_id=match_id,
+                                         position=data["position"])
         return self._respond(request, seat.match_id)
 
 
@@ -244,7 +245,7 @@ class LeaveMatchView(_MatchActionView):
         tags=["matches"],
     )
     def post(self, request, match_id: str):
-        services.leave_match(user=request.user, match_id=match_id)
+        match_services.leave_match(user=request.user, match_id=match_id)
         return self._respond(request, match_id)
 
 
@@ -259,7 +260,8 @@ class StartMatchView(_MatchActionView):
     )
     def post(self, request, match_id: str):
         data = parse_body(s.StartRequestSerializer, request)
-        services.start_match(user=request.user, match_id=match_id, fill_with=data["fill_with"])
+        match_services.start_match(user=request.user, match_id=match_id,
+                                   fill_with=data["fill_with"])
         return self._respond(request, match_id)
 
 
@@ -274,7 +276,7 @@ class AbortMatchView(_MatchActionView):
     )
     def post(self, request, match_id: str):
         data = parse_body(s.AbortRequestSerializer, request)
-        services.abort_match(user=request.user, match_id=match_id, reason=data["reason"])
+        match_services.abort_match(user=request.user, match_id=match_id, reason=data["reason"])
         return self._respond(request, match_id)
 
 

@@ -16,7 +16,7 @@ from django.db import connection, connections
 from psycopg import errors as pg
 
 from accounts.models import User
-from games import services
+from games.matches import services as match_services
 from games.models import Match, Move, Result
 from tests.games.support import API, eager_celery, match_url, play_human_turns
 
@@ -44,8 +44,8 @@ def runtime_sql():
 @pytest.fixture
 def finished_match():
     with eager_celery():
-        match = services.create_match(user=None, game="han", players=2, take_seat=False,
-                                      bot_seats={0: "random", 1: "greedy"})
+        match = match_services.create_match(user=None, game="han", players=2, take_seat=False,
+                                            bot_seats={0: "random", 1: "greedy"})
     match = Match.objects.get(pk=match.pk)
     assert match.status == "finished"
     return match

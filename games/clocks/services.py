@@ -32,17 +32,17 @@ from games.clocks.presets import (
 )
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_deadline_check
-from games.models import Match, MatchStatus, Seat
 
 # The match services' own checks and follow-up, shared so both apply the same rules.
-from games.services import (
-    _check_bot_kind,
-    _check_position,
-    _is_admin,
-    _lock_match,
-    _require_user,
-    _schedule_follow_up,
+from games.matches.follow_up import schedule_follow_up
+from games.matches.guards import (
+    check_bot_kind,
+    check_position,
+    lock_match,
+    require_admin,
+    require_user,
 )
+from games.models import Match, MatchStatus, Seat
 from rules import get_engine
 
 #: least time a returning realtime player gets back (capped at the initial time)
@@ -84,7 +84,7 @@ def _finish_change(match: Match, seats: list[Seat], fields: list[str], now: date
     state = _state(match)
     sync_clocks(match, state, seats, now=now)
     match.save(update_fields=[*set(fields), *CLOCK_FIELDS, "updated_at"])
-    _schedule_follow_up(match, state, seats)
+    schedule_follow_up(match, state, seats)
 
 
 def _owned_position(user, seats: list[Seat], incidents: list[Incident]) -> int | None:
@@ -98,7 +98,7 @@ def _owned_position(user, seats: list[Seat], incidents: list[Incident]) -> int |
 
 
 def _locked_active(match_id: Any) -> tuple[Match, list[Seat], list[Incident]]:
-    match = _lock_match(match_id)
+    match = lock_match(match_id)
     if match.status != MatchStatus.ACTIVE:
         raise errors.MatchNotActive(details={"status": match.status})
     return match, list(match.seats.all()), list(match.incidents.all())
@@ -118,7 +118,7 @@ def enforce_deadlines(*, match_id: Any, due: str | None = None) -> int:
                                                              datetime.fromisoformat(due)))
         return 0
     try:
-        match = _lock_match(match_id)
+        match = lock_match(match_id)
     except errors.MatchNotFound:
         return 0
     if match.status != MatchStatus.ACTIVE or kind_of(match.time_control) == NONE:
@@ -161,10 +161,10 @@ def resign(*, user, match_id: Any, seat: Any = None) -> Match:
     at most one seat left standing the match ends at once (two-player games); otherwise a
     bot plays the seat out. Raises AuthenticationRequired, InvalidSeat, MatchNotFound,
     NotSeated, NotYourSeat, AlreadyResigned, MatchNotActive."""
-    _require_user(user)
-    match = _lock_match(match_id)
+    require_user(user)
+    match = lock_match(match_id)
     if seat is not None:
-        seat = _check_position(match, seat)
+        seat = check_position(match, seat)
     seats, incidents = list(match.seats.all()), list(match.incidents.all())
     position = _owned_position(user, seats, incidents)
     if position is None:
@@ -207,7 +207,7 @@ def reclaim_seat(*, user, match_id: Any) -> Match:
     """Take back the seat a bot took over when ``user``'s clock ran out (or an admin handed
     it to a bot). Not after resigning or forfeiting. Raises AuthenticationRequired,
     MatchNotFound, MatchNotActive, AlreadySeated, NothingToReclaim."""
-    _require_user(user)
+    require_user(user)
     match, seats, incidents = _locked_active(match_id)
     if any(seat.user_id == user.pk for seat in seats):
         raise errors.AlreadySeated()
@@ -219,17 +219,11 @@ def reclaim_seat(*, user, match_id: Any) -> Match:
 
 
 # -- admins -------------------------------------------------------------------------------------
-def _require_admin(user, what: str) -> None:
-    _require_user(user)
-    if not _is_admin(user):
-        raise errors.NotAllowed(f"Only an admin can {what}.")
-
-
 @transaction.atomic
 def add_time(*, user, match_id: Any, position: Any, seconds: Any) -> Match:
     """Give seat ``position`` ``seconds`` more on its clock (admins). Raises NotAllowed,
     InvalidTime, MatchNotFound, MatchNotActive, NoClock, InvalidSeat."""
-    _require_admin(user, "add time")
+    require_admin(user, "add time")
     if (isinstance(seconds, bool) or not isinstance(seconds, int)
             or not 0 < seconds <= MAX_ADDED_SECONDS):
         raise clock_errors.InvalidTime(
@@ -238,7 +232,7 @@ def add_time(*, user, match_id: Any, position: Any, seconds: Any) -> Match:
     match, seats, _incidents = _locked_active(match_id)
     if kind_of(match.time_control) == NONE:
         raise clock_errors.NoClock()
-    position = _check_position(match, position)
+    position = check_position(match, position)
     match.clocks[position] = clock.add_seconds(match.clocks[position], seconds)
     _record(match, position, IncidentKind.TIME_ADDED, actor=user, seconds=seconds)
     _finish_change(match, seats, [], timezone.now())
@@ -250,10 +244,10 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str) -> Ma
     """An admin hands a player's seat to a bot, recorded as a takeover so that the player
     (or an admin) can hand it back. Raises NotAllowed, MatchNotFound, MatchNotActive,
     InvalidSeat (no player holds it), UnknownBotKind."""
-    _require_admin(user, "hand a seat to a bot")
+    require_admin(user, "hand a seat to a bot")
     match, seats, _incidents = _locked_active(match_id)
-    position = _check_position(match, position)
-    kind = _check_bot_kind(bot_kind)
+    position = check_position(match, position)
+    kind = check_bot_kind(bot_kind)
     row = next((each for each in seats if each.position == position), None)
     if row is None or row.user_id is None:
         raise errors.InvalidSeat("No player holds that seat.", details={"position": position})
@@ -268,9 +262,9 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str) -> Ma
 def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
     """An admin gives a taken-over seat back to the player it was taken from. Raises
     NotAllowed, MatchNotFound, MatchNotActive, InvalidSeat, NothingToReclaim."""
-    _require_admin(user, "hand a seat back")
+    require_admin(user, "hand a seat back")
     match, seats, incidents = _locked_active(match_id)
-    position = _check_position(match, position)
+    position = check_position(match, position)
     # The seat's player is the one its latest hand-over names; whether they may have it
     # back is the same rule as their own reclaim (games.clocks.claims).
     taken = next((incident for incident in reversed(incidents) if incident.seat == position

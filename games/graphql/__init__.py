@@ -1,2 +1,3 @@
 """The GraphQL API (strawberry-django): the same capabilities as REST, plus live match
-updates over websockets. Resolvers parse, call games.services / games.selectors, render."""
+updates over websockets. Resolvers parse, call games.services / games.matches (writes) or
+games.selectors (reads), render."""

@@ -20,6 +20,7 @@ from games.clocks import services as clock_services
 from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt
 from games.graphql.types import GameError, LoggedMove, MatchType, MeType
+from games.matches import services as match_services
 
 
 # -- payloads ---------------------------------------------------------------------------------
@@ -151,7 +152,7 @@ class Mutation:
                 seats_for_bots[seat.position] = seat.kind
 
         match, problems = attempt(
-            lambda: services.create_match(
+            lambda: match_services.create_match(
                 user=user, game=game, players=players, options=options,
                 bot_seats=seats_for_bots, take_seat=take_seat, creator_seat=creator_seat,
                 time_control=time_control,
@@ -176,7 +177,7 @@ class Mutation:
         if problems:
             return MatchPayload(errors=problems)
         seat, problems = attempt(
-            lambda: services.join_match(user=user, match_id=match_id, position=position)
+            lambda: match_services.join_match(user=user, match_id=match_id, position=position)
         )
         if problems:
             return MatchPayload(errors=problems)
@@ -187,7 +188,7 @@ class Mutation:
         user, problems = _signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
-        _, problems = attempt(lambda: services.leave_match(user=user, match_id=match_id))
+        _, problems = attempt(lambda: match_services.leave_match(user=user, match_id=match_id))
         if problems:
             return MatchPayload(errors=problems)
         return _match_payload(match_id)
@@ -203,7 +204,7 @@ class Mutation:
         if problems:
             return MatchPayload(errors=problems)
         match, problems = attempt(
-            lambda: services.start_match(user=user, match_id=match_id, fill_with=fill_with),
+            lambda: match_services.start_match(user=user, match_id=match_id, fill_with=fill_with),
             overrides={"unknown_bot": "fillWith"},
         )
         if problems:
@@ -219,7 +220,7 @@ class Mutation:
         if problems:
             return MatchPayload(errors=problems)
         match, problems = attempt(
-            lambda: services.abort_match(user=user, match_id=match_id, reason=reason[:200]),
+            lambda: match_services.abort_match(user=user, match_id=match_id, reason=reason[:200]),
             overrides={"invalid_request": "reason"},
         )
         if problems:

@@ -1,9 +1,9 @@
 """The GraphQL schema served at /graphql/ (HTTP and websockets): queries, mutations and
 the live ``matchUpdates`` subscription, assembled from their modules.
 
-Resolvers are thin: parse the arguments, call ``games.services`` (writes) or
-``games.selectors`` (reads) with the caller, render. Errors keep REST's stable codes: in a
-mutation payload's ``errors`` list, or in ``extensions.code`` of a query error.
+Resolvers are thin: parse the arguments, call ``games.services`` or ``games.matches``
+(writes) or ``games.selectors`` (reads) with the caller, render. Errors keep REST's stable
+codes: in a mutation payload's ``errors`` list, or in ``extensions.code`` of a query error.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The only writers of private matches, invitations and rematches.
 
-Seats are still taken through ``games.services.join_match`` (with ``admitted=True`` once
-the lobby has checked the invitation or the code), matches created through
-``games.services.create_match``: this module adds who may sit, never how sitting works.
+Seats are still taken through ``games.matches.services.join_match`` (with ``admitted=True``
+once the lobby has checked the invitation or the code), matches created through
+``games.matches.services.create_match``: this module adds who may sit, never how sitting works.
 Every function is atomic: an error means nothing was written.
 """
 
@@ -15,20 +15,17 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import errors, services
+from games import errors
 from games.feed import services as feed
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
+from games.matches import guards
+from games.matches import services as match_services
 from games.models import Match, MatchStatus, Seat
-from games.selectors import parse_match_id, whole_number
+from games.selectors import whole_number
 
 #: a private match invites at most its other seats' worth of people; this bounds a request
 MAX_INVITEES = 16
 CODE_BYTES = 12  # 16 URL-safe characters
-
-
-def _require_user(user) -> None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise errors.AuthenticationRequired()
 
 
 def _invitees(inviter, usernames: Any) -> list:
@@ -60,7 +57,7 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
                    is_rematch: bool = False) -> list[Invitation]:
     seated = set(match.seats.filter(user__isnull=False).values_list("user_id", flat=True))
     already = set(match.invitations.values_list("invitee_id", flat=True))
-    free = services._free_positions(match)  # one query (this asked once per position)
+    free = guards.free_positions(match)  # one query (this asked once per position)
     for invitee in invitees:
         if invitee.pk in seated:
             raise errors.AlreadySeated(f"{invitee.username} already holds a seat.",
@@ -85,13 +82,13 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
 def create_private_match(*, user, game: str, players: int, options: dict | None = None,
                          bot_seats=None, creator_seat: int | None = None,
                          invite: Any = None) -> tuple[Match, str]:
-    """Create an unlisted match (``games.services.create_match`` rules), seat its creator
+    """Create an unlisted match (``games.matches.services.create_match`` rules), seat its creator
     and invite ``invite`` (usernames). Returns the match and its invite code.
     Raises what create_match raises, InvalidRequest / unknown_user (400), MatchFull."""
-    _require_user(user)
+    guards.require_user(user)
     invitees = _invitees(user, invite if invite is not None else [])
-    match = services.create_match(user=user, game=game, players=players, options=options,
-                                  bot_seats=bot_seats, creator_seat=creator_seat)
+    match = match_services.create_match(user=user, game=game, players=players, options=options,
+                                        bot_seats=bot_seats, creator_seat=creator_seat)
     code = secrets.token_urlsafe(CODE_BYTES)
     PrivateMatch.objects.create(match=match, invite_code=code)
     match = Match.objects.select_for_update().get(pk=match.pk)
@@ -99,15 +96,8 @@ def create_private_match(*, user, game: str, players: int, options: dict | None 
     return match, code
 
 
-def _lock_match(match_id: Any) -> Match:
-    try:
-        return Match.objects.select_for_update().get(pk=parse_match_id(match_id))
-    except Match.DoesNotExist:
-        raise errors.MatchNotFound() from None
-
-
 def _lock_open_match(match_id: Any) -> Match:
-    match = _lock_match(match_id)
+    match = guards.lock_match(match_id)
     if match.status != MatchStatus.OPEN:
         raise errors.MatchNotOpen(details={"status": match.status})
     return match
@@ -118,7 +108,7 @@ def invite(*, user, match_id: Any, usernames: Any) -> list[Invitation]:
     """Invite people to an open match you sit in or created (public or private).
     Raises MatchNotFound, NotAllowed, MatchNotOpen, InvalidRequest, AlreadySeated,
     AlreadyInvited, MatchFull."""
-    _require_user(user)
+    guards.require_user(user)
     match = _lock_open_match(match_id)
     if match.created_by_id != user.pk and not match.seats.filter(user=user).exists():
         raise errors.NotAllowed("Only the match's creator or its players can invite.")
@@ -140,12 +130,12 @@ def accept_invitation(*, user, invitation_id: Any) -> Seat:
     """Take the seat an invitation offers (its reserved position, or the lowest free
     one); the match starts when its last seat is taken. Raises InvitationNotFound,
     InvitationClosed, and join_match's errors (MatchNotOpen, MatchFull...)."""
-    _require_user(user)
+    guards.require_user(user)
     invitation = _own_invitation(user, invitation_id)
     if invitation.status != InvitationStatus.PENDING:
         raise errors.InvitationClosed(details={"status": invitation.status})
-    seat = services.join_match(user=user, match_id=invitation.match_id,
-                               position=invitation.position, admitted=True)
+    seat = match_services.join_match(user=user, match_id=invitation.match_id,
+                                     position=invitation.position, admitted=True)
     invitation.status = InvitationStatus.ACCEPTED
     invitation.responded_at = timezone.now()
     invitation.save(update_fields=["status", "responded_at"])
@@ -157,7 +147,7 @@ def decline_invitation(*, user, invitation_id: Any) -> Invitation:
     """Decline an invitation. A declined rematch cannot be complete any more: it is
     aborted (its other invitations withdrawn). Raises InvitationNotFound,
     InvitationClosed."""
-    _require_user(user)
+    guards.require_user(user)
     invitation = _own_invitation(user, invitation_id)
     if invitation.status != InvitationStatus.PENDING:
         raise errors.InvitationClosed(details={"status": invitation.status})
@@ -167,8 +157,8 @@ def decline_invitation(*, user, invitation_id: Any) -> Invitation:
     if invitation.is_rematch:
         match = Match.objects.select_related("created_by").get(pk=invitation.match_id)
         if match.status == MatchStatus.OPEN:
-            services.abort_match(user=match.created_by, match_id=match.pk,
-                                 reason=f"rematch declined by {user.username}")
+            match_services.abort_match(user=match.created_by, match_id=match.pk,
+                                       reason=f"rematch declined by {user.username}")
             Invitation.objects.filter(match=match, status=InvitationStatus.PENDING).update(
                 status=InvitationStatus.WITHDRAWN, responded_at=timezone.now())
     return invitation
@@ -178,15 +168,15 @@ def decline_invitation(*, user, invitation_id: Any) -> Invitation:
 def join_by_code(*, user, invite_code: Any, position: Any = None) -> Seat:
     """Take a seat of the private match ``invite_code`` opens. Raises InvalidRequest
     (malformed), InvitationNotFound (no such code, 404) and join_match's errors."""
-    _require_user(user)
+    guards.require_user(user)
     if not isinstance(invite_code, str) or not 0 < len(invite_code) <= 32:
         raise errors.InvalidRequest("invite_code must be a string of at most 32 "
                                     "characters.", details={"field": "invite_code"})
     private = PrivateMatch.objects.filter(invite_code=invite_code).first()
     if private is None:
         raise errors.InvitationNotFound("No private match has this invite code.")
-    seat = services.join_match(user=user, match_id=private.match_id, position=position,
-                               admitted=True)
+    seat = match_services.join_match(user=user, match_id=private.match_id, position=position,
+                                     admitted=True)
     Invitation.objects.filter(match_id=private.match_id, invitee=user,
                               status=InvitationStatus.PENDING).update(
         status=InvitationStatus.ACCEPTED, responded_at=timezone.now())
@@ -199,8 +189,8 @@ def propose_rematch(*, user, match_id: Any) -> Match:
     at their positions, you at yours), private, every other person invited to their old
     seat; it starts when all have accepted. A second proposal returns the same rematch.
     Raises MatchNotFound, NotSeated, RematchNotAllowed."""
-    _require_user(user)
-    original = _lock_match(match_id)
+    guards.require_user(user)
+    original = guards.lock_match(match_id)
     seats = list(original.seats.select_related("user"))
     people = _people_of(original, seats)
     mine_position = next((position for position, person in people.items()
@@ -214,7 +204,7 @@ def propose_rematch(*, user, match_id: Any) -> Match:
         return existing.match
     others = [(position, person) for position, person in people.items()
               if person.pk != user.pk]
-    match = services.create_match(
+    match = match_services.create_match(
         user=user, game=original.game, players=original.players, options=original.options,
         bot_seats={seat.position: seat.bot_kind for seat in seats
                    if seat.position not in people},

@@ -19,15 +19,17 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import errors, services
+from games import errors
 from games.clocks import presets as clock_presets
 from games.dispatch import enqueue
 from games.feed import services as feed
+from games.matches import services as match_services
+from games.matches import setup_checks
+from games.matches.guards import require_user
 from games.quickmatch.models import QuickMatchRequest, RequestStatus
 from games.ratings.models import Rating
 from games.ratings.services import MODEL
 from games.selectors import whole_number
-from rules import InvalidOptions
 
 #: arbitrary constant naming the pairing lock (pg_advisory_xact_lock's key)
 PAIRING_LOCK = 0x71C4_3A7C
@@ -38,11 +40,6 @@ RATING_BOUND = 1000.0
 
 def ttl() -> timedelta:
     return timedelta(seconds=getattr(settings, "QUICK_MATCH_TTL_SECONDS", 600))
-
-
-def _require_user(user) -> None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise errors.AuthenticationRequired()
 
 
 def _rating_bound(range_: dict, key: str) -> float | None:
@@ -86,21 +83,12 @@ def request_quick_match(*, user, game: Any, players: Any, options: Any = None,
     on openskill's mu) if given. Pairing is asked for at once (after the commit).
     Raises UnknownGame, InvalidPlayerCount, InvalidOptions, InvalidRequest (400),
     AlreadyWaiting (409), AuthenticationRequired."""
-    _require_user(user)
-    engine = services.engine_for(game, unknown_status=400)
-    limits = engine.describe().get("players", {})
-    count = players if isinstance(players, int) and not isinstance(players, bool) else None
-    if count is None or not limits.get("min", 1) <= count <= limits.get("max", 16):
-        raise errors.InvalidPlayerCount(
-            f"{game} is for {limits.get('min')} to {limits.get('max')} players.",
-            details={"players": str(players)[:20], **limits})
-    if options is not None and not isinstance(options, dict):
-        raise errors.InvalidOptions("options must be a JSON object.")
-    try:
-        normalized = engine.normalize_options(count, options)
-    except InvalidOptions as exc:
-        raise errors.InvalidOptions(exc.message, details={"reason": exc.code, **exc.details}
-                                    ) from None
+    require_user(user)
+    # create_match's own checks, so a request that waits can always be seated; options
+    # that do not fit the count (Han's map) stay invalid_options here, as they always were
+    engine = setup_checks.engine_for(game, unknown_status=400)
+    count = setup_checks.player_count(players, engine.describe())
+    normalized = setup_checks.match_options(engine, count, options)
     clock_presets.normalize(time_control)  # refused here, not when the match is created
     low, high = _parse_range(rating_range)
     now = timezone.now()
@@ -120,7 +108,7 @@ def request_quick_match(*, user, game: Any, players: Any, options: Any = None,
 def cancel(*, user, request_id: Any) -> QuickMatchRequest:
     """Stop waiting. Raises QuickMatchNotFound (404), QuickMatchClosed (409: already
     matched, cancelled or expired)."""
-    _require_user(user)
+    require_user(user)
     number = whole_number(request_id)
     if number is None or not 1 <= number <= 2**63 - 1:
         raise errors.QuickMatchNotFound()
@@ -209,11 +197,11 @@ def pair_waiting() -> dict:
 
 def _seat_table(table: list[QuickMatchRequest], now) -> None:
     first = table[0]
-    match = services.create_match(
+    match = match_services.create_match(
         user=first.user, game=first.game, players=first.players, options=first.options,
         time_control=first.time_control, creator_seat=0)
     for request in table[1:]:
-        services.join_match(user=request.user, match_id=match.pk)
+        match_services.join_match(user=request.user, match_id=match.pk)
     for request in table:
         updated = QuickMatchRequest.objects.filter(
             pk=request.pk, status=RequestStatus.WAITING

@@ -10,21 +10,14 @@ from typing import Any
 
 from django.db.models import Count, OuterRef, Q, Subquery
 
-from games import errors
 from games import selectors as match_selectors
+from games.matches.setup_checks import engine_for
 from games.models import MatchStatus, Result, Seat
 from games.ratings.models import Rating, RatingChange
 from games.ratings.services import BOT_ACCOUNT_PREFIX
 from games.users import find_user
-from rules import available_games
 
 RECENT_MATCHES = 10
-
-
-def _check_game(game: Any) -> str:
-    if not isinstance(game, str) or game not in available_games():
-        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.")
-    return game
 
 
 def is_bot_account(user) -> bool:
@@ -43,7 +36,7 @@ def leaderboard(game: Any, *, limit: Any = None, offset: Any = None) -> dict:
     """``{"game", "count", "limit", "offset", "results": [{"rank", "username", "is_bot",
     ...rating}]}``: players with at least one rated match, best ordinal (mu - 3 sigma)
     first. Raises UnknownGame (404), InvalidRequest (bad page bounds, 400)."""
-    game = _check_game(game)
+    engine_for(game)
     limit, offset = match_selectors.parse_page(limit, offset)
     rows = (Rating.objects.filter(game=game, rated_matches__gt=0).select_related("user")
             .order_by("-ordinal", "user_id"))
@@ -101,8 +94,7 @@ def rating_history(username: Any, *, game: Any = None, limit: Any = None,
     user = find_user(username)
     changes = RatingChange.objects.filter(user=user)
     if game is not None:
-        if game not in available_games():
-            raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.", http_status=400)
+        engine_for(game, unknown_status=400)
         changes = changes.filter(game=game)
     limit, offset = match_selectors.parse_page(limit, offset)
     changes = changes.order_by("-created_at", "-id")

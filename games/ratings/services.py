@@ -1,7 +1,7 @@
 """Moving ratings after a match: the only writer of ``Rating`` and ``RatingChange``.
 
-``rate_match`` runs inside the scoring service's transaction (``games.services
-.score_match``), with the match row locked, so a match's results and its rating changes
+``rate_match`` runs inside the scoring service's transaction (``games.matches
+.scoring.score_match``), with the match row locked, so a match's results and its rating changes
 commit together or not at all. It rates a match once: a second call (a retried task, an
 admin's re-scoring) finds the match's changes and does nothing, and the unique
 (match, user) constraint of ``RatingChange`` would refuse a second set anyway.

@@ -14,10 +14,11 @@ from django.db.models import Exists, OuterRef
 from games import errors, selectors
 from games.clocks.models import Incident
 from games.lobby.selectors import listed_for
+from games.matches.setup_checks import engine_for
 from games.models import Match, MatchStatus, Move, Result, Seat
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
-from rules import available_games, get_engine
+from rules import get_engine
 
 #: bulk export: matches per page of the database cursor, and the most one request streams
 EXPORT_CHUNK = 50
@@ -93,8 +94,8 @@ def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any 
     broken stream: UserNotFound (404), UnknownGame (400), InvalidRequest (400). Private
     matches are left out unless ``viewer`` may see them listed."""
     user = find_user(username)
-    if game is not None and game not in available_games():
-        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.", http_status=400)
+    if game is not None:
+        engine_for(game, unknown_status=400)
     after_id = 0
     if after is not None and after != "":
         after_id = selectors.whole_number(after)

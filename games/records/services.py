@@ -16,6 +16,8 @@ from typing import Any
 from games import errors
 from games.clocks.models import IncidentKind
 from games.clocks.outcome import final_result
+from games.matches.seeds import seed_commitment
+from games.matches.setup_checks import engine_for, match_options, player_count
 from games.records.format import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -25,8 +27,7 @@ from games.records.format import (
     state_digest,
 )
 from games.selectors import whole_number
-from games.services import seed_commitment
-from rules import IllegalMove, InvalidOptions, available_games, get_engine
+from rules import IllegalMove
 
 logger = logging.getLogger(__name__)
 
@@ -73,28 +74,28 @@ def parse_record(record: Any) -> dict:
         raise _bad("format_version", f"Only format_version {FORMAT_VERSION} is known.",
                    supported=[FORMAT_VERSION])
     game = record.get("game")
-    if not isinstance(game, str) or game not in available_games():
-        raise errors.UnknownGame(f"No game called {str(game)[:40]!r}.",
-                                 details={"field": "game"}, http_status=400)
-    engine = get_engine(game)
+    engine = engine_for(game, unknown_status=400, field="game")
     described = engine.describe()
     rules_version = str(described.get("rules_version", engine.rules_version))
     if record.get("rules_version") != rules_version:
         # An older rules version may replay differently: we cannot judge it.
         raise _bad("rules_version", f"This service replays {game} rules version "
                    f"{rules_version} only.", supported=[rules_version])
-    players = record.get("players")
-    limits = described.get("players", {})
-    if not _is_int(players) or not limits.get("min", 1) <= players <= limits.get("max", 16):
-        raise _bad("players", f"players must be from {limits.get('min')} to "
-                   f"{limits.get('max')}.")
-    options = record.get("options", {})
-    if not isinstance(options, dict):
-        raise _bad("options", "options must be a JSON object.")
+    # create_match's checks (games/matches/setup_checks.py), answered as invalid_record
     try:
-        options = engine.normalize_options(players, options)
-    except InvalidOptions as exc:
-        raise _bad("options", exc.message, reason=exc.code) from None
+        players = player_count(record.get("players"), described)
+    except errors.InvalidPlayerCount:
+        limits = described.get("players", {})
+        raise _bad("players", f"players must be from {limits.get('min')} to "
+                   f"{limits.get('max')}.") from None
+    options = record.get("options", {})
+    try:
+        if not isinstance(options, dict):  # a record states its options, null included
+            raise errors.InvalidOptions("options must be a JSON object.")
+        options = match_options(engine, players, options)
+    except errors.InvalidOptions as exc:
+        reason = exc.details.get("reason")
+        raise _bad("options", exc.message, **({"reason": reason} if reason else {})) from None
     seed = record.get("seed")
     if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH or "\x00" in seed:
         raise _bad("seed", f"seed must be a non-empty string of at most {MAX_SEED_LENGTH} "

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import selectors, services
+from games import selectors
+from games.matches import services as match_services
 from games.models import Match
 from tests.games.support import API, assert_api_error, match_url, row_counts
 
@@ -24,8 +25,8 @@ def players(make_user, make_auth_client):
 @pytest.fixture
 def han_duel(players):
     """An active two-player Han match (Ways of Diplomacy) between ann (0) and bob (1)."""
-    match = services.create_match(user=players["ann"], game="han", players=2)
-    services.join_match(user=players["bob"], match_id=match.pk)
+    match = match_services.create_match(user=players["ann"], game="han", players=2)
+    match_services.join_match(user=players["bob"], match_id=match.pk)
     match.refresh_from_db()
     assert match.status == "active"
     return match
@@ -186,8 +187,8 @@ def test_bad_list_filters(api_client, query, code):
 
 
 def test_only_the_creator_starts_or_aborts(players, make_user, make_auth_client):
-    match = services.create_match(user=players["ann"], game="hansa", players=3)
-    services.join_match(user=players["bob"], match_id=match.pk)
+    match = match_services.create_match(user=players["ann"], game="hansa", players=3)
+    match_services.join_match(user=players["bob"], match_id=match.pk)
     before = row_counts()
     for action in ("start/", "abort/"):
         assert_api_error(players["bob_client"].post(match_url(match.pk, action), {},
@@ -202,7 +203,7 @@ def test_only_the_creator_starts_or_aborts(players, make_user, make_auth_client)
 
 
 def test_joining_twice_and_leaving_without_a_seat(players, make_user, make_auth_client):
-    match = services.create_match(user=players["ann"], game="hansa", players=3)
+    match = match_services.create_match(user=players["ann"], game="hansa", players=3)
     before = row_counts()
     assert_api_error(players["ann_client"].post(match_url(match.pk, "join/"), {}, format="json"),
                   409, "already_seated")

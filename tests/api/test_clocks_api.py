@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.clocks import services as clock_services
 from games.clocks.errors import InvalidTime
 from games.clocks.models import Incident
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match
 from tests.api.test_query_budget import MOVE_BUDGET, _count
 from tests.games.support import API, assert_api_error, match_url, row_counts
@@ -86,7 +87,7 @@ def test_resign_ends_a_two_player_match_and_is_shown_in_the_result(duel, api_cli
     body = response.json()
     assert body["status"] == "scoring"  # no worker in this test: scoring is enqueued
     assert [(row["seat"], row["kind"]) for row in body["incidents"]] == [(1, "resign")]
-    services.score_match(match_id=duel["id"])
+    scoring.score_match(match_id=duel["id"])
     result = api_client.get(match_url(duel["id"], "result/")).json()
     assert result["winners"] == [0]
     assert result["forfeits"] == [{"seat": 1, "kind": "resign", "ply": 0}]
@@ -116,9 +117,9 @@ def test_bad_resignations_are_refused_and_write_nothing(
 
 def test_resigning_twice_is_a_409_that_writes_nothing(make_user, make_auth_client):
     ann, bob, cat = make_user(), make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=3)
-    services.join_match(user=bob, match_id=match.pk)
-    services.join_match(user=cat, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=3)
+    match_services.join_match(user=bob, match_id=match.pk)
+    match_services.join_match(user=cat, match_id=match.pk)
     client = make_auth_client(bob)
     assert client.post(match_url(match.pk, "resign/"), {}, format="json").status_code == 200
     before = _writes()

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 
-from games import services
+from games.matches import services as match_services
 from tests.api.test_query_budget import NOT_MODIFIED_BUDGET, _statements
 from tests.games.support import TEST_SEED, assert_api_error, match_url
 
@@ -28,8 +28,8 @@ def players(make_user, make_auth_client):
 @pytest.fixture
 def started(players):
     (first, second), clients = players
-    match = services.create_match(user=first, game="han", players=2, seed=TEST_SEED)
-    services.join_match(user=second, match_id=match.pk)
+    match = match_services.create_match(user=first, game="han", players=2, seed=TEST_SEED)
+    match_services.join_match(user=second, match_id=match.pk)
     return match.pk, clients
 
 
@@ -92,16 +92,16 @@ def test_tags_belong_to_one_reader_and_one_query(started, api_client):
 def test_seats_taken_or_given_up_change_the_tag_of_an_open_match(players, make_user,
                                                                  make_auth_client):
     (first, _second), (client, _other) = players
-    match = services.create_match(user=first, game="hansa", players=3, seed=TEST_SEED)
+    match = match_services.create_match(user=first, game="hansa", players=3, seed=TEST_SEED)
     url = match_url(match.pk)
     tag = _tag(client, url)
     joiner = make_user()
-    services.join_match(user=joiner, match_id=match.pk)
+    match_services.join_match(user=joiner, match_id=match.pk)
     response = client.get(url, HTTP_IF_NONE_MATCH=tag)
     assert response.status_code == 200  # same ply 0, same status: the seats changed
     assert [seat["kind"] for seat in response.json()["seats"]] == ["human", "human", "open"]
     tag = response["ETag"]
-    services.leave_match(user=joiner, match_id=match.pk)
+    match_services.leave_match(user=joiner, match_id=match.pk)
     assert client.get(url, HTTP_IF_NONE_MATCH=tag).status_code == 200
 
 

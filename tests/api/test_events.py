@@ -10,6 +10,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from games import selectors, services
+from games.matches import services as match_services
 from games.models import Move
 from tests.games.support import match_url
 from tests.graphql.support import gql
@@ -36,8 +37,8 @@ def _pile_draw_played(match, users):
 @pytest.fixture
 def han_after_pile_draw(make_user, make_auth_client):
     users = [make_user(), make_user()]
-    match = services.create_match(user=users[0], game="han", players=2)
-    services.join_match(user=users[1], match_id=match.pk)
+    match = match_services.create_match(user=users[0], game="han", players=2)
+    match_services.join_match(user=users[1], match_id=match.pk)
     drawer = _pile_draw_played(match, users)
     clients = [make_auth_client(user) for user in users]
     return match, users, clients, drawer
@@ -78,15 +79,15 @@ def test_a_pile_draw_shows_its_card_to_the_drawer_only(han_after_pile_draw, api_
 def test_after_the_end_every_event_is_shown_whole(han_after_pile_draw, api_client,
                                                   make_user):
     match, users, clients, drawer = han_after_pile_draw
-    services.abort_match(user=make_user(is_staff=True, is_superuser=True), match_id=match.pk)
+    match_services.abort_match(user=make_user(is_staff=True, is_superuser=True), match_id=match.pk)
     seen = _pile_draws(api_client.get(match_url(match.pk, "events/?since=0")).json()["moves"])
     assert seen and all(event["card"] for event in seen)
 
 
 def test_the_move_response_shows_the_mover_its_own_draw(make_user, make_auth_client):
     users = [make_user(), make_user()]
-    match = services.create_match(user=users[0], game="han", players=2)
-    services.join_match(user=users[1], match_id=match.pk)
+    match = match_services.create_match(user=users[0], game="han", players=2)
+    match_services.join_match(user=users[1], match_id=match.pk)
     clients = [make_auth_client(user) for user in users]
     for _ in range(30):
         detail = clients[0].get(match_url(match.pk)).json()
@@ -105,9 +106,9 @@ def test_the_move_response_shows_the_mover_its_own_draw(make_user, make_auth_cli
 
 def test_hansa_choices_stay_with_their_chooser(make_user, make_auth_client, api_client):
     users = [make_user(), make_user(), make_user()]
-    match = services.create_match(user=users[0], game="hansa", players=3)
+    match = match_services.create_match(user=users[0], game="hansa", players=3)
     for user in users[1:]:
-        services.join_match(user=user, match_id=match.pk)
+        match_services.join_match(user=user, match_id=match.pk)
     clients = [make_auth_client(user) for user in users]
     kept = clients[0].get(match_url(match.pk, "legal-moves/")).json()["moves"][0]
     clients[0].post(match_url(match.pk, "moves/"), {"move": kept}, format="json")

@@ -60,7 +60,7 @@ def _check_every_endpoint(game, match_id, clients, api_client):
 def _create_two_humans_and_a_bot(game, clients, monkeypatch):
     # The API never lets a client choose the seed; fixing it here lets the leak checker
     # look for one known string.
-    monkeypatch.setattr("games.services.secrets.token_hex", lambda _n: TEST_SEED)
+    monkeypatch.setattr("games.matches.seeds.secrets.token_hex", lambda _n: TEST_SEED)
     response = clients[0].post(
         f"{API}/matches/",
         {"game": game, "players": 3, "bot_seats": {"2": "greedy"}},

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.authtoken.models import Token
 
-from games import services
+from games.matches import scoring
+from games.matches import services as match_services
 from tests.games.support import API, assert_api_error, match_url, play_human_turns
 from tests.graphql.support import gql
 
@@ -18,10 +19,10 @@ def two_han_matches(make_user, make_auth_client):
     """ann and bob in two active Han duels; seat 0 (ann in the first, bob in the second)
     is to act in both."""
     ann, bob = make_user(), make_user()
-    first = services.create_match(user=ann, game="han", players=2)
-    services.join_match(user=bob, match_id=first.pk)
-    second = services.create_match(user=bob, game="han", players=2)
-    services.join_match(user=ann, match_id=second.pk)
+    first = match_services.create_match(user=ann, game="han", players=2)
+    match_services.join_match(user=bob, match_id=first.pk)
+    second = match_services.create_match(user=bob, game="han", players=2)
+    match_services.join_match(user=ann, match_id=second.pk)
     return ann, bob, first, second, make_auth_client(ann), make_auth_client(bob)
 
 
@@ -95,11 +96,11 @@ def test_an_unknown_query_parameter_on_a_post_writes_nothing(two_han_matches):
 @pytest.fixture
 def finished_han(make_user, make_auth_client):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="han", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="han", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     clients = {0: make_auth_client(ann), 1: make_auth_client(bob)}
     play_human_turns(clients, match.pk)
-    services.score_match(match_id=match.pk)
+    scoring.score_match(match_id=match.pk)
     match.refresh_from_db()
     assert match.status == "finished"
     return match, clients
@@ -121,8 +122,8 @@ def test_the_result_is_complete(finished_han, api_client):
 def test_replay_defaults_to_the_latest_ply_with_the_move_that_led_there(make_user,
                                                                           make_auth_client):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="han", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="han", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     client = make_auth_client(ann)
     assert client.get(match_url(match.pk, "replay/")).json()["move"] is None  # ply 0
     move = client.get(match_url(match.pk, "legal-moves/")).json()["moves"][0]

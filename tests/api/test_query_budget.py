@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games.matches import services as match_services
 from tests.games.support import TEST_SEED, match_url
 
 pytestmark = pytest.mark.django_db
@@ -55,8 +55,8 @@ def _count(call) -> tuple[object, list[str]]:
 def han_match(make_user, make_auth_client):
     """A started two-person Han match: {seat: client}."""
     first, second = make_user(), make_user()
-    match = services.create_match(user=first, game="han", players=2, seed=TEST_SEED)
-    services.join_match(user=second, match_id=match.pk)
+    match = match_services.create_match(user=first, game="han", players=2, seed=TEST_SEED)
+    match_services.join_match(user=second, match_id=match.pk)
     return match.pk, {0: make_auth_client(first), 1: make_auth_client(second)}
 
 

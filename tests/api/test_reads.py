@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games.matches import services as match_services
 from games.models import Move
 from rules import get_engine
 from tests.games.support import API, match_url, play_human_turns
@@ -34,10 +34,10 @@ def test_catalogue_lists_both_games_with_options_and_player_counts(api_client):
 
 def test_list_filters_and_pagination(make_user, make_auth_client, api_client):
     ann, bob = make_user(), make_user()
-    open_han = services.create_match(user=ann, game="han", players=3)
-    full_hansa = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=full_hansa.pk)
-    bobs = services.create_match(user=bob, game="hansa", players=3)
+    open_han = match_services.create_match(user=ann, game="han", players=3)
+    full_hansa = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=full_hansa.pk)
+    bobs = match_services.create_match(user=bob, game="hansa", players=3)
 
     def ids(client, query=""):
         body = client.get(f"{API}/matches/?{query}").json()
@@ -61,8 +61,8 @@ def test_list_filters_and_pagination(make_user, make_auth_client, api_client):
 def test_hansa_secret_choices_are_redacted_in_the_log_until_the_end(make_user, make_auth_client,
                                                                     api_client):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     ann_client, bob_client = make_auth_client(ann), make_auth_client(bob)
     legal = ann_client.get(match_url(match.pk, "legal-moves/")).json()["moves"]
     keep = next(move for move in legal if move["type"] == "keep")
@@ -78,14 +78,14 @@ def test_hansa_secret_choices_are_redacted_in_the_log_until_the_end(make_user, m
 
     # after the first move only an admin may abort
     admin = make_user(is_staff=True, is_superuser=True)
-    services.abort_match(user=admin, match_id=match.pk)  # after the end: the whole log
+    match_services.abort_match(user=admin, match_id=match.pk)  # after the end: the whole log
     assert api_client.get(match_url(match.pk, "moves/")).json()[0]["move"] == keep
 
 
 def test_events_since_a_ply(make_user, make_auth_client):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="han", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="han", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     clients = {0: make_auth_client(ann), 1: make_auth_client(bob)}
     assert play_human_turns(clients, match.pk, max_moves=3, must_end=False) == 3
     events = clients[1].get(match_url(match.pk, "events/?since=1")).json()

@@ -15,6 +15,7 @@ from games import services
 from games.clocks import services as clock_services
 from games.clocks.errors import NothingToReclaim
 from games.clocks.models import Incident
+from games.matches import services as match_services
 from games.models import Match, MatchStatus, Seat
 from rules import get_engine
 from tests.games.support import assert_api_error, match_url, row_counts
@@ -66,10 +67,10 @@ def trio(make_user, make_auth_client):
     admin = make_user(is_staff=True, is_superuser=True)
     traveller = time_machine.travel(T0, tick=False)
     clock = traveller.start()
-    match = services.create_match(user=ann, game="hansa", players=3,
-                                  time_control="realtime-3+10")
-    services.join_match(user=bob, match_id=match.pk)
-    services.join_match(user=cid, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=3,
+                                        time_control="realtime-3+10")
+    match_services.join_match(user=bob, match_id=match.pk)
+    match_services.join_match(user=cid, match_id=match.pk)
     _keep(match.pk, bob)
     _keep(match.pk, cid)
     yield {"id": match.pk, "ann": ann, "bob": bob, "cid": cid, "admin": admin,
@@ -116,8 +117,8 @@ def test_a_reclaim_spends_the_takeover_it_answered(trio):
     records no takeover): the old takeover was spent by the reclaim and gives nothing."""
     _time_out(trio, 181)
     assert assert_field_and_endpoint_agree(trio["client"], trio["id"]) == 0
-    services.replace_seat_with_bot(user=trio["admin"], match_id=trio["id"], position=0,
-                                   bot_kind="greedy")
+    match_services.replace_seat_with_bot(user=trio["admin"], match_id=trio["id"], position=0,
+                                         bot_kind="greedy")
     assert Seat.objects.get(match_id=trio["id"], position=0).user_id is None
     assert_field_and_endpoint_agree(trio["client"], trio["id"],
                                     refused=(409, "nothing_to_reclaim"))
@@ -134,11 +135,11 @@ def test_a_seat_resigned_after_its_takeover_is_not_offered(trio):
 def test_a_forfeited_seat_is_not_offered(make_user, make_auth_client):
     ann, bob, cid = make_user(), make_user(), make_user()
     with time_machine.travel(T0, tick=False) as traveller:
-        match = services.create_match(
+        match = match_services.create_match(
             user=ann, game="hansa", players=3,
             time_control={"preset": "realtime-3+10", "timeout_policy": "forfeit"})
-        services.join_match(user=bob, match_id=match.pk)
-        services.join_match(user=cid, match_id=match.pk)
+        match_services.join_match(user=bob, match_id=match.pk)
+        match_services.join_match(user=cid, match_id=match.pk)
         _keep(match.pk, bob)
         _keep(match.pk, cid)
         traveller.shift(timedelta(seconds=181))
@@ -149,7 +150,7 @@ def test_a_forfeited_seat_is_not_offered(make_user, make_auth_client):
 
 def test_a_held_seat_is_not_offered_once_the_match_stopped(trio):
     _time_out(trio, 181)
-    services.abort_match(user=trio["admin"], match_id=trio["id"], reason="test")
+    match_services.abort_match(user=trio["admin"], match_id=trio["id"], reason="test")
     assert_field_and_endpoint_agree(trio["client"], trio["id"],
                                     refused=(409, "match_not_active"))
 
@@ -161,8 +162,8 @@ def test_the_admins_hand_back_follows_the_same_rule(trio):
     _time_out(trio, 181)
     clock_services.hand_seat_back(user=admin, match_id=match_id, position=0)
     assert Seat.objects.get(match_id=match_id, position=0).user == trio["ann"]
-    services.replace_seat_with_bot(user=admin, match_id=match_id, position=0,
-                                   bot_kind="greedy")
+    match_services.replace_seat_with_bot(user=admin, match_id=match_id, position=0,
+                                         bot_kind="greedy")
     before = _writes(match_id)
     with pytest.raises(NothingToReclaim):  # the takeover was spent by the hand-back
         clock_services.hand_seat_back(user=admin, match_id=match_id, position=0)

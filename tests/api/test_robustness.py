@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from config.parsers import MAX_JSON_DEPTH
-from games import services
+from games.matches import services as match_services
 from tests.games.support import API, assert_api_error, match_url, row_counts
 
 pytestmark = pytest.mark.django_db
@@ -36,8 +36,8 @@ def ann(make_user, make_auth_client):
 @pytest.fixture
 def han_duel(ann, make_user):
     """An active two-player Han match: ann (seat 0, who opens) against another player."""
-    match = services.create_match(user=ann[0], game="han", players=2)
-    services.join_match(user=make_user(), match_id=match.pk)
+    match = match_services.create_match(user=ann[0], game="han", players=2)
+    match_services.join_match(user=make_user(), match_id=match.pk)
     match.refresh_from_db()
     assert match.status == "active"
     return match
@@ -72,7 +72,7 @@ def test_bad_page_bounds_are_invalid_request(api_client, query):
 
 
 def test_page_bounds_at_their_limits_are_served(api_client, ann):
-    services.create_match(user=ann[0], game="hansa", players=3)
+    match_services.create_match(user=ann[0], game="hansa", players=3)
     for query in ("limit=100", "limit=1&offset=0", f"offset={2**31 - 1}", "limit=&offset="):
         response = api_client.get(f"{API}/matches/?{query}")
         assert response.status_code == 200, (query, response.content[:200])
@@ -117,7 +117,7 @@ def test_positions_in_other_scripts_are_invalid_seat(ann, body):
 
 
 def test_joining_at_a_non_ascii_position_is_invalid_seat(ann, make_user, make_auth_client):
-    match = services.create_match(user=ann[0], game="hansa", players=3)
+    match = match_services.create_match(user=ann[0], game="hansa", players=3)
     bob = make_auth_client(make_user())
     _refused_without_writing(bob, "post", match_url(match.pk, "join/"), {"position": "\uff12"},
                              400, "invalid_seat", match)
@@ -230,8 +230,8 @@ def test_random_json_moves_are_refused_with_a_code_and_write_nothing(ann, make_u
     values, and legal moves with one value swapped for random JSON, submitted by a seat
     that owes a decision. Each is a 400 with a stable code; nothing is written."""
     user, client = ann
-    match = services.create_match(user=user, game=game, players=2)
-    services.join_match(user=make_user(), match_id=match.pk)
+    match = match_services.create_match(user=user, game=game, players=2)
+    match_services.join_match(user=make_user(), match_id=match.pk)
     url = match_url(match.pk, "moves/")
     legal = client.get(match_url(match.pk, "legal-moves/")).json()["moves"]
     assert legal, "seat 0 must owe the first decision in both games"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games.matches import services as match_services
 from tests.games.support import assert_api_error, match_url
 
 pytestmark = pytest.mark.django_db
@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def keep_phase(make_user, make_auth_client):
     users = [make_user() for _ in range(3)]
-    match = services.create_match(user=users[0], game="hansa", players=3)
+    match = match_services.create_match(user=users[0], game="hansa", players=3)
     for other in users[1:]:
-        services.join_match(user=other, match_id=match.pk)
+        match_services.join_match(user=other, match_id=match.pk)
     clients = [make_auth_client(user) for user in users]
     return match, clients
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from config.celery import app as celery_app
-from games import services as game_services
+from games.matches import services as match_services
 from tests.fault.conftest import assert_log_intact, progress, report, wait_for
 from tests.fault.tasks import HOLD
 from tests.workers import purge_test_queue, start_worker, stop_worker, worker_log
@@ -37,7 +37,7 @@ def test_the_worker_outlives_a_redis_outage_and_the_match_finishes(services, tmp
             marker = tmp_path / f"held-{outage}"
             celery_app.send_task(HOLD, args=[str(marker), 2 * OUTAGE_SECONDS])
             wait_for(marker.exists, 60, "start of the held task", worker)
-            match = game_services.create_match(
+            match = match_services.create_match(
                 user=None, game="han", players=4, take_seat=False,
                 bot_seats={0: "random", 1: "greedy", 2: "random", 3: "greedy"})
             matches.append(match.pk)

@@ -13,7 +13,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import services as game_services
+from games.matches import services as match_services
 from tests.fault.conftest import assert_log_intact, progress, reconnect, report, wait_for
 from tests.games.support import assert_api_error, match_url
 from tests.workers import purge_test_queue, start_worker, stop_worker
@@ -41,7 +41,7 @@ def test_api_answers_503_while_the_database_restarts_and_the_match_finishes(
     key = Token.objects.create(user=make_user()).key
     worker = start_worker(tmp_path / "worker.log", "fault-pg", concurrency=2)
     try:
-        match = game_services.create_match(
+        match = match_services.create_match(
             user=None, game="han", players=4, take_seat=False,
             bot_seats={0: "greedy", 1: "random", 2: "greedy", 3: "random"})
         wait_for(lambda: progress(match.pk)[1] >= 3, 60, "third move", worker)

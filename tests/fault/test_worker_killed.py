@@ -12,7 +12,7 @@ import time
 import pytest
 
 from config.celery import app as celery_app
-from games import services as game_services
+from games.matches import services as match_services
 from tests.fault.conftest import assert_log_intact, progress, report, wait_for
 from tests.fault.tasks import HOLD
 from tests.workers import kill_worker_group, purge_test_queue, start_worker, stop_worker
@@ -25,7 +25,7 @@ def test_a_match_resumes_within_15_s_of_a_worker_coming_back(tmp_path):
     first = start_worker(tmp_path / "first.log", "fault-kill-1", concurrency=2)
     second = None
     try:
-        match = game_services.create_match(
+        match = match_services.create_match(
             user=None, game="han", players=4, take_seat=False,
             bot_seats={0: "greedy", 1: "random", 2: "greedy", 3: "random"})
         wait_for(lambda: progress(match.pk)[1] >= 3, 60, "third move", first)

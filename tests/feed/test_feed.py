@@ -16,6 +16,7 @@ from django.db import connection
 from games import selectors, services
 from games.feed.models import FeedEvent
 from games.lobby import services as lobby
+from games.matches import services as match_services
 from tests.games.support import API, assert_api_error, eager_celery
 from tests.graphql.asgi_server import Subscriber, channel_layers_setting, running_daphne
 from tests.graphql.support import make_player
@@ -29,9 +30,9 @@ def _kinds(user) -> list[tuple[str, dict]]:
 
 
 def _han_match(users):
-    match = services.create_match(user=users[0], game="han", players=len(users))
+    match = match_services.create_match(user=users[0], game="han", players=len(users))
     for user in users[1:]:
-        services.join_match(user=user, match_id=match.pk)
+        match_services.join_match(user=user, match_id=match.pk)
     return selectors.get_match(match.pk)
 
 
@@ -66,11 +67,11 @@ def test_events_reach_exactly_the_users_they_concern(make_user):
             break
     assert following != first
     assert [p["ply"] for k, p in _kinds(users[following]) if k == "your_turn"][-1] == now.ply
-    lobby.invite(user=alice, match_id=services.create_match(
+    lobby.invite(user=alice, match_id=match_services.create_match(
         user=alice, game="hansa", players=2).pk, usernames=[outsider.username])
     assert [k for k, _p in _kinds(outsider)] == ["invitation_received"]
     admin = make_user(is_staff=True, is_superuser=True)  # after a move only an admin aborts
-    services.abort_match(user=admin, match_id=match.pk)
+    match_services.abort_match(user=admin, match_id=match.pk)
     for user in (alice, bob, carol):
         assert _kinds(user)[-1] == ("match_finished", {"match_id": match.pk, "game": "han",
                                                        "status": "aborted"})
@@ -83,9 +84,9 @@ def test_events_reach_exactly_the_users_they_concern(make_user):
 
 def test_a_clocked_turn_names_its_deadline(make_user):
     alice, bob = make_user(), make_user()
-    match = services.create_match(user=alice, game="hansa", players=2,
-                                  time_control="turn-based-1d")
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=alice, game="hansa", players=2,
+                                        time_control="turn-based-1d")
+    match_services.join_match(user=bob, match_id=match.pk)
     turns = [p for k, p in _kinds(alice) + _kinds(bob) if k == "your_turn"]
     assert turns and all(p["deadline"] for p in turns)
 

@@ -8,6 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match, MatchStatus, Move, Seat
 from rules import get_engine
 from tests.games.support import TEST_SEED, eager_celery
@@ -25,8 +27,8 @@ def admin_client(make_user) -> Client:
 @pytest.fixture
 def running_match(make_user):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2, seed=TEST_SEED)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2, seed=TEST_SEED)
+    match_services.join_match(user=bob, match_id=match.pk)
     match.refresh_from_db()
     for seat in (0, 1):  # both keep two cards: two plies
         legal = get_engine("hansa").legal_moves(get_engine("hansa").from_json(
@@ -70,8 +72,8 @@ def test_replay_page_steps_through_plies_without_leaking(admin_client, running_m
 
 def test_finished_match_replay_shows_the_full_state(admin_client):
     with eager_celery():
-        match = services.create_match(user=None, game="han", players=2, take_seat=False,
-                                      seed=TEST_SEED, bot_seats={0: "random", 1: "random"})
+        match = match_services.create_match(user=None, game="han", players=2, take_seat=False,
+                                            seed=TEST_SEED, bot_seats={0: "random", 1: "random"})
     # not transactional: on-commit follow-ups did not run, so drive the bots here
     match = Match.objects.get(pk=match.pk)
     while match.status == MatchStatus.ACTIVE:
@@ -79,7 +81,7 @@ def test_finished_match_replay_shows_the_full_state(admin_client):
         seat = engine.to_act(engine.from_json(match.state))[0]
         services.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
         match = Match.objects.get(pk=match.pk)
-    services.score_match(match_id=match.pk)
+    scoring.score_match(match_id=match.pk)
     page = admin_client.get(reverse("admin:games_match_replay", args=[match.pk]))
     assert page.status_code == 200 and "Full state" in page.content.decode()
     assert TEST_SEED in page.content.decode()  # the seed is public after the end

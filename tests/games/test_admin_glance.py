@@ -15,6 +15,8 @@ from django.urls import reverse
 
 from games import services
 from games.clocks.models import Incident
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match, MatchStatus, Result, Seat
 from rules import get_engine
 from tests.games.support import TEST_SEED
@@ -32,8 +34,8 @@ def admin_client(make_user) -> Client:
 def _finished_duel(make_user, game: str) -> tuple[Match, list]:
     """Two named players whose seats bots play to the end (admin hand-over before start)."""
     users = [make_user(username=f"{game}-ann"), make_user(username=f"{game}-bob")]
-    match = services.create_match(user=users[0], game=game, players=2, seed=TEST_SEED)
-    services.join_match(user=users[1], match_id=match.pk)
+    match = match_services.create_match(user=users[0], game=game, players=2, seed=TEST_SEED)
+    match_services.join_match(user=users[1], match_id=match.pk)
     engine = get_engine(game)
     match = Match.objects.get(pk=match.pk)
     while match.status == MatchStatus.ACTIVE:  # first legal move each: plain submit_move
@@ -42,15 +44,15 @@ def _finished_duel(make_user, game: str) -> tuple[Match, list]:
         services.submit_move(match_id=match.pk, user=users[seat],
                              move=engine.legal_moves(state, seat)[0])
         match = Match.objects.get(pk=match.pk)
-    services.score_match(match_id=match.pk)
+    scoring.score_match(match_id=match.pk)
     return Match.objects.get(pk=match.pk), users
 
 
 def _running_clocked(make_user) -> tuple[Match, list]:
     users = [make_user(username="clock-ann"), make_user(username="clock-bob")]
-    match = services.create_match(user=users[0], game="hansa", players=2,
-                                  time_control="realtime-10+30")
-    services.join_match(user=users[1], match_id=match.pk)
+    match = match_services.create_match(user=users[0], game="hansa", players=2,
+                                        time_control="realtime-10+30")
+    match_services.join_match(user=users[1], match_id=match.pk)
     return Match.objects.get(pk=match.pk), users
 
 
@@ -76,8 +78,8 @@ def test_the_list_costs_the_same_queries_for_one_match_or_many(admin_client, mak
     _running_clocked(make_user)
     one = queries()
     for _ in range(6):  # active, with clocks, seats, to act: nothing more per row
-        services.create_match(user=make_user(), game="han", players=2,
-                              bot_seats={1: "greedy"}, time_control="turn-based-1d")
+        match_services.create_match(user=make_user(), game="han", players=2,
+                                    bot_seats={1: "greedy"}, time_control="turn-based-1d")
     assert queries() == one
 
 

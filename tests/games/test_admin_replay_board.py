@@ -13,6 +13,8 @@ from django.urls import reverse
 
 from games import services
 from games.admin_glance import label_seats, seat_names
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match, MatchStatus
 from rules import get_engine
 from tests.games.support import TEST_SEED, assert_no_leak, known_card_ids
@@ -34,8 +36,8 @@ def admin_client(make_user) -> Client:
 def running(make_user, game: str, moves: int) -> Match:
     """A 2-player match between two users after ``moves`` moves (first legal move each)."""
     users = [make_user(), make_user()]
-    match = services.create_match(user=users[0], game=game, players=2, seed=TEST_SEED)
-    services.join_match(user=users[1], match_id=match.pk)
+    match = match_services.create_match(user=users[0], game=game, players=2, seed=TEST_SEED)
+    match_services.join_match(user=users[1], match_id=match.pk)
     engine = get_engine(game)
     for _ in range(moves):
         state = engine.from_json(Match.objects.get(pk=match.pk).state)
@@ -48,8 +50,8 @@ def running(make_user, game: str, moves: int) -> Match:
 
 
 def finished(game: str) -> Match:
-    match = services.create_match(user=None, game=game, players=2, take_seat=False,
-                                  seed=TEST_SEED, bot_seats={0: "random", 1: "random"})
+    match = match_services.create_match(user=None, game=game, players=2, take_seat=False,
+                                        seed=TEST_SEED, bot_seats={0: "random", 1: "random"})
     match = Match.objects.get(pk=match.pk)
     engine = get_engine(game)
     # not transactional: the on-commit follow-ups do not run, so drive the bots here
@@ -57,7 +59,7 @@ def finished(game: str) -> Match:
         seat = engine.to_act(engine.from_json(match.state))[0]
         services.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
         match = Match.objects.get(pk=match.pk)
-    services.score_match(match_id=match.pk)
+    scoring.score_match(match_id=match.pk)
     return Match.objects.get(pk=match.pk)
 
 

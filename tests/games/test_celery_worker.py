@@ -13,7 +13,8 @@ from contextlib import contextmanager
 import pytest
 from django.db import connection
 
-from games import services
+from games.matches import recovery
+from games.matches import services as match_services
 from games.models import Match, Move, Result
 from tests.workers import purge_test_queue, start_worker, stop_worker, worker_log
 
@@ -63,10 +64,10 @@ def _wait_finished(match_ids, process, timeout=240.0):
 
 def test_a_worker_plays_bot_matches_to_the_end_and_scores_them(worker):
     matches = [
-        services.create_match(user=None, game="hansa", players=3, take_seat=False,
-                              bot_seats={0: "greedy", 1: "random", 2: "greedy"}),
-        services.create_match(user=None, game="han", players=2, take_seat=False,
-                              bot_seats={0: "random", 1: "greedy"}),
+        match_services.create_match(user=None, game="hansa", players=3, take_seat=False,
+                                    bot_seats={0: "greedy", 1: "random", 2: "greedy"}),
+        match_services.create_match(user=None, game="han", players=2, take_seat=False,
+                                    bot_seats={0: "random", 1: "greedy"}),
     ]
     ids = [match.pk for match in matches]
     # Committed and enqueued: everything from here on is the worker's doing.
@@ -86,12 +87,12 @@ def test_a_worker_plays_bot_matches_to_the_end_and_scores_them(worker):
 def test_a_worker_plays_bot_matches_of_every_search_level_to_the_end(search_worker):
     levels = ("easy", "medium", "hard")
     matches = [
-        services.create_match(user=None, game=game, players=2, take_seat=False,
-                              bot_seats={0: level, 1: level})
+        match_services.create_match(user=None, game=game, players=2, take_seat=False,
+                                    bot_seats={0: level, 1: level})
         for level in levels
         for game in ("han", "hansa")
     ]
-    matches.append(services.create_match(
+    matches.append(match_services.create_match(
         user=None, game="hansa", players=4, take_seat=False,
         bot_seats={0: "hard", 1: "greedy", 2: "random", 3: "medium"},
     ))
@@ -115,13 +116,13 @@ def impatient_worker(tmp_path):
 
 
 def test_a_search_cut_by_the_soft_time_limit_still_plays_a_move(impatient_worker):
-    match = services.create_match(user=None, game="hansa", players=2, take_seat=False,
-                                  bot_seats={0: "hard", 1: "hard"})
+    match = match_services.create_match(user=None, game="hansa", players=2, take_seat=False,
+                                        bot_seats={0: "hard", 1: "hard"})
     # a 0.05 s limit may also fire outside the search (enqueueing the next turn): that turn
     # is lost until the periodic sweep re-enqueues it, as celery beat does in production
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and Match.objects.get(pk=match.pk).status != "finished":
-        services.resume_stalled_matches(idle_seconds=3.0)
+        recovery.resume_stalled_matches(idle_seconds=3.0)
         time.sleep(3)
     _wait_finished([match.pk], impatient_worker, timeout=5)
     match.refresh_from_db()

@@ -9,6 +9,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import selectors, services
+from games.matches import services as match_services
 from games.models import Match, Move
 from games.tasks import play_bot_turn
 from tests.games.support import match_url
@@ -52,8 +53,8 @@ def test_two_simultaneous_choosers_at_the_same_ply_both_land(make_user, make_aut
     # choice changes the other's decision, so both land, one after the other under the
     # match lock (docs/api.md, expected_ply). Racing turns are below.
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     clients = [make_auth_client(ann), make_auth_client(bob)]
     legal = [client.get(match_url(match.pk, "legal-moves/")).json() for client in clients]
     assert legal[0]["ply"] == legal[1]["ply"] == 0 and legal[0]["moves"] and legal[1]["moves"]
@@ -74,8 +75,8 @@ def test_two_simultaneous_choosers_at_the_same_ply_both_land(make_user, make_aut
 
 def test_one_seat_racing_itself_lands_once_per_ply(make_user, make_auth_client):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="han", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="han", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     clients = {0: make_auth_client(ann), 1: make_auth_client(bob)}
     for _round in range(4):
         detail = clients[0].get(match_url(match.pk)).json()
@@ -99,7 +100,7 @@ def test_a_duplicated_bot_task_plays_once(make_user):
     # Not eager: the on-commit enqueue goes to the test queue nobody consumes, and this
     # test delivers the same task twice, at once, by hand.
     ann = make_user()
-    match = services.create_match(user=ann, game="han", players=2, bot_seats={1: "greedy"})
+    match = match_services.create_match(user=ann, game="han", players=2, bot_seats={1: "greedy"})
     while 1 not in selectors.to_act_of(selectors.get_match(match.pk)):
         # let the person play until the bot owes the decision
         legal = selectors.legal_moves_for(selectors.get_match(match.pk), ann)["moves"]
@@ -117,7 +118,7 @@ def test_a_duplicated_bot_task_plays_once(make_user):
 
 def test_three_people_racing_for_the_last_two_seats(make_user, make_auth_client):
     ann = make_user()
-    match = services.create_match(user=ann, game="hansa", players=3)
+    match = match_services.create_match(user=ann, game="hansa", players=3)
     racers = [make_auth_client(make_user()) for _ in range(3)]
     responses = _race(*[
         (lambda client=client: client.post(match_url(match.pk, "join/"), {}, format="json"))

@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from games import selectors, services
+from games.matches import services as match_services
 from games.models import Match, Move
 
 pytestmark = pytest.mark.django_db
@@ -19,8 +20,8 @@ backfill = importlib.import_module("games.migrations.0007_move_events_and_to_act
 
 def test_backfill_recomputes_events_and_to_act(make_user):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     for user in (ann, bob):
         move = selectors.legal_moves_for(selectors.get_match(match.pk), user)["moves"][0]
         services.submit_move(match_id=match.pk, user=user, move=move)

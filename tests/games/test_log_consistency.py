@@ -5,6 +5,7 @@ move twice (found by the GraphQL subscription tests)."""
 import pytest
 
 from games import selectors, services
+from games.matches import services as match_services
 from games.models import Match
 from rules import get_engine
 
@@ -12,8 +13,8 @@ from rules import get_engine
 @pytest.mark.django_db
 def test_events_read_from_a_stale_row_stop_at_that_rows_ply(make_user):
     alice, bob = make_user("alice"), make_user("bob")
-    match = services.create_match(user=alice, game="hansa", players=2, seed="log-consistency")
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=alice, game="hansa", players=2, seed="log-consistency")
+    match_services.join_match(user=bob, match_id=match.pk)
     match.refresh_from_db()
     assert match.status == "active"
 

@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import services
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
 from games.match_rows import load_match
+from games.matches import services as match_services
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -28,9 +28,9 @@ def four_seat_match():
     User = get_user_model()
     creator = User.objects.create_user("rows-creator", password=None)
     other = User.objects.create_user("rows-other", password=None)
-    match = services.create_match(user=creator, game="hansa", players=3,
-                                  bot_seats={2: "greedy"})
-    services.join_match(user=other, match_id=match.pk)
+    match = match_services.create_match(user=creator, game="hansa", players=3,
+                                        bot_seats={2: "greedy"})
+    match_services.join_match(user=other, match_id=match.pk)
     clock_services.resign(user=other, match_id=match.pk)
     return match.pk, creator, other
 

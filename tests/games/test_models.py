@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from games import services
+from games.matches import services as match_services
 from games.models import AppendOnlyError, Match, Move, Result, Seat
 
 pytestmark = pytest.mark.django_db
@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def active_match(make_user):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     match.refresh_from_db()
     return match, ann, bob
 

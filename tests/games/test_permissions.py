@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 
-from games import errors, services
+from games import errors
+from games.matches import services as match_services
 from games.models import Match, MatchStatus
 from games.permissions import MATCH_ADMIN_GROUP
 from tests.games.support import API, assert_api_error
@@ -35,7 +36,7 @@ def match_admin(make_user):
 
 
 def _open_match(owner) -> Match:
-    return services.create_match(user=owner, game="han", players=3)
+    return match_services.create_match(user=owner, game="han", players=3)
 
 
 def test_the_migration_makes_the_match_admin_group():
@@ -53,15 +54,15 @@ def test_staff_without_permissions_is_no_api_admin(owner, staff, make_auth_clien
     abort = client.post(f"{API}/matches/{match.pk}/abort/", {}, format="json")
     assert_api_error(abort, 403, "forbidden")
     with pytest.raises(errors.NotAllowed):
-        services.replace_seat_with_bot(user=staff, match_id=match.pk, position=1,
-                                       bot_kind="random")
+        match_services.replace_seat_with_bot(user=staff, match_id=match.pk, position=1,
+                                             bot_kind="random")
     match.refresh_from_db()
     assert match.status == MatchStatus.OPEN and match.seats.count() == 1
 
 
 def test_staff_without_permissions_cannot_open_the_admin_replay(owner, staff):
     match = _open_match(owner)
-    services.start_match(user=owner, match_id=match.pk, fill_with="random")
+    match_services.start_match(user=owner, match_id=match.pk, fill_with="random")
     browser = Client()
     browser.force_login(staff)
     assert browser.get(f"/admin/games/match/{match.pk}/replay/").status_code == 403
@@ -76,8 +77,8 @@ def test_a_match_admin_starts_aborts_and_hands_seats_to_bots(owner, match_admin,
     assert start.status_code == 200, start.content
     assert Match.objects.get(pk=first.pk).status == MatchStatus.ACTIVE
 
-    seat = services.replace_seat_with_bot(user=match_admin, match_id=second.pk, position=2,
-                                          bot_kind="greedy")
+    seat = match_services.replace_seat_with_bot(user=match_admin, match_id=second.pk, position=2,
+                                                bot_kind="greedy")
     assert seat.bot_kind == "greedy"
     abort = client.post(f"{API}/matches/{second.pk}/abort/", {"reason": "test"},
                         format="json")

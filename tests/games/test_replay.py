@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import selectors, services
+from games import errors, selectors
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match, Result
 from games.replay import iter_replay, replay_state
 from rules import get_engine
@@ -24,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 )
 def test_a_finished_match_replays_to_its_snapshot_and_result(game, players, options):
     with eager_celery():
-        match = services.create_match(
+        match = match_services.create_match(
             user=None, game=game, players=players, options=options, take_seat=False,
             bot_seats={seat: ("greedy" if seat % 2 else "random") for seat in range(players)},
         )
@@ -45,7 +47,7 @@ def test_a_finished_match_replays_to_its_snapshot_and_result(game, players, opti
     assert last_ply == match.ply and engine.to_json(last_state) == match.state
 
     # Re-scoring from the log (admin action) rewrites identical results.
-    assert services.score_match(match_id=match.pk, rescore=True) is True
+    assert scoring.score_match(match_id=match.pk, rescore=True) is True
     assert [(r.score, r.rank) for r in Result.objects.filter(match=match).order_by("seat")] == [
         (r.score, r.rank) for r in rows
     ]
@@ -56,8 +58,8 @@ def test_replay_of_a_running_match_shows_exactly_the_live_view_of_that_ply(
     game, make_user, make_auth_client, api_client
 ):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game=game, players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game=game, players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     clients = {0: make_auth_client(ann), 1: make_auth_client(bob)}
     readers = {0: clients[0], 1: clients[1], None: api_client}
 
@@ -85,11 +87,11 @@ def test_replay_of_a_running_match_shows_exactly_the_live_view_of_that_ply(
 
 def test_replay_selector_rejects_plies_outside_the_log(make_user):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     match = selectors.get_match(match.pk)
     for bad in (-1, 1, "1", "x", "", 2.0, True):  # None means the latest ply
-        with pytest.raises(services.errors.InvalidPly):
+        with pytest.raises(errors.InvalidPly):
             selectors.replay_view(match, ann, bad)
     assert selectors.replay_view(match, ann, 0)["ply"] == 0
     assert selectors.replay_view(match, ann, None)["ply"] == match.ply

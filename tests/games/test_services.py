@@ -10,6 +10,8 @@ import pytest
 from django.test import override_settings
 
 from games import errors, selectors, services
+from games.matches import follow_up, recovery, scoring
+from games.matches import services as match_services
 from games.models import Match, MatchStatus, Move, Result, Seat
 from games.notifications import publish_match_update
 from tests.games.support import eager_celery
@@ -19,8 +21,8 @@ pytestmark = pytest.mark.django_db
 
 def test_create_seats_the_creator_and_commits_to_a_secret_seed(make_user):
     ann = make_user()
-    match = services.create_match(user=ann, game="han", players=3,
-                                  options={"map": "border-disputes"}, bot_seats={0: "random"})
+    match = match_services.create_match(user=ann, game="han", players=3,
+                                        options={"map": "border-disputes"}, bot_seats={0: "random"})
     assert match.status == MatchStatus.OPEN
     assert match.options == {"map": "border-disputes", "variant": False}  # normalized
     assert match.seed_commitment == hashlib.sha256(match.seed.encode()).hexdigest()
@@ -34,16 +36,16 @@ def test_create_seats_the_creator_and_commits_to_a_secret_seed(make_user):
 
 def test_seeds_differ_between_matches(make_user):
     ann = make_user()
-    seeds = {services.create_match(user=ann, game="hansa", players=2).seed for _ in range(5)}
+    seeds = {match_services.create_match(user=ann, game="hansa", players=2).seed for _ in range(5)}
     assert len(seeds) == 5
 
 
 def test_the_last_join_starts_the_match(make_user):
     ann, bob, cat = make_user(), make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=3)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=3)
+    match_services.join_match(user=bob, match_id=match.pk)
     assert Match.objects.get(pk=match.pk).status == MatchStatus.OPEN
-    seat = services.join_match(user=cat, match_id=str(match.pk))
+    seat = match_services.join_match(user=cat, match_id=str(match.pk))
     assert seat.position == 2
     match.refresh_from_db()
     assert match.status == MatchStatus.ACTIVE and match.ply == 0 and match.started_at
@@ -52,46 +54,46 @@ def test_the_last_join_starts_the_match(make_user):
 
 def test_leave_frees_the_seat_only_while_open(make_user):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=3)
-    services.join_match(user=bob, match_id=match.pk)
-    services.leave_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=3)
+    match_services.join_match(user=bob, match_id=match.pk)
+    match_services.leave_match(user=bob, match_id=match.pk)
     assert not Seat.objects.filter(match=match, user=bob).exists()
-    services.join_match(user=bob, match_id=match.pk, position=2)
-    services.start_match(user=ann, match_id=match.pk, fill_with="random")
+    match_services.join_match(user=bob, match_id=match.pk, position=2)
+    match_services.start_match(user=ann, match_id=match.pk, fill_with="random")
     with pytest.raises(errors.MatchNotOpen):
-        services.leave_match(user=bob, match_id=match.pk)
+        match_services.leave_match(user=bob, match_id=match.pk)
     assert Seat.objects.get(match=match, position=1).bot_kind == "random"
 
 
 def test_abort_by_creator_or_admin_reveals_the_seed(make_user):
     ann, bob = make_user(), make_user()
     admin = make_user(is_staff=True, is_superuser=True)
-    match = services.create_match(user=ann, game="hansa", players=2)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
     with pytest.raises(errors.NotAllowed):
-        services.abort_match(user=bob, match_id=match.pk)
-    services.abort_match(user=admin, match_id=match.pk, reason="test")
+        match_services.abort_match(user=bob, match_id=match.pk)
+    match_services.abort_match(user=admin, match_id=match.pk, reason="test")
     match = selectors.get_match(match.pk)
     assert match.status == MatchStatus.ABORTED and match.abort_reason == "test"
     assert selectors.match_summary(match)["seed"] == match.seed
     with pytest.raises(errors.MatchOver):
-        services.abort_match(user=ann, match_id=match.pk)
+        match_services.abort_match(user=ann, match_id=match.pk)
 
 
 def test_an_admin_hands_a_waiting_seat_to_a_bot_which_then_plays(make_user):
     ann, bob = make_user(), make_user()
     admin = make_user(is_staff=True, is_superuser=True)
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     with pytest.raises(errors.NotAllowed):
-        services.replace_seat_with_bot(user=ann, match_id=match.pk, position=1,
-                                       bot_kind="greedy")
+        match_services.replace_seat_with_bot(user=ann, match_id=match.pk, position=1,
+                                             bot_kind="greedy")
     with eager_celery(), pytest.raises(errors.UnknownBotKind):
-        services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
-                                       bot_kind="oracle")
+        match_services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
+                                             bot_kind="oracle")
     # Not eager here: on_commit does not run inside the test transaction, so call the task
     # the way a worker would once the replacement is committed.
-    seat = services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
-                                          bot_kind="greedy")
+    seat = match_services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
+                                                bot_kind="greedy")
     assert seat.user is None and seat.bot_kind == "greedy"
     assert services.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
     assert Move.objects.filter(match=match, seat=1).count() == 1
@@ -101,8 +103,8 @@ def test_an_admin_hands_a_waiting_seat_to_a_bot_which_then_plays(make_user):
 
 def test_bot_turns_are_no_ops_when_stale_or_not_a_bot(make_user):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
     assert services.play_bot_turn(match_id=match.pk, seat=0, ply=0) is False  # a person
     assert services.play_bot_turn(match_id=999999, seat=0, ply=0) is False
     assert services.play_bot_turn(match_id=match.pk, seat=0, ply=7) is False
@@ -112,35 +114,35 @@ def test_bot_turns_are_no_ops_when_stale_or_not_a_bot(make_user):
 @pytest.mark.django_db(transaction=True)  # on-commit follow-ups must run: real commits
 def test_score_match_is_idempotent(make_user):
     with eager_celery():
-        match = services.create_match(user=None, game="hansa", players=2, take_seat=False,
-                                      bot_seats={0: "greedy", 1: "random"})
+        match = match_services.create_match(user=None, game="hansa", players=2, take_seat=False,
+                                            bot_seats={0: "greedy", 1: "random"})
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     ids = list(Result.objects.filter(match=match).values_list("pk", flat=True))
-    assert services.score_match(match_id=match.pk) is False
+    assert scoring.score_match(match_id=match.pk) is False
     assert list(Result.objects.filter(match=match).values_list("pk", flat=True)) == ids
 
 
 def test_scoring_runs_only_for_a_game_that_is_over(make_user):
     ann, bob = make_user(), make_user()
-    match = services.create_match(user=ann, game="hansa", players=2)
-    services.join_match(user=bob, match_id=match.pk)
-    assert services.score_match(match_id=match.pk) is False
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
+    assert scoring.score_match(match_id=match.pk) is False
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.SCORING)  # a corrupt row
-    assert services.score_match(match_id=match.pk) is False
+    assert scoring.score_match(match_id=match.pk) is False
     assert not Result.objects.filter(match=match).exists()
 
 
 def test_the_sweep_re_enqueues_stalled_bot_turns_and_scoring(make_user):
     # Inline tasks: what the sweep enqueues is played at once, so its effect is visible.
     ann = make_user()
-    match = services.create_match(user=ann, game="hansa", players=2, bot_seats={1: "greedy"})
+    match = match_services.create_match(user=ann, game="hansa", players=2, bot_seats={1: "greedy"})
     match.refresh_from_db()
     assert 1 in selectors.to_act_of(match)  # the bot owes its keep; its task was "lost"
-    assert services.resume_stalled_matches(idle_seconds=3600) == {"bot_turns": 0,
+    assert recovery.resume_stalled_matches(idle_seconds=3600) == {"bot_turns": 0,
                                                                   "scorings": 0}
     with eager_celery():
-        counts = services.resume_stalled_matches(idle_seconds=0)
+        counts = recovery.resume_stalled_matches(idle_seconds=0)
     assert counts["bot_turns"] == 1
     assert Move.objects.filter(match=match, seat=1).count() == 1
 
@@ -202,11 +204,11 @@ def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(
     # Starting the match schedules the bot turns already; the hand-over must not schedule
     # a second copy of them (a duplicated task that only a stale-ply check stops).
     ann, admin = make_user(), make_user(is_staff=True, is_superuser=True)
-    match = services.create_match(user=ann, game="hansa", players=2)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
     enqueued = []
-    monkeypatch.setattr(services, "enqueue_bot_turn", lambda *args: enqueued.append(args))
+    monkeypatch.setattr(follow_up, "enqueue_bot_turn", lambda *args: enqueued.append(args))
     with django_capture_on_commit_callbacks(execute=True):
-        services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
-                                       bot_kind="random")
+        match_services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
+                                             bot_kind="random")
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
     assert enqueued == [(match.pk, 1, 0)]

@@ -9,8 +9,8 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import signals
 from django.test.utils import CaptureQueriesContext
 
-from games import services
 from games.feed.models import FeedEvent
+from games.matches import services as match_services
 from games.models import Match, Move
 from games.write_batch import WriteBatch
 
@@ -22,8 +22,8 @@ def match_and_people():
     User = get_user_model()
     creator = User.objects.create_user("batch-creator", password=None)
     other = User.objects.create_user("batch-other", password=None)
-    match = services.create_match(user=creator, game="han", players=2)
-    services.join_match(user=other, match_id=match.pk)
+    match = match_services.create_match(user=creator, game="han", players=2)
+    match_services.join_match(user=other, match_id=match.pk)
     return Match.objects.get(pk=match.pk), creator, other
 
 

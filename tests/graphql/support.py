@@ -11,6 +11,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from games import selectors, services
+from games.matches import services as match_services
 from games.models import Match, Move
 
 GRAPHQL = "/graphql/"
@@ -50,11 +51,11 @@ def payload_codes(payload: dict) -> list[str]:
 
 def start_match(game: str, players: list[Player], options: dict | None = None) -> int:
     """An active match with every seat a human, seat i = players[i]."""
-    match = services.create_match(
+    match = match_services.create_match(
         user=players[0].user, game=game, players=len(players), options=options
     )
     for player in players[1:]:
-        services.join_match(user=player.user, match_id=match.pk)
+        match_services.join_match(user=player.user, match_id=match.pk)
     match.refresh_from_db()
     assert match.status == "active"
     return match.pk

@@ -8,9 +8,10 @@ import asyncio
 import pytest
 from django.db import connection
 
-from games import services
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match
 from tests.graphql.asgi_server import Subscriber, channel_layers_setting, running_daphne
 from tests.graphql.support import gql, payload_codes, snapshot, start_match
@@ -48,7 +49,7 @@ def test_create_with_a_time_control_shows_the_clocks(players):
     payload = gql(CREATE, {"timeControl": "realtime-3+10"}, token=players[0].token)
     match = payload["data"]["createMatch"]["match"]
     assert match["timeControl"]["initial_seconds"] == 180 and match["clocks"] == []  # open
-    services.join_match(user=players[1].user, match_id=int(match["id"]))
+    match_services.join_match(user=players[1].user, match_id=int(match["id"]))
     body = gql(f'{{ match(id: "{match["id"]}") {{ {CLOCK_FIELDS} }} }}')["data"]["match"]
     assert [clock["running"] for clock in body["clocks"]] == [True, True]
     assert all(clock["deadline"] for clock in body["clocks"])
@@ -86,7 +87,7 @@ def test_resign_ends_a_duel_and_refusals_write_nothing(players):
         {"ply": 0, "seat": 1, "kind": "resign", "botKind": "greedy"}]
     twice = gql(RESIGN, {"id": match_id}, token=players[1].token)["data"]["resignMatch"]
     assert payload_codes(twice) == ["already_resigned"]
-    services.score_match(match_id=match_id)  # no worker here
+    scoring.score_match(match_id=match_id)  # no worker here
     result = gql(f'{{ match(id: "{match_id}") {{ {CLOCK_FIELDS} }} }}')["data"]["match"]
     assert result["result"]["winners"] == [0]
     assert result["result"]["forfeits"] == [{"seat": 1, "kind": "resign", "ply": 0}]
@@ -95,9 +96,9 @@ def test_resign_ends_a_duel_and_refusals_write_nothing(players):
 @pytest.mark.django_db(transaction=True)
 def test_a_push_carries_the_clocks_and_the_resignation(settings, players):
     settings.CHANNEL_LAYERS = channel_layers_setting()
-    match = services.create_match(user=players[0].user, game="hansa", players=2,
-                                  time_control="realtime-10+30")
-    services.join_match(user=players[1].user, match_id=match.pk)
+    match = match_services.create_match(user=players[0].user, game="hansa", players=2,
+                                        time_control="realtime-10+30")
+    match_services.join_match(user=players[1].user, match_id=match.pk)
     query = ("subscription S($id: ID!) { matchUpdates(matchId: $id) { status "
              "clocks { seat running remainingMs deadline } incidents { seat kind } "
              "result { forfeits { seat kind } } } }")
@@ -131,7 +132,7 @@ def test_a_push_carries_the_clocks_and_the_resignation(settings, players):
 def _resign_and_score(user, match_id):
     try:
         clock_services.resign(user=user, match_id=match_id)
-        services.score_match(match_id=match_id)  # what the worker would do
+        scoring.score_match(match_id=match_id)  # what the worker would do
     finally:
         connection.close()  # this thread's own connection
 

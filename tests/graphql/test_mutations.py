@@ -7,7 +7,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from games import selectors, services
+from games import selectors
+from games.matches import services as match_services
 from games.models import Match, Move
 from rules import get_engine
 from tests.games.support import assert_no_leak, known_card_ids
@@ -100,8 +101,8 @@ def test_create_join_leave_start_a_match(game, players):
 
 @pytest.mark.parametrize("game", ["han", "hansa"])
 def test_start_by_the_creator_filling_open_seats_with_bots(game, players):
-    match_id = services.create_match(user=players[0].user, game=game, players=3).pk
-    services.join_match(user=players[1].user, match_id=match_id)
+    match_id = match_services.create_match(user=players[0].user, game=game, players=3).pk
+    match_services.join_match(user=players[1].user, match_id=match_id)
     not_full = gql(START, {"id": match_id}, token=players[0].token)["data"]["startMatch"]
     assert payload_codes(not_full) == ["match_not_full"]
     assert not_full["errors"][0]["details"] == {"open_seats": [2]}
@@ -178,14 +179,14 @@ def test_create_match_bad_input_is_a_typed_error_and_writes_nothing(
 
 
 def test_join_failures(players, outsider):
-    match_id = services.create_match(user=players[0].user, game="hansa", players=2).pk
+    match_id = match_services.create_match(user=players[0].user, game="hansa", players=2).pk
     assert payload_codes(gql(JOIN, {"id": match_id}, token=players[0].token)["data"][
         "joinMatch"]) == ["already_seated"]
     assert payload_codes(gql(JOIN, {"id": match_id, "position": 0}, token=players[1].token)[
         "data"]["joinMatch"]) == ["seat_taken"]
     assert payload_codes(gql(JOIN, {"id": match_id, "position": 7}, token=players[1].token)[
         "data"]["joinMatch"]) == ["invalid_seat"]
-    services.join_match(user=players[1].user, match_id=match_id)
+    match_services.join_match(user=players[1].user, match_id=match_id)
     before = snapshot(match_id)
     full = gql(JOIN, {"id": match_id}, token=outsider.token)["data"]["joinMatch"]
     assert payload_codes(full) == ["match_full"]  # as REST: every seat is taken
@@ -195,7 +196,7 @@ def test_join_failures(players, outsider):
 
 
 def test_leave_without_a_seat(players, outsider):
-    match_id = services.create_match(user=players[0].user, game="hansa", players=2).pk
+    match_id = match_services.create_match(user=players[0].user, game="hansa", players=2).pk
     payload = gql(LEAVE, {"id": match_id}, token=outsider.token)["data"]["leaveMatch"]
     assert payload_codes(payload) == ["not_seated"]
 
@@ -309,7 +310,7 @@ def test_move_after_abort_is_refused(players):
     match = selectors.get_match(match_id)
     seat = selectors.to_act_of(match)[0]
     move = selectors.legal_moves_for(match, players[seat].user)["moves"][0]
-    services.abort_match(user=players[0].user, match_id=match_id)
+    match_services.abort_match(user=players[0].user, match_id=match_id)
     payload = gql(SUBMIT, {"id": match_id, "move": move}, token=players[seat].token)[
         "data"]["submitMove"]
     assert payload_codes(payload) == ["match_not_active"]

@@ -9,7 +9,7 @@ import hashlib
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.matches import services as match_services
 from games.models import Match, Move, Result
 from games.replay import replay_state
 from rules import get_engine
@@ -166,7 +166,7 @@ def test_replay_of_a_running_match_reveals_no_more_than_the_live_view(
 
 
 def test_replay_before_the_start_and_of_unknown_matches(players):
-    open_match = services.create_match(user=players[0].user, game="han", players=3)
+    open_match = match_services.create_match(user=players[0].user, game="han", players=3)
     body = gql(REPLAY_QUERY, {"id": str(open_match.pk), "ply": 0})
     assert error_codes(body) == ["match_not_active"]
     for bad_id in ("999999", "abc", "-1", "1e3", "99999999999999999999999"):
@@ -190,7 +190,7 @@ query Log($id: ID!, $since: Int!) { match(id: $id) { log(since: $since) { ply mo
 def test_finished_match_shows_result_seed_and_whole_log(game, players):
     # One person and bots; eager Celery lets the bots and the scoring run inline.
     with eager_celery():
-        created = services.create_match(
+        created = match_services.create_match(
             user=players[0].user, game=game, players=3,
             bot_seats={1: "random", 2: "greedy"},
         )
@@ -229,7 +229,7 @@ def test_finished_match_shows_result_seed_and_whole_log(game, players):
 
 def test_aborted_match_reveals_the_seed(players):
     match_id = start_match("han", players)
-    services.abort_match(user=players[0].user, match_id=match_id, reason="test")
+    match_services.abort_match(user=players[0].user, match_id=match_id, reason="test")
     shown = gql(MATCH_QUERY, {"id": str(match_id)})["data"]["match"]
     assert shown["status"] == "ABORTED"
     assert shown["seed"] == Match.objects.get(pk=match_id).seed
@@ -279,9 +279,9 @@ query List($game: String, $status: MatchStatus, $mine: Boolean! = false,
 def test_matches_filters_and_pagination_as_rest(players, outsider):
     active_han = start_match("han", players)
     active_hansa = start_match("hansa", players[:2])
-    open_han = services.create_match(user=outsider.user, game="han", players=3).pk
-    aborted = services.create_match(user=outsider.user, game="hansa", players=2).pk
-    services.abort_match(user=outsider.user, match_id=aborted)
+    open_han = match_services.create_match(user=outsider.user, game="han", players=3).pk
+    aborted = match_services.create_match(user=outsider.user, game="hansa", players=2).pk
+    match_services.abort_match(user=outsider.user, match_id=aborted)
 
     def ids(variables, token=None):
         body = gql(MATCHES_QUERY, variables, token=token)

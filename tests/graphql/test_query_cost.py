@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games.matches import services as match_services
 from tests.graphql.support import gql
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +28,10 @@ query List($limit: Int!) {
 def _make_matches(count: int, players) -> None:
     for index in range(count):
         creator, *others = players[index % 3:] + players[: index % 3]
-        match = services.create_match(user=creator.user, game="hansa", players=3)
-        services.join_match(user=others[0].user, match_id=match.pk)
+        match = match_services.create_match(user=creator.user, game="hansa", players=3)
+        match_services.join_match(user=others[0].user, match_id=match.pk)
         if index % 5 == 0:  # every fifth one full, hence started: it has a view too
-            services.join_match(user=others[1].user, match_id=match.pk)
+            match_services.join_match(user=others[1].user, match_id=match.pk)
 
 
 def _queries_to_list(limit: int, token: str) -> tuple[int, dict]:

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from games import services
+from games.matches import services as match_services
 from games.models import Match, Move, Result
 from games.replay import replay_state
 from rules import get_engine
@@ -264,11 +264,11 @@ def test_websocket_authentication_and_bad_subscriptions(server, players):
 
 
 def test_lobby_changes_are_pushed_until_the_match_starts(server, players):
-    open_match = services.create_match(user=players[0].user, game="han", players=3).pk
+    open_match = match_services.create_match(user=players[0].user, game="han", players=3).pk
 
     def join(player):
         try:
-            services.join_match(user=player.user, match_id=open_match)
+            match_services.join_match(user=player.user, match_id=open_match)
         finally:
             connection.close()
 

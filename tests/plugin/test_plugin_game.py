@@ -10,6 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import selectors, services
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match, MatchStatus
 from rules import available_games, get_engine
 from tests.games.support import API, match_url
@@ -85,7 +87,7 @@ def test_a_match_over_rest_with_events_replay_result(nim, make_user, make_auth_c
     assert clients[1].get(f"{API}/matches/?my_turn=true").json()["count"] == 1
     detail = _play_rest(clients, match_id)
     assert detail["status"] == "scoring"
-    services.score_match(match_id=match_id)
+    scoring.score_match(match_id=match_id)
     result = api_client.get(match_url(match_id, "result/")).json()
     assert result["end_reason"] == "last_stone_taken" and sorted(result["ranks"])[0] == 1
     replay = api_client.get(match_url(match_id, "replay/")).json()
@@ -116,8 +118,8 @@ def test_a_match_over_graphql(nim, make_user):
 
 def test_a_random_bot_plays_it_and_the_admin_replays_it(nim, make_user):
     human = make_user()
-    match = services.create_match(user=human, game="nim", players=2,
-                                  bot_seats={1: "random"}, seed="plugin-seed")
+    match = match_services.create_match(user=human, game="nim", players=2,
+                                        bot_seats={1: "random"}, seed="plugin-seed")
     match = Match.objects.get(pk=match.pk)
     while match.status == MatchStatus.ACTIVE:
         seat = selectors.to_act_of(match)[0]

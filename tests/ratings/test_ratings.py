@@ -10,7 +10,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from openskill.models import PlackettLuce
 
-from games import services
+from games.matches import scoring
+from games.matches import services as match_services
 from games.models import Match, MatchStatus, Result, Seat
 from games.ratings.models import Rating, RatingChange
 from games.ratings.services import rate_match
@@ -23,10 +24,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def human_match(users, game="han", bots=None):
     players = len(users) + len(bots or {})
     with eager_celery():
-        match = services.create_match(user=users[0], game=game, players=players,
-                                      bot_seats=bots or {}, creator_seat=0)
+        match = match_services.create_match(user=users[0], game=game, players=players,
+                                            bot_seats=bots or {}, creator_seat=0)
         for position, user in enumerate(users[1:], start=1):
-            services.join_match(user=user, match_id=match.pk, position=position)
+            match_services.join_match(user=user, match_id=match.pk, position=position)
     return match.pk
 
 
@@ -76,8 +77,8 @@ def test_scoring_again_changes_nothing(make_user):
     before = sorted(Rating.objects.values_list("user_id", "mu", "sigma", "rated_matches"))
     changes = RatingChange.objects.count()
     assert changes == 2
-    assert services.score_match(match_id=match.pk) is False  # the task, redelivered
-    assert services.score_match(match_id=match.pk, rescore=True) is True  # admin re-score
+    assert scoring.score_match(match_id=match.pk) is False  # the task, redelivered
+    assert scoring.score_match(match_id=match.pk, rescore=True) is True  # admin re-score
     with transaction.atomic():
         assert rate_match(Match.objects.select_for_update().get(pk=match.pk)) is False
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma",
@@ -145,7 +146,7 @@ def test_only_rated_matches_count(make_user):
     assert rated is False
     # aborted
     match_id = human_match([alice, bob, make_user()])
-    services.abort_match(user=alice, match_id=match_id)
+    match_services.abort_match(user=alice, match_id=match_id)
     with transaction.atomic():
         assert rate_match(Match.objects.select_for_update().get(pk=match_id)) is False
     # incomplete seats (a match written as finished with a seat missing)

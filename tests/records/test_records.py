@@ -11,7 +11,7 @@ import json
 import pytest
 from asgiref.sync import async_to_sync
 
-from games import services
+from games.matches import services as match_services
 from games.models import Match, MatchStatus
 from games.records.format import MAX_RECORD_MOVES
 from games.records.services import verify_record
@@ -35,7 +35,7 @@ VERIFY = f"{API}/records/verify/"
 
 def _bot_match(game, players, options=None, seed=None):
     with eager_celery():
-        match = services.create_match(
+        match = match_services.create_match(
             user=None, game=game, players=players, options=options or {}, take_seat=False,
             seed=seed,
             bot_seats={seat: ("greedy" if seat % 2 else "random") for seat in range(players)},
@@ -182,11 +182,11 @@ def test_only_finished_matches_have_a_record(make_user, make_auth_client, api_cl
     alice, bob = make_user(), make_user()
     client = make_auth_client(alice)
     with eager_celery():
-        open_match = services.create_match(user=alice, game="han", players=3, seed=TEST_SEED)
-        active = services.create_match(user=alice, game="hansa", players=2,
-                                       bot_seats={1: "random"}, seed=TEST_SEED)
-        aborted = services.create_match(user=bob, game="han", players=3, seed=TEST_SEED)
-        services.abort_match(user=bob, match_id=aborted.pk)
+        open_match = match_services.create_match(user=alice, game="han", players=3, seed=TEST_SEED)
+        active = match_services.create_match(user=alice, game="hansa", players=2,
+                                             bot_seats={1: "random"}, seed=TEST_SEED)
+        aborted = match_services.create_match(user=bob, game="han", players=3, seed=TEST_SEED)
+        match_services.abort_match(user=bob, match_id=aborted.pk)
     for match in (open_match, active, aborted):
         for reader in (api_client, client):
             response = reader.get(match_url(match.pk, "record/"))
@@ -214,7 +214,7 @@ def test_a_users_records_stream_as_ndjson(finished, make_user, api_client):
         second = client.post(f"{API}/matches/", {
             "game": "han", "players": 2, "bot_seats": {"1": "random"}}, format="json").json()
         play_human_turns({0: client}, second["id"])
-        services.create_match(user=alice, game="hansa", players=2, bot_seats={1: "random"})
+        match_services.create_match(user=alice, game="hansa", players=2, bot_seats={1: "random"})
     url = f"{API}/users/{alice.username}/records/"
     records = _ndjson(api_client.get(url))
     assert [record["match"]["id"] for record in records] == [first.pk, second["id"]]
@@ -321,8 +321,8 @@ def test_a_resignation_is_part_of_the_record(make_user, api_client):
 
     alice, bob = make_user(), make_user()
     with eager_celery():
-        match = services.create_match(user=alice, game="hansa", players=2)
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=alice, game="hansa", players=2)
+        match_services.join_match(user=bob, match_id=match.pk)
         clock_services.resign(user=alice, match_id=match.pk)
     match = Match.objects.get(pk=match.pk)
     assert match.status == MatchStatus.FINISHED  # two players: it ends at once

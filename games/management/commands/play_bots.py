@@ -17,7 +17,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from config.celery import app as celery_app
-from games import errors, selectors, services
+from games import errors, selectors
+from games.matches import services as match_services
 from games.models import Match
 from rules.bots import BOT_KINDS
 
@@ -80,7 +81,7 @@ class Command(BaseCommand):
                           f"(commitment {match.seed_commitment})")
 
     def _play(self, opts, options, bot_seats) -> Match:
-        return services.create_match(
+        return match_services.create_match(
             user=None, game=opts["game"], players=opts["players"], options=options,
             bot_seats=bot_seats, take_seat=False, seed=opts["seed"],
         )

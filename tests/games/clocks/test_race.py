@@ -12,6 +12,7 @@ import time_machine
 from games import errors, services
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
+from games.matches import services as match_services
 from games.models import Match, Move, Seat
 from rules import get_engine
 from tests.games.test_concurrency import _assert_log_gapless, _race
@@ -23,9 +24,9 @@ T0 = datetime(2026, 4, 1, 20, 0, tzinfo=UTC)
 
 def _late_move_and_timeout(ann, bob, start):
     with time_machine.travel(start, tick=True) as traveller:
-        match = services.create_match(user=ann, game="hansa", players=2,
-                                      time_control="realtime-3+10")
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="hansa", players=2,
+                                            time_control="realtime-3+10")
+        match_services.join_match(user=bob, match_id=match.pk)
         engine = get_engine("hansa")
         state = engine.from_json(Match.objects.get(pk=match.pk).state)
         services.submit_move(match_id=match.pk, user=bob,

@@ -13,6 +13,7 @@ from games import errors, selectors, services
 from games.clocks import services as clock_services
 from games.clocks.errors import NothingToReclaim
 from games.clocks.models import Incident
+from games.matches import services as match_services
 from games.models import Match, MatchStatus, Result, Seat
 from games.replay import replay_result
 from rules import get_engine
@@ -53,9 +54,9 @@ def assert_replays_to_stored_result(match_id):
 def test_a_realtime_turn_charges_its_time_and_gains_the_capped_increment(make_user):
     ann, bob = make_user(), make_user()
     with time_machine.travel(T0, tick=False) as traveller:
-        match = services.create_match(user=ann, game="han", players=2,
-                                      time_control="realtime-3+10")
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="han", players=2,
+                                            time_control="realtime-3+10")
+        match_services.join_match(user=bob, match_id=match.pk)
         match.refresh_from_db()
         first = get_engine("han").to_act(get_engine("han").from_json(match.state))[0]
         mover = ann if first == 0 else bob
@@ -82,9 +83,9 @@ def test_a_realtime_turn_charges_its_time_and_gains_the_capped_increment(make_us
 def test_in_a_simultaneous_phase_every_seat_owing_a_choice_runs_its_own_clock(make_user):
     ann, bob = make_user(), make_user()
     with time_machine.travel(T0, tick=False) as traveller:
-        match = services.create_match(user=ann, game="hansa", players=2,
-                                      time_control={"preset": "realtime-10+30"})
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="hansa", players=2,
+                                            time_control={"preset": "realtime-10+30"})
+        match_services.join_match(user=bob, match_id=match.pk)
         assert all(row["running"] for row in _clocks(match.pk).values())  # both keep a card
         traveller.shift(timedelta(seconds=25))
         _play_first_legal(match.pk, ann)
@@ -97,9 +98,9 @@ def test_in_a_simultaneous_phase_every_seat_owing_a_choice_runs_its_own_clock(ma
 def test_a_timeout_hands_the_seat_to_its_bot_and_the_player_reclaims_it(make_user):
     ann, bob = make_user(), make_user()
     with eager_celery(), time_machine.travel(T0, tick=False) as traveller:
-        match = services.create_match(user=ann, game="hansa", players=2,
-                                      time_control="realtime-3+10")
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="hansa", players=2,
+                                            time_control="realtime-3+10")
+        match_services.join_match(user=bob, match_id=match.pk)
         _play_first_legal(match.pk, bob)  # bob keeps a card in time, ann never does
         traveller.shift(timedelta(seconds=181))
         # No worker here: the deadline task is lost; the beat sweep finds the clock.
@@ -132,7 +133,7 @@ def test_a_timeout_hands_the_seat_to_its_bot_and_the_player_reclaims_it(make_use
 def test_forfeit_policy_ranks_the_seat_last_and_a_bot_plays_it_out(make_user):
     ann = make_user()
     with eager_celery(), time_machine.travel(T0, tick=False) as traveller:
-        match = services.create_match(
+        match = match_services.create_match(
             user=ann, game="hansa", players=3, bot_seats={1: "greedy", 2: "random"},
             time_control={"preset": "realtime-3+10", "timeout_policy": "forfeit"})
         traveller.shift(timedelta(minutes=4))
@@ -150,8 +151,8 @@ def test_forfeit_policy_ranks_the_seat_last_and_a_bot_plays_it_out(make_user):
 def test_resigning_a_two_player_match_ends_it_at_once(make_user):
     ann, bob = make_user(), make_user()
     with eager_celery():
-        match = services.create_match(user=ann, game="han", players=2)
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="han", players=2)
+        match_services.join_match(user=bob, match_id=match.pk)
         clock_services.resign(user=bob, match_id=match.pk)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.ply == 0
@@ -165,9 +166,9 @@ def test_resigning_a_two_player_match_ends_it_at_once(make_user):
 def test_resigning_a_four_player_match_lets_a_bot_play_the_seat_out(make_user):
     ann, bob = make_user(), make_user()
     with eager_celery():
-        match = services.create_match(user=ann, game="han", players=4,
-                                      bot_seats={2: "greedy", 3: "random"})
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="han", players=4,
+                                            bot_seats={2: "greedy", 3: "random"})
+        match_services.join_match(user=bob, match_id=match.pk)
         clock_services.resign(user=ann, match_id=match.pk)
         match.refresh_from_db()
         assert match.status == MatchStatus.ACTIVE  # three seats stand: the game goes on
@@ -182,8 +183,8 @@ def test_resigning_a_four_player_match_lets_a_bot_play_the_seat_out(make_user):
 
 def test_an_old_match_without_incidents_replays_as_before(make_user):
     with eager_celery():
-        match = services.create_match(user=None, game="hansa", players=2, take_seat=False,
-                                      bot_seats={0: "greedy", 1: "random"})
+        match = match_services.create_match(user=None, game="hansa", players=2, take_seat=False,
+                                            bot_seats={0: "greedy", 1: "random"})
     match.refresh_from_db()
     engine_result = get_engine("hansa").result(get_engine("hansa").from_json(match.state))
     assert replay_result(match)["ranks"] == engine_result["ranks"]
@@ -194,9 +195,9 @@ def test_an_old_match_without_incidents_replays_as_before(make_user):
 def test_admins_add_time_and_hand_seats_to_a_bot_and_back(make_user):
     ann, bob, admin = make_user(), make_user(), make_user(is_staff=True, is_superuser=True)
     with eager_celery(), time_machine.travel(T0, tick=False):
-        match = services.create_match(user=ann, game="hansa", players=2,
-                                      time_control="realtime-3+10")
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="hansa", players=2,
+                                            time_control="realtime-3+10")
+        match_services.join_match(user=bob, match_id=match.pk)
         clock_services.add_time(user=admin, match_id=match.pk, position=1, seconds=120)
         assert _clocks(match.pk)[1]["deadline"] == T0 + timedelta(seconds=300)
         clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
@@ -212,9 +213,9 @@ def test_admins_add_time_and_hand_seats_to_a_bot_and_back(make_user):
 def test_a_turn_based_deadline_days_ahead_is_enforced_by_the_sweep(make_user):
     ann, bob = make_user(), make_user()
     with eager_celery(), time_machine.travel(T0, tick=False) as traveller:
-        match = services.create_match(user=ann, game="hansa", players=2,
-                                      time_control="turn-based-1d")
-        services.join_match(user=bob, match_id=match.pk)
+        match = match_services.create_match(user=ann, game="hansa", players=2,
+                                            time_control="turn-based-1d")
+        match_services.join_match(user=bob, match_id=match.pk)
         assert Match.objects.get(pk=match.pk).next_deadline == T0 + timedelta(days=1)
         traveller.shift(timedelta(hours=23))
         assert clock_services.sweep_expired_clocks() == 0  # not yet

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.clocks.models import Incident
+from games.matches import services as match_services
 from games.models import Match, Result, Seat
 from games.replay import replay_result
 from tests.games.test_celery_worker import _wait_finished, worker  # noqa: F401 (fixture)
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker
 
 def test_a_human_who_never_moves_is_taken_over_and_the_match_finishes(worker, make_user):  # noqa: F811
     ann = make_user()
-    match = services.create_match(
+    match = match_services.create_match(
         user=ann, game="han", players=2, bot_seats={1: "greedy"},
         time_control={"kind": "realtime", "initial_seconds": 2, "increment_seconds": 0},
     )

@@ -1,0 +1,85 @@
+"""The checks and the lock every writer of a match starts with: who is asking, whether
+they may, which match (locked), which seat, which bot kind.
+
+Shared by the move service (games/services.py), the match services of this package, and
+the clocks, lobby and quick-match services, so that each refuses the same mistake with
+the same error. Each function raises a ``games.errors`` error before anything is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import errors
+from games.match_rows import load_match
+from games.models import Match
+from games.permissions import can_manage_matches
+from games.selectors import parse_match_id, whole_number
+from rules.bots import BOT_KINDS
+
+
+def require_user(user) -> None:
+    """AuthenticationRequired (401) unless ``user`` is signed in."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise errors.AuthenticationRequired()
+
+
+def require_admin(user, what: str) -> None:
+    """AuthenticationRequired, or NotAllowed naming ``what`` only an admin may do. An
+    admin holds a model permission (or is a superuser), never is_staff alone:
+    games/permissions.py."""
+    require_user(user)
+    if not can_manage_matches(user):
+        raise errors.NotAllowed(f"Only an admin can {what}.")
+
+
+def lock_match(match_id: Any) -> Match:
+    """Lock the match row for this transaction (DESIGN.md, "Writing a move", step 1).
+    Raises MatchNotFound (404)."""
+    pk = parse_match_id(match_id)
+    try:
+        return Match.objects.select_for_update().get(pk=pk)
+    except Match.DoesNotExist:
+        raise errors.MatchNotFound(details={"match_id": pk}) from None
+
+
+def lock_match_to_play(match_id: Any) -> Match:
+    """``lock_match`` that also loads what the move's answer shows, in the same statement
+    (games/match_rows.py): the creator, the seats with their users and the incidents, so
+    the caller can answer from this object after the commit instead of reading the match
+    again (issue 14). Only the match row is locked; seats and incidents change only under
+    that same lock."""
+    pk = parse_match_id(match_id)
+    match = load_match(pk, lock=True)
+    if match is None:
+        raise errors.MatchNotFound(details={"match_id": pk})
+    return match
+
+
+def check_position(match: Match, position: Any) -> int:
+    """``position`` as a seat of ``match``, or InvalidSeat (400)."""
+    number = whole_number(position)  # ASCII digits only, like a match id
+    if number is None:
+        raise errors.InvalidSeat("A seat position must be a whole number.")
+    if not 0 <= number < match.players:
+        raise errors.InvalidSeat(
+            f"Seat positions of this match run from 0 to {match.players - 1}.",
+            details={"position": number, "players": match.players},
+        )
+    return number
+
+
+def check_bot_kind(kind: Any) -> str:
+    """``kind`` if it names a bot, or UnknownBotKind (400)."""
+    if kind not in BOT_KINDS:
+        raise errors.UnknownBotKind(
+            f"No bot kind {str(kind)[:40]!r}; choose one of {', '.join(BOT_KINDS)}.",
+            details={"bot_kinds": list(BOT_KINDS)},
+        )
+    return kind
+
+
+def free_positions(match: Match) -> list[int]:
+    """The positions of ``match`` nobody (person or bot) holds, lowest first: one query."""
+    taken = set(match.seats.values_list("position", flat=True))
+    return [position for position in range(match.players) if position not in taken]

@@ -1,0 +1,76 @@
+"""The only writer of ``Result`` rows: scoring a match whose game is over.
+
+Runs in the scoring task (games/tasks.py) once a move or a resignation ended the game,
+and again from the admin to rescore a match from its log. The ratings move in the same
+transaction (``games.ratings.services.rate_match``), so results and ratings land together
+and once."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.clocks.outcome import final_result
+from games.matches.follow_up import schedule_follow_up
+from games.matches.guards import lock_match
+from games.models import MatchStatus, Result
+from games.ratings.services import rate_match
+from games.replay import replay_state
+from rules import get_engine
+
+logger = logging.getLogger(__name__)
+
+
+@transaction.atomic
+def score_match(*, match_id: Any, rescore: bool = False) -> bool:
+    """Write the ``Result`` rows of a match whose game is over and mark it finished.
+    Idempotent: a finished match is left alone, unless ``rescore`` (admin) asks to rebuild
+    the state from the log and rewrite the results. Returns True when it wrote results."""
+    match = lock_match(match_id)
+    if match.status == MatchStatus.FINISHED and not rescore:
+        return False
+    if match.status not in (MatchStatus.SCORING, MatchStatus.FINISHED):
+        return False
+    engine = get_engine(match.game)
+    if rescore:
+        state = replay_state(match)  # the log is the truth; the snapshot only a cache
+        match.state = engine.to_json(state)
+    else:
+        state = engine.from_json(match.state)
+    # The engine's result with resignations and forfeits on top (games/clocks/outcome.py).
+    result = final_result(engine, state, match.players, match.incidents.all())
+    if result is None:
+        logger.error("match %s is in %s but its game is not over", match.pk, match.status)
+        return False
+    Result.objects.filter(match=match).delete()
+    Result.objects.bulk_create(
+        [
+            Result(
+                match=match,
+                seat=position,
+                score=int(result["scores"][position]),
+                rank=int(result["ranks"][position]),
+                breakdown=_breakdown_of(result, position),
+            )
+            for position in range(match.players)
+        ]
+    )
+    match.status = MatchStatus.FINISHED
+    match.to_act = []
+    match.finished_at = match.finished_at or timezone.now()
+    match.save(update_fields=["state", "status", "to_act", "finished_at", "updated_at"])
+    rate_match(match)  # in this transaction: results and ratings land together, once
+    schedule_follow_up(match, None)
+    return True
+
+
+def _breakdown_of(result: dict, position: int) -> Any:
+    breakdown = result.get("breakdown")
+    if isinstance(breakdown, list) and position < len(breakdown):
+        return breakdown[position]
+    if isinstance(breakdown, dict):
+        return breakdown.get(str(position), breakdown.get(position, {}))
+    return {}

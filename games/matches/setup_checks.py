@@ -1,0 +1,92 @@
+"""What a game, a player count and options must be: one set of checks for every place
+that names them (creating a match, a quick-match request, a record to verify, the
+catalogue and the filters of lists), so each refuses the same mistake with the same code.
+
+Where a mistake is answered differently, the caller says so: an unknown game is 404 when
+the game is in the path and 400 when a body or a filter names it (docs/api.md), and
+records wrap these errors in their own ``invalid_record`` (docs/records.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games import errors
+from rules import InvalidOptions as EngineInvalidOptions
+from rules import get_engine
+from rules.engine import Engine
+
+
+def engine_for(game: Any, *, unknown_status: int = 404, **details: Any) -> Engine:
+    """The engine of ``game``, or UnknownGame with ``unknown_status`` (404 for a path,
+    400 for a request body or a filter); ``details`` go into the error."""
+    if not isinstance(game, str):
+        raise errors.UnknownGame("The game must be a string.", details=details or None,
+                                 http_status=unknown_status)
+    try:
+        return get_engine(game)
+    except KeyError:
+        raise errors.UnknownGame(
+            f"No game called {game[:40]!r}.", details={"game": game[:40], **details},
+            http_status=unknown_status,
+        ) from None
+
+
+def player_count(players: Any, catalogue: dict) -> int:
+    """``players`` if it is a whole number inside the game's range (``catalogue``: its
+    ``engine.describe()``), else InvalidPlayerCount (400). A map may narrow the range
+    further: that is ``match_options``' to say."""
+    limits = catalogue.get("players", {})
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise errors.InvalidPlayerCount("players must be a whole number.", details=limits)
+    if not limits.get("min", 1) <= players <= limits.get("max", 16):
+        raise errors.InvalidPlayerCount(
+            f"{catalogue.get('title', catalogue.get('game'))} is for {limits.get('min')} to "
+            f"{limits.get('max')} players, not {players}.",
+            details={"players": players, **limits},
+        )
+    return players
+
+
+def match_options(engine: Engine, players: int, options: Any) -> dict:
+    """``options`` checked and completed by the engine (``normalize_options``), else
+    InvalidOptions (400) with the engine's own code in ``details.reason``. Options that
+    do not fit the player count (Han's map for 5 players on Ways of Diplomacy) are the
+    engine's ``invalid_player_count`` reason, still under InvalidOptions: ``checked_setup``
+    answers them as InvalidPlayerCount."""
+    if options is not None and not isinstance(options, dict):
+        raise errors.InvalidOptions("options must be a JSON object.")
+    try:
+        return engine.normalize_options(players, options)
+    except EngineInvalidOptions as exc:
+        raise errors.InvalidOptions(exc.message, details={"reason": exc.code, **exc.details}
+                                    ) from None
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """A new match's game as ``checked_setup`` accepted it."""
+
+    engine: Engine
+    players: int
+    options: dict
+    rules_version: str
+
+
+def checked_setup(game: Any, players: Any, options: Any) -> MatchSetup:
+    """The engine, player count, completed options and rules version of a new match
+    (``create_match``'s checks; the game is named in a request body). Raises UnknownGame
+    (400), InvalidPlayerCount (also for options that do not fit the count),
+    InvalidOptions."""
+    engine = engine_for(game, unknown_status=400)
+    catalogue = engine.describe()  # built anew at each call (Han: its maps): once here
+    count = player_count(players, catalogue)
+    try:
+        normalized = match_options(engine, count, options)
+    except errors.InvalidOptions as exc:
+        if exc.details.get("reason") != "invalid_player_count":
+            raise
+        raise errors.InvalidPlayerCount(exc.message, details=exc.details) from None
+    return MatchSetup(engine, count, normalized,
+                      str(catalogue.get("rules_version", engine.rules_version)))
