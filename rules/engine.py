@@ -158,8 +158,11 @@ class Engine(ABC):
         return moves[rng.randbelow(len(moves))]
 
     def estimate_scores(self, state: Any) -> list[float]:
-        """Each seat's score as if the game ended now, for search bots that stop a rollout
-        early; on a finished game, the final scores. The default knows only finished games."""
+        """Each seat's final score as this position points to it, for search bots that stop
+        a rollout early; on a finished game, the final scores. Each game says how it
+        projects what is still to come (Han: the final scoring run on the board as it
+        stands; Hansa: every round still to be scored paid at the current standings, then
+        the final scoring). The default knows only finished games."""
         if self.is_over(state):
             return [float(score) for score in self.result(state)["scores"]]
         return [0.0] * len(self.view(state, None).get("scores", []))

@@ -12,8 +12,10 @@ Every seat picks by its own reward, so opponents play well, not kindly. A new no
 per iteration, then a rollout plays random legal moves (``engine.playout_move``: cheap to
 draw, the game decides how evenly its kinds of move are weighed) for up to
 ``rollout_depth`` plies (8) and scores the position: final scores if the game ended, else
-``engine.estimate_scores`` (the game as if it ended now), turned into a reward in [0, 1] per
-seat that mixes the share of opponents beaten with the score margin over the best opponent.
+``engine.estimate_scores`` (the final scores the position points to, as the game projects
+them: Han scores the board as it stands, Hansa also pays every round still to come at the
+current standings), turned into a reward in [0, 1] per seat that mixes the share of
+opponents beaten with the score margin over the best opponent.
 
 Simultaneous phases (several seats in ``to_act``): the tree lets the observer choose first,
 so its choice cannot depend on an opponent's secret one; other seats follow in seat order.

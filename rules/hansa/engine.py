@@ -214,8 +214,8 @@ class HansaEngine(Engine):
         return sample_state(self.data, view, seat, rng)
 
     def estimate_scores(self, state: HansaState) -> list[float]:
-        """Profit so far plus, during a round's turns or final card, the round scored as
-        the board stands now (rules/hansa/heuristics.py)."""
+        """Profit so far, plus every round still to be scored paid as the board stands
+        now, then the final scoring (rules/hansa/heuristics.py)."""
         from rules.hansa.heuristics import estimate_scores
 
         return estimate_scores(self.data, state)
