@@ -19,22 +19,16 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
+from accounts.narrow_users import user_attnames, user_fields
+
 #: the user columns a request reads (permissions, seats, display)
 USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
 
 
 @cache
-def _user_fields(user_model) -> tuple[str, ...]:
-    """``USER_FIELDS`` in the model's field order, the order ``Model.from_db`` expects."""
-    return tuple(field.attname for field in user_model._meta.concrete_fields
-                 if field.name in USER_FIELDS)
-
-
-@cache
 def _statement(token_model, user_model) -> str:
     token, user = token_model._meta, user_model._meta
-    user_columns = ", ".join(f'u."{user.get_field(name).column}"'
-                             for name in _user_fields(user_model))
+    user_columns = ", ".join(f'u."{field.column}"' for field in user_fields(USER_FIELDS))
     return (
         f'SELECT t."{token.get_field("created").column}", {user_columns} '
         f'FROM "{token.db_table}" t JOIN "{user.db_table}" u '
@@ -52,7 +46,7 @@ class NarrowTokenAuthentication(TokenAuthentication):
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         created, *user_values = row
-        user = user_model.from_db(connection.alias, _user_fields(user_model), user_values)
+        user = user_model.from_db(connection.alias, user_attnames(USER_FIELDS), user_values)
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         token = token_model.from_db(connection.alias, ("key", "user_id", "created"),

@@ -30,18 +30,12 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from accounts.narrow_users import user_attnames, user_fields
 from games.clocks.models import Incident
 from games.models import Match, Seat
 
 #: the user columns shown beside a seat or a creator; the rest load on first access
 USER_FIELDS = ("id", "username")
-
-
-@cache
-def _user_fields() -> list:
-    """``USER_FIELDS`` in the model's field order, the order ``Model.from_db`` expects."""
-    return [field for field in get_user_model()._meta.concrete_fields
-            if field.name in USER_FIELDS]
 
 
 @cache
@@ -52,11 +46,6 @@ def _concrete(model) -> list:
 @cache
 def _attnames(model) -> list[str]:
     return [field.attname for field in _concrete(model)]
-
-
-@cache
-def _user_attnames() -> list[str]:
-    return [field.attname for field in _user_fields()]
 
 
 def _json_object(alias: str, fields: list) -> str:
@@ -73,12 +62,12 @@ def _lock_statement() -> str:
 @cache
 def _statement() -> str:
     user = get_user_model()._meta
-    user_fields = _user_fields()
+    shown = user_fields(USER_FIELDS)
     match, seat, incident = Match._meta, Seat._meta, Incident._meta
     match_columns = ", ".join(f'm."{field.column}"' for field in _concrete(Match))
-    creator_columns = ", ".join(f'c."{field.column}"' for field in user_fields)
+    creator_columns = ", ".join(f'c."{field.column}"' for field in shown)
     seat_json = _json_object("s", _concrete(Seat))
-    seat_user_json = _json_object("u", user_fields)
+    seat_user_json = _json_object("u", shown)
     incident_json = _json_object("i", _concrete(Incident))
     return (
         f"SELECT {match_columns}, {creator_columns}, "
@@ -119,7 +108,7 @@ def _from_json(model, data: dict):
 def _user(values) -> object | None:
     if values is None or values[0] is None:
         return None
-    return get_user_model().from_db(connection.alias, _user_attnames(), list(values))
+    return get_user_model().from_db(connection.alias, user_attnames(USER_FIELDS), list(values))
 
 
 def _array(value) -> list:
@@ -141,7 +130,7 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
     count = len(match_fields)
     match = Match.from_db(connection.alias, _attnames(Match),
                           _converted(match_fields, row[:count]))
-    creator = _user(row[count:count + len(_user_fields())])
+    creator = _user(row[count:count + len(user_attnames(USER_FIELDS))])
     if creator is not None:
         match.created_by = creator
     seats = []
@@ -149,7 +138,7 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
         seat = _from_json(Seat, seat_data)
         seat.match = match
         seat.user = None if user_data is None else _user(
-            [user_data[name] for name in _user_attnames()])
+            [user_data[name] for name in user_attnames(USER_FIELDS)])
         seats.append(seat)
     _prefetched(match, "seats", seats)
     _prefetched(match, "incidents", [_from_json(Incident, data) for data in _array(row[-1])])
