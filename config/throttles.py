@@ -20,7 +20,9 @@ seconds until the window ends). A rate of ``None`` switches a scope off.
 
 The caller's address is ``REMOTE_ADDR``; ``X-Forwarded-For`` is believed only through
 ``NUM_PROXIES`` trusted proxies (REST_FRAMEWORK setting), so a client cannot dodge the
-limit by inventing the header.
+limit by inventing the header. A websocket (GraphQL mutations over the socket) has no
+request META: ``scope_meta`` reads the same two values from its ASGI scope, so a socket's
+caller is counted exactly as an HTTP request's.
 """
 
 from __future__ import annotations
@@ -59,6 +61,21 @@ def client_address(request_meta: dict) -> str:
         hops = [hop.strip() for hop in forwarded.split(",")]
         return hops[-min(proxies, len(hops))]
     return remote
+
+
+def scope_meta(scope: dict) -> dict:
+    """The ``REMOTE_ADDR`` and ``HTTP_X_FORWARDED_FOR`` an HTTP request from this ASGI
+    ``scope`` would carry, built as Django's ASGI handler builds them (repeated headers
+    joined by commas), for ``client_address``."""
+    meta = {}
+    client = scope.get("client")
+    if client:
+        meta["REMOTE_ADDR"] = client[0]
+    forwarded = [value.decode("latin1") for name, value in scope.get("headers", [])
+                 if name.lower() == b"x-forwarded-for"]
+    if forwarded:
+        meta["HTTP_X_FORWARDED_FOR"] = ",".join(forwarded)
+    return meta
 
 
 def hit(scope: str, ident: str) -> float | None:

@@ -47,9 +47,10 @@ def _top_level_fields(document, operation) -> list[str]:
 
 
 def _request_meta(context) -> dict:
-    if context.ws is not None:  # a websocket consumer: its ASGI scope knows the peer
-        client = context.ws.scope.get("client") or ("unknown", 0)
-        return {"REMOTE_ADDR": client[0]}
+    if context.ws is not None:
+        # a websocket consumer: the peer and X-Forwarded-For from its ASGI scope, so that
+        # behind NUM_PROXIES proxies each caller has its own count, not the proxy's
+        return throttles.scope_meta(context.ws.scope)
     return context.request.META
 
 

@@ -212,6 +212,60 @@ def test_mutations_over_the_websocket_are_limited_too(limits, user):
     assert error["extensions"]["details"] == {"retry_after_seconds": 30}
 
 
+def _login_over_a_socket(user, forwarded: str, proxy: str = "10.0.0.1") -> str:
+    """One failed GraphQL login over a websocket that reaches us through the proxy
+    ``proxy``, which says the caller is ``forwarded`` (X-Forwarded-For): its error code."""
+    import asyncio
+
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    async def login() -> str:
+        socket = WebsocketCommunicator(application, "/graphql/",
+                                       headers=[(b"x-forwarded-for", forwarded.encode())],
+                                       subprotocols=["graphql-transport-ws"])
+        socket.scope["client"] = (proxy, 41234)  # the peer is the proxy, as behind nginx
+        connected, _ = await socket.connect(timeout=10)
+        assert connected
+        await socket.send_json_to({"type": "connection_init", "payload": {}})
+        assert (await socket.receive_json_from(timeout=10))["type"] == "connection_ack"
+        await socket.send_json_to({"id": "1", "type": "subscribe", "payload": {
+            "query": LOGIN, "variables": {"u": user.username, "p": "guess"}}})
+        answer = await socket.receive_json_from(timeout=20)
+        await socket.disconnect()
+        if answer["payload"].get("errors"):
+            return answer["payload"]["errors"][0]["extensions"]["code"]
+        return answer["payload"]["data"]["login"]["errors"][0]["code"]
+
+    return asyncio.run(login())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_behind_proxies_each_websocket_caller_is_counted_as_over_http(limits, settings, user):
+    limits(auth="1/min")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    assert _login_over_a_socket(user, "10.1.1.1") == "invalid_credentials"
+    # another caller behind the same proxy has a budget of their own (it used to be the
+    # proxy's, shared by every anonymous socket)
+    assert _login_over_a_socket(user, "10.1.1.2") == "invalid_credentials"
+    assert _login_over_a_socket(user, "10.1.1.1") == "throttled"
+    # the proxy appends the address it saw: one the caller wrote before it is not believed
+    assert _login_over_a_socket(user, "10.1.1.9, 10.1.1.1") == "throttled"
+    # the socket and HTTP count one caller together
+    assert_throttled(APIClient().post("/api/v1/auth/token/",
+                                      {"username": user.username, "password": "guess"},
+                                      format="json", HTTP_X_FORWARDED_FOR="10.1.1.2"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_trusted_proxies_a_websocket_s_forwarded_header_is_ignored(limits, user):
+    limits(auth="1/min")  # NUM_PROXIES 0, the default: the peer's address counts
+    assert _login_over_a_socket(user, "10.2.2.2", proxy="10.0.0.7") == "invalid_credentials"
+    assert _login_over_a_socket(user, "10.2.2.3", proxy="10.0.0.7") == "throttled"
+    assert _login_over_a_socket(user, "10.2.2.3", proxy="10.0.0.8") == "invalid_credentials"
+
+
 def test_a_refusal_is_readable_by_a_browser_on_an_allowed_origin(limits, settings):
     # CORS headers on the 429 too, with Retry-After exposed, or a frontend sees only a
     # network error and cannot know when to retry
