@@ -19,6 +19,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        import config.checks  # noqa: F401 - registers the project's system checks
         from config.database_roles import grant_after_migrate
 
         # After every migrate, the runtime role gets its privileges on every table
