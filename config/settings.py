@@ -309,6 +309,15 @@ if env_bool("DB_POOL", True):
         }
     }
 
+# The hottest fixed statements (token, a match's lock and read, a move's writes, the 304
+# check) run as server-side prepared statements: PostgreSQL parses and plans each once per
+# session instead of on every request (config/prepared.py). Only those statements are
+# prepared: the ORM's own cursors bind on the client and never prepare. Behind a pooler
+# that cannot keep prepared statements (pgbouncer in transaction mode before 1.21), set
+# DB_PREPARED_STATEMENTS=false.
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+    0 if env_bool("DB_PREPARED_STATEMENTS", True) else None)
+
 # Web processes serve plain HTTP through Django's WSGI handler in WEB_THREADS threads each
 # (config/http_split.py); a thread holds a pooled connection while it serves, so keep
 # WEB_THREADS <= DB_POOL_MAX_SIZE. The paths below (async views: the feed stream; static

@@ -20,6 +20,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 from accounts.narrow_users import user_attnames, user_fields
+from config.prepared import prepared_cursor
 
 #: the user columns a request reads (permissions, seats, display)
 USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
@@ -40,7 +41,7 @@ def _statement(token_model, user_model) -> str:
 class NarrowTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
         token_model, user_model = self.get_model(), get_user_model()
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_statement(token_model, user_model), [key])
             row = cursor.fetchone()
         if row is None:

@@ -31,6 +31,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from accounts.narrow_users import user_attnames, user_fields
+from config.prepared import prepared_cursor
 from games.clocks.models import Incident
 from games.models import Match, Seat
 
@@ -121,7 +122,7 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
     if lock:
         row = _lock_then_read(pk)
     else:
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_statement(), [pk])
             row = cursor.fetchone()
     if row is None:
@@ -151,7 +152,7 @@ def _lock_then_read(pk: int):
     its snapshot when it starts, after the lock is granted, so it sees everything the
     previous holder committed, as two round trips would (module docstring)."""
     connection.ensure_connection()
-    with connection.cursor() as lock_cursor, connection.cursor() as read_cursor:
+    with prepared_cursor() as lock_cursor, prepared_cursor() as read_cursor:
         with connection.connection.pipeline():
             lock_cursor.execute(_lock_statement(), [pk])
             read_cursor.execute(_statement(), [pk])

@@ -16,8 +16,7 @@ import hashlib
 from functools import cache
 from typing import Any
 
-from django.db import connection
-
+from config.prepared import prepared_cursor
 from games import errors
 from games.models import Match
 from games.selectors import parse_match_id
@@ -40,7 +39,7 @@ def version_of(match_id: Any) -> tuple:
     pk = parse_match_id(match_id)
     # fixed SQL: the ORM spent more CPU building this query than PostgreSQL answering it,
     # and pollers send it more than anything else (issue 14)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # config/prepared.py
         cursor.execute(_version_statement(), [pk])
         row = cursor.fetchone()
     if row is None:

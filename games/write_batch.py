@@ -32,6 +32,8 @@ from django.db.models import Model
 from django.db.models.constants import OnConflict
 from django.db.models.sql import InsertQuery, UpdateQuery
 
+from config.prepared import prepared_cursor
+
 
 class WriteBatch:
     """Collect inserts and updates of model instances; ``execute()`` sends them as one
@@ -96,7 +98,7 @@ class WriteBatch:
             params.extend(part_params)
             reads.append(read.format(name=name))
         statement = f"WITH {', '.join(ctes)} SELECT {', '.join(reads)}"
-        with connections[self.using].cursor() as cursor:
+        with prepared_cursor(self.using) as cursor:  # config/prepared.py
             cursor.execute(statement, params)
             row = list(cursor.fetchone())
         for *_, (kind, obj, returning) in self._parts:
