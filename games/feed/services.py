@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+from games.clocks.seat_players import players_by_seat
 from games.feed.models import FeedEvent
 from games.models import ENDED_STATUSES, Match, MatchStatus
 from games.notifications import publish_soon
@@ -60,13 +61,12 @@ def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str,
 
 
 def _people(match: Match, seats) -> list[int]:
-    """The people at the table: seated users, and those whose seat a bot took over (a
-    timeout, a resignation, an admin's hand-over: the match's incidents name them)."""
-    people = [seat.user_id for seat in seats if seat.user_id is not None]
+    """The people at the table: seated users and, once the match ended, those whose seat a
+    bot finished for them (games.clocks.seat_players: a timeout, a resignation, an admin's
+    hand-over)."""
     if match.status in ENDED_STATUSES:
-        people += list(match.incidents.filter(user__isnull=False)
-                       .values_list("user_id", flat=True))
-    return people
+        return list(players_by_seat(seats, match.incidents.order_by("id")).values())
+    return [seat.user_id for seat in seats if seat.user_id is not None]
 
 
 def announce_match(match: Match, state, seats, to_act: list[int],

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import errors
+from games.clocks.seat_players import players_by_seat
 from games.feed import services as feed
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
 from games.matches import guards
@@ -221,15 +222,11 @@ def propose_rematch(*, user, match_id: Any) -> Match:
 
 
 def _people_of(match: Match, seats: list[Seat]) -> dict:
-    """Position -> the person who played it: its user, or the player a bot took the seat
-    over from (a timeout, an admin's hand-over); seats bots held from the start are left
-    out."""
-    User = get_user_model()
-    people = {seat.position: seat.user for seat in seats if seat.user_id is not None}
-    for incident in match.incidents.filter(user__isnull=False).order_by("id"):
-        if incident.seat not in people:
-            people[incident.seat] = User.objects.get(pk=incident.user_id)
-    return people
+    """Position -> the person who played it (games.clocks.seat_players: its user, or the
+    player a bot took it over from); seats bots held from the start are left out."""
+    players = players_by_seat(seats, match.incidents.order_by("id"))
+    users = get_user_model().objects.in_bulk(set(players.values()))
+    return {position: users[user_id] for position, user_id in players.items()}
 
 
 def _same_time_control(stored: dict) -> dict | None:

@@ -72,8 +72,12 @@ class Player:
     username: str
     is_bot: bool
     date_joined: datetime
-    games_played: int = strawberry.field(description="Finished matches, rated or not.")
-    wins: int = strawberry.field(description="Finished matches at rank 1 (ties share it).")
+    games_played: int = strawberry.field(
+        description="Finished matches the player played, rated or not (also those a bot "
+                    "finished for them after a timeout).")
+    wins: int = strawberry.field(
+        description="Finished matches at rank 1 as ratings count it (ties share it; a "
+                    "timeout, resignation or forfeit is a loss).")
     games: list[GameTally]
     ratings: list[GameRating]
     recent_matches: list[MatchType]

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from games import selectors as match_selectors
+from games.clocks.seat_players import seats_played_by
 from games.matches.setup_checks import engine_for
-from games.models import MatchStatus, Result, Seat
+from games.models import MatchStatus, Result
 from games.ratings.models import Rating, RatingChange
 from games.ratings.services import BOT_ACCOUNT_PREFIX
 from games.users import find_user
@@ -52,10 +54,15 @@ def leaderboard(game: Any, *, limit: Any = None, offset: Any = None) -> dict:
 
 
 def _finished_seats(user):
-    """The user's seats in finished matches, each with the seat's rank."""
-    rank = Result.objects.filter(match=OuterRef("match"), seat=OuterRef("position"))
-    return (Seat.objects.filter(user=user, match__status=MatchStatus.FINISHED)
-            .annotate(rank=Subquery(rank.values("rank")[:1])))
+    """The seats ``user`` played in finished matches (also those a bot finished for them:
+    games.clocks.seat_players), each with the rank that counts: the one ratings gave the
+    seat (a timeout ranks last, docs/ratings.md), else, for a match that was not rated,
+    the result's."""
+    rated_rank = RatingChange.objects.filter(match=OuterRef("match"), user=user)
+    result_rank = Result.objects.filter(match=OuterRef("match"), seat=OuterRef("position"))
+    return (seats_played_by(user).filter(match__status=MatchStatus.FINISHED)
+            .annotate(rank=Coalesce(Subquery(rated_rank.values("rank")[:1]),
+                                    Subquery(result_rank.values("rank")[:1]))))
 
 
 def profile(username: Any, viewer=None) -> dict:
@@ -63,16 +70,18 @@ def profile(username: Any, viewer=None) -> dict:
     "played", "wins"}], "ratings": [...], "recent_matches": [Match]}`` (the matches the
     player sat in, newest first, seats prefetched: callers render their public summary;
     private matches only when ``viewer`` may see them listed).
-    ``games_played``/``wins`` count every finished match (rated or not); a win is rank 1
-    (ties share it). Raises UserNotFound (404)."""
+    ``games_played``/``wins`` count every finished match the player played (rated or not,
+    also one a bot finished for them); a win is rank 1 (ties share it) as ratings count it.
+    Raises UserNotFound (404)."""
     user = find_user(username)
     per_game = (_finished_seats(user).values("match__game")
                 .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
                 .order_by("match__game"))
     games = [{"game": row["match__game"], "played": row["played"], "wins": row["wins"]}
              for row in per_game]
+    played = seats_played_by(user).filter(match=OuterRef("pk"))
     recent = (match_selectors.list_matches(user=viewer)
-              .filter(seats__user=user)[:RECENT_MATCHES])
+              .filter(Exists(played))[:RECENT_MATCHES])
     return {
         "username": user.username,
         "is_bot": is_bot_account(user),

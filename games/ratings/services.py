@@ -23,6 +23,7 @@ from openskill.models import PlackettLuce
 
 from games.clocks.models import FORFEIT_KINDS, IncidentKind
 from games.clocks.outcome import apply_forfeits
+from games.clocks.seat_players import player_of
 from games.models import Match, MatchStatus, Result
 from games.ratings.models import Rating, RatingChange
 
@@ -55,7 +56,7 @@ def is_rated(match: Match, seats: list, incidents: list) -> bool:
     return (
         match.status == MatchStatus.FINISHED
         and len(seats) == match.players
-        and any(_person_of(seat, incidents) is not None for seat in seats)
+        and any(player_of(seat, incidents) is not None for seat in seats)
     )
 
 
@@ -73,20 +74,11 @@ def _locked_ratings(user_ids: list[int], game: str) -> dict[int, Rating]:
 
 
 def _rated_holder(seat, incidents) -> int:
-    """Who a seat's result counts for: its player, also when a bot finished the game for
-    them (a timeout or an admin's takeover: the first incident naming the seat's player);
-    the bot kind's account for a seat a bot held from the start."""
-    person = _person_of(seat, incidents)
+    """Who a seat's result counts for: its player (games.clocks.seat_players), also when a
+    bot finished the game for them; the bot kind's account for a seat a bot held from the
+    start."""
+    person = player_of(seat, incidents)
     return person if person is not None else bot_account(seat.bot_kind).pk
-
-
-def _person_of(seat, incidents) -> int | None:
-    if seat.user_id is not None:
-        return seat.user_id
-    for incident in incidents:
-        if incident.seat == seat.position and incident.user_id is not None:
-            return incident.user_id
-    return None
 
 
 def _ranks_with_losses(ranks: dict[int, int], incidents, players: int) -> dict[int, int]:

@@ -13,9 +13,10 @@ from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_object
 
 from games import errors, selectors
 from games.clocks.models import Incident
+from games.clocks.seat_players import seats_played_by
 from games.lobby.selectors import listed_for
 from games.matches.setup_checks import engine_for
-from games.models import Match, MatchStatus, Move, Result, Seat
+from games.models import Match, MatchStatus, Move, Result
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
 from rules import get_engine
@@ -97,7 +98,8 @@ def record_of(match_id: Any) -> dict:
 
 def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any = None,
                     limit: Any = None) -> list[int]:
-    """Ids of the finished matches ``username`` sat in, oldest first, for a bulk export
+    """Ids of the finished matches ``username`` played (also those a bot finished for them:
+    games.clocks.seat_players), oldest first, for a bulk export
     (``records_of`` builds them). ``after``: a match id, to resume an export; ``limit``:
     at most this many (1 to MAX_EXPORT, default MAX_EXPORT). Everything is checked here,
     before the first record is streamed, so a bad argument is a clean 4xx rather than a
@@ -119,7 +121,7 @@ def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any 
             raise errors.InvalidRequest(f"limit must be a whole number from 1 to {MAX_EXPORT}.",
                                         details={"limit": str(limit)[:20]})
     matches = listed_for(Match.objects.all(), viewer).filter(
-        Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)),
+        Exists(seats_played_by(user).filter(match=OuterRef("pk"))),
         status=MatchStatus.FINISHED, pk__gt=after_id,
     )
     if game is not None:

@@ -214,14 +214,14 @@ def test_bad_rating_requests_are_4xx(make_user, api_client, url, status, code):
 
 
 
-def test_a_timeout_is_a_loss_for_the_player_even_if_the_bot_then_wins(make_user):
+def finished_after_a_timeout(alice, bob, carol) -> Match:
+    """A finished, rated Han match written by hand (so the bot surely wins): alice timed out
+    at seat 0, a bot took the seat over and ranked first, bob second, carol third."""
     from games.clocks.models import Incident, IncidentKind
 
-    alice, bob, carol = make_user(), make_user(), make_user()
     match = Match.objects.create(
         game="han", players=3, status=MatchStatus.FINISHED, seed="s",
         seed_commitment=hashlib.sha256(b"s").hexdigest(), state={}, ply=0)
-    # alice timed out at seat 0 and a bot took the seat over and won the game
     Incident.objects.create(match=match, ply=3, seat=0, kind=IncidentKind.TIMEOUT,
                             user=alice)
     Incident.objects.create(match=match, ply=3, seat=0, kind=IncidentKind.TAKEOVER,
@@ -233,6 +233,12 @@ def test_a_timeout_is_a_loss_for_the_player_even_if_the_bot_then_wins(make_user)
         Result.objects.create(match=match, seat=position, score=10 - rank, rank=rank)
     with transaction.atomic():
         assert rate_match(Match.objects.select_for_update().get(pk=match.pk))
+    return match
+
+
+def test_a_timeout_is_a_loss_for_the_player_even_if_the_bot_then_wins(make_user):
+    alice, bob, carol = make_user(), make_user(), make_user()
+    finished_after_a_timeout(alice, bob, carol)
     prior = (PlackettLuce().mu, PlackettLuce().sigma)
     expected = _expected([prior] * 3, [3, 1, 2])  # alice last, the others keep their order
     assert [_rating(user) for user in (alice, bob, carol)] == [
