@@ -2,9 +2,9 @@
 
 A clock is ``{"remaining_ms": int, "running_since": ISO timestamp or None}``. While a
 seat owes a decision its clock runs: its deadline is ``running_since + remaining_ms``.
-A move charges the time since ``running_since`` and earns a realtime seat its seconds per
-move, capped at the initial time; a turn-based seat starts each turn with its full days
-per move. Remaining time never goes below 0.
+A move charges the time since ``running_since``; the move that ends a realtime seat's turn
+earns it its seconds per turn (ruling C1), capped at the initial time; a turn-based seat
+starts each turn with its full days per move. Remaining time never goes below 0.
 """
 
 from __future__ import annotations
@@ -59,17 +59,18 @@ def start(clock: dict, time_control: dict, now: datetime) -> dict:
 
 def charge(clock: dict, time_control: dict, now: datetime, *, turn_over: bool,
            increment: bool = True) -> dict:
-    """Charge the time since the clock started. A move (``increment``) earns a realtime
-    seat its seconds per move, never above the initial time; a pause (a bot took the seat,
-    the game ended) earns nothing. ``turn_over``: the seat no longer owes a decision, so
-    the clock stops; otherwise it keeps running from ``now`` (the seat owes the next
-    decision too: a turn of several moves, or the next phase)."""
+    """Charge the time since the clock started. ``turn_over``: the seat no longer owes a
+    decision, so the clock stops; otherwise it keeps running from ``now`` (the seat owes
+    the next decision too: a turn of several moves, or the next phase). A move that ends
+    its seat's turn (``increment``) earns a realtime seat its seconds per turn, never above
+    the initial time; a move inside a turn earns nothing (ruling C1: the increment is per
+    turn), nor does a pause (a bot took the seat, the game ended)."""
     left = remaining_ms(clock, now)
+    if not turn_over:
+        return {"remaining_ms": left, "running_since": now.isoformat()}
     if increment and time_control.get("kind") == REALTIME:
         left = min(left + int(time_control["increment_seconds"]) * 1000,
                    allowance_ms(time_control))
-    if not turn_over:
-        return {"remaining_ms": left, "running_since": now.isoformat()}
     return {"remaining_ms": left, "running_since": None}
 
 

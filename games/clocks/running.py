@@ -53,7 +53,7 @@ def sync_clocks(match: Match, state: Any | None, seats=None, *, mover: int | Non
     for position, each in enumerate(clocks):
         runs = position in owing and position in humans
         if clock.running_since(each) is not None:
-            if position == mover:
+            if position == mover:  # the increment only if this move ends its turn (ruling C1)
                 each = clock.charge(each, time_control, now, turn_over=not runs)
             elif not runs:  # taken over, or the game ended: stopped, no increment
                 each = clock.charge(each, time_control, now, turn_over=True, increment=False)

@@ -31,18 +31,25 @@ def test_the_increment_never_lifts_the_clock_above_the_initial_time():
     assert stopped["remaining_ms"] == 180_000  # 177 + 10 capped at 180
 
 
-def test_a_turn_of_several_moves_charges_and_credits_each_and_keeps_running():
+def test_a_move_inside_a_turn_is_charged_earns_nothing_and_keeps_running():
+    """ruling C1: the increment comes with the move that ends the turn, once."""
     running = clock.start(clock.fresh(REALTIME), REALTIME, T0)
     mid = clock.charge(running, REALTIME, T0 + timedelta(seconds=30), turn_over=False)
-    assert mid["remaining_ms"] == 160_000 and clock.running_since(mid) == T0 + timedelta(
-        seconds=30)  # 180 - 30 + 10 per move
-    assert clock.deadline(mid) == T0 + timedelta(seconds=190)
+    assert mid["remaining_ms"] == 150_000 and clock.running_since(mid) == T0 + timedelta(
+        seconds=30)  # 180 - 30, nothing earned
+    assert clock.deadline(mid) == T0 + timedelta(seconds=180)
+    end = clock.charge(mid, REALTIME, T0 + timedelta(seconds=50), turn_over=True)
+    assert end == {"remaining_ms": 140_000, "running_since": None}  # 150 - 20 + 10
 
 
-def test_a_move_at_zero_still_earns_its_seconds_so_the_next_decision_has_time():
+def test_a_move_at_zero_inside_a_turn_leaves_no_time_for_the_rest_of_it():
+    """ruling C1: no advance on the increment; the seat's deadline is now, so it times out."""
     running = clock.start(clock.fresh(REALTIME), REALTIME, T0)
     late = clock.charge(running, REALTIME, T0 + timedelta(seconds=181), turn_over=False)
-    assert late["remaining_ms"] == 10_000
+    assert late["remaining_ms"] == 0
+    assert clock.deadline(late) == T0 + timedelta(seconds=181)
+    ended = clock.charge(running, REALTIME, T0 + timedelta(seconds=181), turn_over=True)
+    assert ended["remaining_ms"] == 10_000  # a turn ended at 0 still earns its seconds
 
 
 def test_time_never_goes_below_zero_and_a_pause_adds_nothing():
