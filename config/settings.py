@@ -216,20 +216,25 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "games")
+# The clock sweep also sends the deadline tasks that come within the ETA horizon (half the
+# visibility timeout below: games.dispatch.eta_horizon), so it must come at least once per
+# horizon, or a deadline could pass unarmed (then the next sweep times it out, late).
+CLOCK_SWEEP_INTERVAL_SECONDS = float(env_str("CLOCK_SWEEP_INTERVAL_SECONDS", "15"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-matches": {
         "task": "games.tasks.sweep_stalled_matches",
         "schedule": float(env_str("SWEEP_INTERVAL_SECONDS", "60")),
     },
-    # Clocks (games/clocks/): deadline tasks run at their ETA; this catches any that was lost.
     # Quick match (games/quickmatch/): pairs after every request; this also expires them.
     "pair-quick-matches": {
         "task": "games.quickmatch.tasks.pair_waiting",
         "schedule": float(env_str("QUICK_MATCH_INTERVAL_SECONDS", "5")),
     },
+    # Clocks (games/clocks/): deadline tasks run at their ETA; this catches any that was
+    # lost, and sends those of deadlines that were beyond the ETA horizon when set.
     "sweep-expired-clocks": {
         "task": "games.clocks.tasks.sweep_expired_clocks",
-        "schedule": float(env_str("CLOCK_SWEEP_INTERVAL_SECONDS", "15")),
+        "schedule": CLOCK_SWEEP_INTERVAL_SECONDS,
     },
 }
 

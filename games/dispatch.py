@@ -15,6 +15,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from datetime import timedelta
+
+from django.conf import settings
 
 from config.celery import app as celery_app
 
@@ -56,32 +59,40 @@ def enqueue_scoring(match_id: int) -> None:
     enqueue("games.tasks.score_match", match_id)
 
 
+def eta_horizon() -> timedelta:
+    """How far ahead a task may be sent with an ETA: half the broker's visibility timeout
+    (``CELERY_VISIBILITY_TIMEOUT``). A worker holds an ETA task unacknowledged until it is
+    due, and Redis hands a message unacknowledged for longer than the visibility timeout
+    to another worker (one more copy per timeout), so no ETA may lie further ahead. The one
+    place that horizon is decided: the clocks' deadlines and their sweep read it here."""
+    return timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT / 2)
+
+
 def enqueue_at(task_name: str, eta, *args) -> None:
-    """Send task ``task_name`` to run at ``eta`` (an aware datetime); never raises. The
-    task must send itself again when it arrives before ``eta`` (see the horizon below).
+    """Send task ``task_name`` to run at ``eta`` (an aware datetime) if ``eta`` lies within
+    ``eta_horizon``; never raises. An ``eta`` further ahead is not sent at all (sent early
+    instead, the task would have to send itself again every half visibility timeout until
+    due: a deadline 49 minutes ahead, some 200 times); whoever asks must come back once it
+    is within the horizon, as ``games.clocks.services.sweep_expired_clocks`` does for
+    deadlines.
 
     Run eagerly (tests, ``play_bots``) only what is due already: a task for a deadline still
     ahead would find nothing to do, and ``games.clocks.tasks.sweep_expired_clocks`` is
     what catches deadlines there (as it catches lost tasks in production)."""
-    from datetime import timedelta
-
-    from django.conf import settings
     from django.utils import timezone
 
     import games.tasks  # noqa: F401 - registers the tasks; imported late, it imports services
 
+    now = timezone.now()
     if celery_app.conf.task_always_eager:
-        if eta <= timezone.now():
+        if eta <= now:
             enqueue(task_name, *args)
         return
-    # A worker holds an ETA task unacknowledged until it is due, and Redis hands a message
-    # unacknowledged for longer than the visibility timeout to another worker (one more
-    # copy per timeout). So no ETA lies further ahead than half of it: the task, delivered
-    # early, sends itself again (games.clocks.services.enforce_deadlines).
-    horizon = timezone.now() + timedelta(seconds=settings.CELERY_VISIBILITY_TIMEOUT / 2)
+    if eta - now > eta_horizon():
+        return
     try:
         celery_app.tasks[task_name].apply_async(
-            args=args, eta=min(eta, horizon), retry=True, retry_policy={"max_retries": 2})
+            args=args, eta=eta, retry=True, retry_policy={"max_retries": 2})
     except Exception:  # noqa: BLE001 - the sweep finds every expired clock anyway
         logger.exception("could not enqueue %s%r at %s; the sweep will catch it",
                          task_name, args, eta)

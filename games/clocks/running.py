@@ -5,13 +5,14 @@ or who holds a seat (the start, each move, a timeout, a resignation, a reclaim):
 human seat that owes a decision runs its own clock (all of them at once in Hansa's
 simultaneous phases), the mover is charged, everyone else's clock is stopped. Bot seats
 never run a clock: a bot is never late, and a seat taken over keeps the time it had for
-its player's return. New deadlines get a Celery task at their ETA once the change commits
-(those within ``TASK_HORIZON``; the beat sweep enforces the others).
+its player's return. New deadlines get a Celery task at their ETA once the change commits,
+when they lie within ``games.dispatch.eta_horizon`` (half the broker's visibility
+timeout); the clock sweep sends the task of a later one once it comes within it.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -25,12 +26,6 @@ from rules import get_engine
 
 #: what ``sync_clocks`` changes on the match: add them to the writer's ``update_fields``
 CLOCK_FIELDS = ["clocks", "next_deadline"]
-
-#: Deadlines further ahead get no ETA task: Redis redelivers an unacknowledged ETA message
-#: after its visibility timeout (one hour by default), so a turn-based deadline days away
-#: would pile up copies in the worker. The beat sweep enforces those, at most one sweep
-#: interval late (seconds, against days per move).
-TASK_HORIZON = timedelta(minutes=50)
 
 
 def sync_clocks(match: Match, state: Any | None, seats=None, *, mover: int | None = None,
@@ -64,7 +59,7 @@ def sync_clocks(match: Match, state: Any | None, seats=None, *, mover: int | Non
     deadlines = [clock.deadline(each) for each in clocks]
     match.next_deadline = min((due for due in deadlines if due is not None), default=None)
     new = sorted({due for due, old in zip(deadlines, before, strict=True)
-                  if due is not None and due != old and due - now <= TASK_HORIZON})
+                  if due is not None and due != old})
     if new:
         match_id = match.pk
 

@@ -11,9 +11,10 @@ one transaction and schedules the follow-up (bot turns, scoring, live update) on
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -31,7 +32,7 @@ from games.clocks.presets import (
     kind_of,
 )
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
-from games.dispatch import enqueue_deadline_check
+from games.dispatch import enqueue_deadline_check, eta_horizon
 
 # The match services' own checks and follow-up, shared so both apply the same rules.
 from games.matches.follow_up import schedule_follow_up
@@ -148,10 +149,32 @@ def enforce_deadlines(*, match_id: Any, due: str | None = None) -> int:
 
 
 def sweep_expired_clocks() -> int:
-    """The safety net (celery beat): time out the seats of every active match whose
-    earliest deadline has passed, in case its deadline task was lost."""
-    due = Match.objects.filter(status=MatchStatus.ACTIVE, next_deadline__lte=timezone.now())
-    return sum(enforce_deadlines(match_id=pk) for pk in due.values_list("pk", flat=True))
+    """The beat task, every ``CLOCK_SWEEP_INTERVAL_SECONDS``: time out the seats of every
+    active match whose earliest deadline has passed (its task was lost), then send the
+    deadline tasks that have come within the ETA horizon (``games.dispatch.eta_horizon``;
+    a deadline further ahead got none when it was set). Returns the seats timed out."""
+    now = timezone.now()
+    active = Match.objects.filter(status=MatchStatus.ACTIVE)
+    due = active.filter(next_deadline__lte=now).values_list("pk", flat=True)
+    timed_out = sum(enforce_deadlines(match_id=pk) for pk in due)
+    _arm_coming_deadlines(active, now)
+    return timed_out
+
+
+def _arm_coming_deadlines(active, now: datetime) -> None:
+    """Send the task of each running clock whose deadline lies within the horizon but was
+    beyond it until the last two sweep intervals (at most the whole horizon): when the
+    horizon spans two intervals, two sweeps see each deadline and one late sweep leaves
+    none unarmed (the other copy is a no-op); deadlines set within the horizon got their
+    task from ``sync_clocks`` already."""
+    horizon = now + eta_horizon()
+    since = max(now, horizon - 2 * timedelta(seconds=settings.CLOCK_SWEEP_INTERVAL_SECONDS))
+    coming = active.filter(next_deadline__gt=now, next_deadline__lte=horizon)
+    for match_id, clocks in coming.values_list("pk", "clocks"):
+        for each in clocks:
+            deadline = clock.deadline(each)
+            if deadline is not None and since < deadline <= horizon:
+                enqueue_deadline_check(match_id, deadline)
 
 
 # -- players ------------------------------------------------------------------------------------
