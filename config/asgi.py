@@ -27,7 +27,7 @@ from config.http_split import SplitHttp  # noqa: E402
 # WEB_THREADS requests at once per process, each holding one pooled database connection
 django_wsgi_app = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_THREADS)
 http_app = SplitHttp(sync_app=django_wsgi_app, async_app=django_asgi_app,
-                     async_prefixes=settings.ASYNC_HTTP_PATHS)
+                     async_paths=settings.ASYNC_HTTP_PATHS)
 
 from config.ws_origins import CorsOriginValidator  # noqa: E402 - needs Django set up
 from games.graphql.routing import websocket_urlpatterns  # noqa: E402

@@ -11,24 +11,30 @@ and view run there.
 
 Paths whose views are asynchronous (the feed's long-lived stream) and the static files
 stay on Django's ASGI handler: a stream served through WSGI would hold a thread for as
-long as the client listens. ``ASYNC_HTTP_PATHS`` lists them; a test checks that every
-async view in the URLconf is covered. Websockets never come here (config/asgi.py).
+long as the client listens, and a streamed response whose content is an asynchronous
+iterator (the records export) would be collected whole in memory first: Django's WSGI
+handler can only iterate synchronously. ``ASYNC_HTTP_PATHS`` lists those paths as
+regular expressions matched at the start of the path; a test checks that every async
+view, and every view marked ``streams_asynchronously``, is covered. Websockets never come
+here (config/asgi.py).
 """
 
 from __future__ import annotations
 
+import re
+
 
 class SplitHttp:
-    """ASGI app: a request whose path starts with one of ``async_prefixes`` goes to
-    ``async_app``, every other HTTP request to ``sync_app``."""
+    """ASGI app: a request whose path begins with a match of one of ``async_paths``
+    (regular expressions) goes to ``async_app``, every other HTTP request to ``sync_app``."""
 
-    def __init__(self, *, sync_app, async_app, async_prefixes: tuple[str, ...]) -> None:
+    def __init__(self, *, sync_app, async_app, async_paths: tuple[str, ...]) -> None:
         self.sync_app = sync_app
         self.async_app = async_app
-        self.async_prefixes = async_prefixes
+        self.async_path = re.compile("|".join(f"(?:{pattern})" for pattern in async_paths))
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["path"].startswith(self.async_prefixes):
+        if self.async_path.match(scope["path"]):
             await self.async_app(scope, receive, send)
         else:
             await self.sync_app(scope, receive, send)

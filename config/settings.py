@@ -3,6 +3,7 @@ that match the project-local PostgreSQL and Redis started by scripts/services.sh
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -325,10 +326,16 @@ DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
 
 # Web processes serve plain HTTP through Django's WSGI handler in WEB_THREADS threads each
 # (config/http_split.py); a thread holds a pooled connection while it serves, so keep
-# WEB_THREADS <= DB_POOL_MAX_SIZE. The paths below (async views: the feed stream; static
-# files) stay on Django's ASGI handler.
-WEB_THREADS = env_int("WEB_THREADS", 8)
-ASYNC_HTTP_PATHS = ("/api/v1/stream", f"/{STATIC_URL.lstrip('/')}")
+# WEB_THREADS <= DB_POOL_MAX_SIZE. Two, because our requests are short and CPU-bound: more
+# threads per process only contend for the interpreter's lock (side by side at 16 and 64
+# clients, 8 threads served 94-201 moves/s at 8-12 ms of CPU each, 2 threads 215-267 at
+# 6.4-8 ms: docs/capacity.md). Scale with processes (WEB_PROCESSES), not threads.
+WEB_THREADS = env_int("WEB_THREADS", 2)
+# Served by Django's ASGI handler instead (regular expressions matched at the start of the
+# path): async views (the feed stream), responses streamed from an asynchronous iterator
+# (the records export) and the static files.
+ASYNC_HTTP_PATHS = (r"/api/v1/stream", r"/api/v1/users/[^/]+/records",
+                    re.escape(f"/{STATIC_URL.lstrip('/')}"))
 
 # Bot turns have their own queue, so scoring and the stall sweep never wait behind a burst
 # of bot moves; a worker consumes both unless told otherwise (-Q).

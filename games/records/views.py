@@ -43,6 +43,9 @@ class VerifyRecordView(ApiView):
 
 class UserRecordsView(ApiView):
     query_params = ("game", "after", "limit")
+    # its response is streamed from an async iterator: config/http_split.py serves it
+    # through Django's ASGI handler (settings.ASYNC_HTTP_PATHS; a test checks it)
+    streams_asynchronously = True
     @extend_schema(
         summary="Every finished match of a user, one record per line (NDJSON, streamed)",
         parameters=[
