@@ -153,7 +153,10 @@ def _lock_then_read(pk: int):
     previous holder committed, as two round trips would (module docstring)."""
     connection.ensure_connection()
     with prepared_cursor() as lock_cursor, prepared_cursor() as read_cursor:
-        with connection.connection.pipeline():
+        # The pipeline's errors surface when it syncs, outside the cursors' own wrapping:
+        # map them to Django's exceptions too, so callers (a task retrying on a database
+        # error, the API's 503) see the same errors as for any other query.
+        with connection.wrap_database_errors, connection.connection.pipeline():
             lock_cursor.execute(_lock_statement(), [pk])
             read_cursor.execute(_statement(), [pk])
         if lock_cursor.fetchone() is None:

@@ -92,3 +92,54 @@ def test_a_match_without_seats_or_incidents_and_a_missing_match():
     assert load_match(match.pk + 10_000) is None
     with transaction.atomic():
         assert load_match(match.pk + 10_000, lock=True) is None
+
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_connection_during_the_locked_read_is_djangos_error(four_seat_match):
+    """The lock and the read go out as one pipeline, whose errors surface when it syncs.
+    If the session dies while it waits there (a database restart), the error must be
+    Django's, as for any query: the bot-turn task retries on Django's database errors and
+    the API answers them as 503. The session is killed while its lock waits behind
+    another transaction's."""
+    import threading
+    import time
+
+    import psycopg
+    from django.db import DatabaseError, connections
+
+    pk, _creator, _other = four_seat_match
+    settings = connection.settings_dict
+    params = dict(host=settings["HOST"], port=settings["PORT"], user=settings["USER"],
+                  password=settings["PASSWORD"], dbname=settings["NAME"])
+    raised: list[BaseException] = []
+
+    def locked_read() -> None:
+        try:
+            with transaction.atomic():
+                load_match(pk, lock=True)
+        except BaseException as exc:  # noqa: BLE001 - the test inspects it
+            raised.append(exc)
+        finally:
+            connections.close_all()
+
+    with psycopg.connect(**params) as holder, psycopg.connect(**params,
+                                                              autocommit=True) as admin:
+        holder.execute('SELECT 1 FROM "games_match" WHERE id = %s FOR UPDATE', [pk])
+        reader = threading.Thread(target=locked_read)
+        reader.start()
+        waiting = None
+        for _ in range(200):  # until the reader's session waits for the lock
+            waiting = admin.execute(
+                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND query LIKE '%%FOR UPDATE%%' AND pid <> pg_backend_pid()").fetchone()
+            if waiting:
+                break
+            time.sleep(0.025)
+        assert waiting, "the locked read never waited for the lock"
+        admin.execute("SELECT pg_terminate_backend(%s)", [waiting[0]])
+        reader.join(10)
+        holder.rollback()
+    assert len(raised) == 1, raised
+    assert isinstance(raised[0], DatabaseError), type(raised[0])
+    assert not isinstance(raised[0], psycopg.Error), type(raised[0])
