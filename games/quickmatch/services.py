@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games import errors
 from games.clocks import presets as clock_presets
+from games.clocks.errors import InvalidTimeControl, UnknownPreset
 from games.dispatch import enqueue
 from games.feed import services as feed
 from games.matches import services as match_services
@@ -138,7 +139,20 @@ def _compatible(table: list[QuickMatchRequest], candidate: QuickMatchRequest) ->
 
 def _key(request: QuickMatchRequest) -> tuple:
     return (request.game, request.players, json.dumps(request.options, sort_keys=True),
-            json.dumps(request.time_control, sort_keys=True))
+            json.dumps(_clock_of(request), sort_keys=True))
+
+
+def _clock_of(request: QuickMatchRequest) -> Any:
+    """The clock the request asked for, by its rules: "blitz", {"preset": "blitz"} and
+    the preset's numbers written out as a custom clock are one clock, and so are no time
+    control and "none" (the request keeps what its player wrote; pairing compares
+    clocks, not spellings)."""
+    try:
+        clock = clock_presets.normalize(request.time_control)
+    except (InvalidTimeControl, UnknownPreset):
+        return request.time_control  # a preset retired since: pairs with its own spelling
+    clock.pop("preset")  # the name; the rules are the other keys
+    return clock
 
 
 def _tables(waiting: list[QuickMatchRequest]) -> list[list[QuickMatchRequest]]:

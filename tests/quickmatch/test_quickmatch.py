@@ -73,6 +73,24 @@ def test_only_identical_games_options_and_counts_pair(make_user):
     assert QuickMatchRequest.objects.get(user=users[1]).status == "waiting"
 
 
+def test_one_clock_pairs_whatever_its_spelling(make_user):
+    """A preset by name, as {"preset": ...}, or its numbers written out as a custom clock:
+    one clock. No time control and "none" too. Different clocks still never pair."""
+    spellings = ["realtime-3+10", {"preset": "realtime-3+10"},
+                 {"kind": "realtime", "initial_seconds": 180, "increment_seconds": 10}]
+    for spelling in spellings:
+        _ask(make_user(), time_control=spelling)
+    _ask(make_user(), time_control=None)
+    _ask(make_user(), time_control="none")
+    _ask(make_user(), time_control="realtime-10+30")
+    assert services.pair_waiting() == {"matches": 2, "paired": 4, "expired": 0}
+    left = sorted(str(request.time_control) for request in
+                  QuickMatchRequest.objects.filter(status="waiting"))
+    # two of the three 3+10 spellings met, and the two "no clock" spellings; the third
+    # 3+10 waits for a partner, and 10+30 met nobody
+    assert len(left) == 2 and "realtime-10+30" in left, left
+
+
 def test_cancel_and_expiry(make_user, make_auth_client):
     alice, bob = make_user(), make_user()
     client = make_auth_client(alice)
