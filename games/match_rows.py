@@ -151,7 +151,6 @@ def _lock_then_read(pk: int):
     pipeline mode). PostgreSQL still runs them one after the other, and the read takes
     its snapshot when it starts, after the lock is granted, so it sees everything the
     previous holder committed, as two round trips would (module docstring)."""
-    connection.ensure_connection()
     with prepared_cursor() as lock_cursor, prepared_cursor() as read_cursor:
         # The pipeline's errors surface when it syncs, outside the cursors' own wrapping:
         # map them to Django's exceptions too, so callers (a task retrying on a database

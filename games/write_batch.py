@@ -9,8 +9,9 @@ write is compiled by the ORM's own SQL compilers, exactly as ``save()`` and
 ``auto_now`` stamps and JSON encoding are the ORM's), and the statements are joined as
 data-modifying common table expressions of one statement:
 
-    WITH w0 AS (INSERT ... RETURNING "id"), w1 AS (UPDATE ... RETURNING 1), ...
-    SELECT (SELECT "id" FROM w0), (SELECT count(*) FROM w1), ...
+    WITH write_0 AS (INSERT ... RETURNING "id"), write_1 AS (UPDATE ... RETURNING "id"),
+         write_2 AS (INSERT ... ON CONFLICT DO NOTHING)
+    SELECT (SELECT "id" FROM write_0), (SELECT "id" FROM write_1)
 
 PostgreSQL runs every part exactly once and to completion, all on the statement's
 snapshot, so the parts must not depend on one another's rows (they don't: a move's
@@ -25,7 +26,7 @@ updates of existing rows (the move log is append-only), which a batch never issu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from django.db import DatabaseError, connections
 from django.db.models import Model
@@ -41,8 +42,9 @@ class WriteBatch:
 
     def __init__(self, using: str = "default") -> None:
         self.using = using
-        # (sql, params, what the final SELECT reads of this part, what to do with it)
-        self._parts: list[tuple[str, list, str, object]] = []
+        # each part: its statement, its parameters, the columns it RETURNs (read back by
+        # the final SELECT) and what to do with the values read
+        self._parts: list[tuple[str, list, list[str], Callable[[list], None]]] = []
 
     def insert(self, obj: Model) -> None:
         """INSERT ``obj`` as ``obj.save()`` would for a new row; its primary key (and any
@@ -52,9 +54,15 @@ class WriteBatch:
                   if not (field is meta.auto_field and obj.pk is None)]
         returning = list(meta.db_returning_fields)
         sql, params = self._compile_insert(obj.__class__, [obj], fields, returning)
-        reads = ", ".join(f"(SELECT {self._quote(field.column)} FROM {{name}})"
-                          for field in returning)
-        self._parts.append((sql, params, reads, ("insert", obj, returning)))
+
+        def saved(values: list) -> None:
+            for field, value in zip(returning, values, strict=True):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = self.using
+
+        self._parts.append((sql, params, [self._quote(field.column) for field in returning],
+                            saved))
 
     def insert_ignoring_conflicts(self, objs: Sequence[Model]) -> None:
         """INSERT ``objs`` as ``bulk_create(objs, ignore_conflicts=True)`` would: a row
@@ -67,12 +75,12 @@ class WriteBatch:
                   if field is not meta.auto_field]
         sql, params = self._compile_insert(objs[0].__class__, list(objs), fields, [],
                                            on_conflict=OnConflict.IGNORE)
-        self._parts.append((sql + " RETURNING 1", params, "(SELECT count(*) FROM {name})",
-                            ("inserted", None, None)))
+        self._parts.append((sql, params, [], lambda values: None))
 
     def update(self, obj: Model, update_fields: Iterable[str]) -> None:
         """UPDATE ``obj``'s row with ``update_fields``, as ``obj.save(update_fields=...)``
-        would (``auto_now`` fields among them are stamped now)."""
+        would (``auto_now`` fields among them are stamped now); ``execute()`` raises if no
+        row matched, as save() does."""
         names = set(update_fields)
         meta = obj._meta
         fields = [field for field in meta.local_concrete_fields
@@ -84,35 +92,33 @@ class WriteBatch:
         query.annotations = {}
         sql, params = query.get_compiler(self.using).as_sql()
         pk_column = self._quote(meta.pk.column)
-        self._parts.append((f"{sql} RETURNING {pk_column}", list(params),
-                            "(SELECT count(*) FROM {name})", ("updated", obj, None)))
+
+        def matched(values: list) -> None:
+            if values[0] is None:
+                raise DatabaseError(f"{obj.__class__.__name__} {obj.pk}: the update "
+                                    "matched no row.")
+
+        self._parts.append((f"{sql} RETURNING {pk_column}", list(params), [pk_column],
+                            matched))
 
     def execute(self) -> None:
         """Send every collected write as one statement, then set what it returned."""
         if not self._parts:
             return
         ctes, params, reads = [], [], []
-        for index, (sql, part_params, read, _) in enumerate(self._parts):
+        for index, (sql, part_params, columns, _) in enumerate(self._parts):
             name = f"write_{index}"
             ctes.append(f"{name} AS ({sql})")
             params.extend(part_params)
-            reads.append(read.format(name=name))
-        statement = f"WITH {', '.join(ctes)} SELECT {', '.join(reads)}"
+            reads += [f"(SELECT {column} FROM {name})" for column in columns]
+        # a statement of inserts that return nothing still needs something to select
+        statement = f"WITH {', '.join(ctes)} SELECT {', '.join(reads) or '1'}"
         with prepared_cursor(self.using) as cursor:  # config/prepared.py
             cursor.execute(statement, params)
             row = list(cursor.fetchone())
-        for *_, (kind, obj, returning) in self._parts:
-            if kind == "insert":
-                for field in returning:
-                    setattr(obj, field.attname, row.pop(0))
-                obj._state.adding = False
-                obj._state.db = self.using
-            elif kind == "updated":
-                if row.pop(0) != 1:
-                    raise DatabaseError(f"{obj.__class__.__name__} {obj.pk}: the update "
-                                        "matched no row.")
-            else:
-                row.pop(0)
+        for _sql, _params, columns, apply in self._parts:
+            values, row = row[:len(columns)], row[len(columns):]
+            apply(values)
         self._parts.clear()
 
     def _compile_insert(self, model, objs, fields, returning, on_conflict=None):
