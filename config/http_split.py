@@ -33,8 +33,11 @@ class SplitHttp:
         self.async_app = async_app
         self.async_path = re.compile("|".join(f"(?:{pattern})" for pattern in async_paths))
 
+    def serves_async(self, path: str) -> bool:
+        return self.async_path.match(path) is not None
+
     async def __call__(self, scope, receive, send) -> None:
-        if self.async_path.match(scope["path"]):
+        if self.serves_async(scope["path"]):
             await self.async_app(scope, receive, send)
         else:
             await self.sync_app(scope, receive, send)

@@ -37,8 +37,8 @@ def _sample_path(route: str) -> str:
 
 
 def _served_by_asgi(path: str) -> bool:
-    return re.compile("|".join(f"(?:{p})" for p in settings.ASYNC_HTTP_PATHS)).match(path) \
-        is not None
+    return SplitHttp(sync_app=None, async_app=None,
+                     async_paths=settings.ASYNC_HTTP_PATHS).serves_async(path)
 
 
 def test_every_async_view_and_async_stream_is_served_by_the_asgi_handler():
