@@ -88,5 +88,9 @@ def checked_setup(game: Any, players: Any, options: Any) -> MatchSetup:
         if exc.details.get("reason") != "invalid_player_count":
             raise
         raise errors.InvalidPlayerCount(exc.message, details=exc.details) from None
-    return MatchSetup(engine, count, normalized,
-                      str(catalogue.get("rules_version", engine.rules_version)))
+    return MatchSetup(engine, count, normalized, rules_version_of(engine, catalogue))
+
+
+def rules_version_of(engine, catalogue: dict) -> str:
+    """The rules version a match is played under: the catalogue's, else the engine's."""
+    return str(catalogue.get("rules_version", engine.rules_version))

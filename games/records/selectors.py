@@ -52,11 +52,11 @@ def build_record(match: Match) -> dict:
     initial_digest = state_digest(engine.to_json(state))
     moves = []
     # every digest needs the state after its move: the replay cannot be skipped
-    for logged in sorted(match.moves.all(), key=lambda row: row.ply):
+    for logged in match.moves.all():  # in ply order (RECORD_ROWS)
         state, _events = engine.apply(state, logged.seat, logged.move)
         moves.append({"ply": logged.ply, "seat": logged.seat, "move": logged.move,
                       "state_digest": state_digest(engine.to_json(state))})
-    rows = sorted(match.results.all(), key=lambda row: row.seat)
+    rows = match.results.all()  # in seat order (RECORD_ROWS)
     incidents = sorted(match.incidents.all(), key=lambda row: row.pk)
     return {
         "format": FORMAT_NAME,

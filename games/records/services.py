@@ -17,7 +17,12 @@ from games import errors
 from games.clocks.models import IncidentKind
 from games.clocks.outcome import final_result
 from games.matches.seeds import seed_commitment
-from games.matches.setup_checks import engine_for, match_options, player_count
+from games.matches.setup_checks import (
+    engine_for,
+    match_options,
+    player_count,
+    rules_version_of,
+)
 from games.records.format import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -76,7 +81,7 @@ def parse_record(record: Any) -> dict:
     game = record.get("game")
     engine = engine_for(game, unknown_status=400, field="game")
     described = engine.describe()
-    rules_version = str(described.get("rules_version", engine.rules_version))
+    rules_version = rules_version_of(engine, described)
     if record.get("rules_version") != rules_version:
         # An older rules version may replay differently: we cannot judge it.
         raise _bad("rules_version", f"This service replays {game} rules version "
@@ -89,9 +94,9 @@ def parse_record(record: Any) -> dict:
         raise _bad("players", f"players must be from {limits.get('min')} to "
                    f"{limits.get('max')}.") from None
     options = record.get("options", {})
+    if not isinstance(options, dict):  # a record states its options, null included
+        raise _bad("options", "options must be a JSON object.")
     try:
-        if not isinstance(options, dict):  # a record states its options, null included
-            raise errors.InvalidOptions("options must be a JSON object.")
         options = match_options(engine, players, options)
     except errors.InvalidOptions as exc:
         reason = exc.details.get("reason")
