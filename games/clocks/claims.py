@@ -1,7 +1,9 @@
 """Which seat a bot holds for a player who may take it back: the one rule behind the match
 detail's ``reclaimable_seat`` (games.clocks.selectors), ``POST .../reclaim/`` and the
 admin's hand-back (games.clocks.services), so the field never offers what the endpoint
-refuses, nor the other way round. Pure: seats and incidents in, no database.
+refuses, nor the other way round; and which seat is a player's to resign from
+(``owned_position``), read from the same hand-overs. Pure: seats and incidents in, no
+database.
 
 The rule (docs/clocks.md "Taking a seat back"): a player's latest hand-over decides. Only a
 takeover (their clock ran out, or an admin handed the seat to a bot) leaves a seat to take
@@ -29,6 +31,17 @@ def last_hand_over(user_id: int, incidents: Iterable):
         if incident.user_id == user_id and incident.kind in HAND_OVER_KINDS:
             last = incident
     return last
+
+
+def owned_position(user_id: int, seats: list, incidents: list) -> int | None:
+    """The seat ``user_id`` plays, or last played before a bot took it, they resigned or
+    forfeited (a resignation names the seat they give up); None when they never sat, or
+    reclaimed a seat and then lost it for good."""
+    for seat in seats:
+        if seat.user_id == user_id:
+            return seat.position
+    last = last_hand_over(user_id, incidents)
+    return None if last is None or last.kind == IncidentKind.RECLAIM else last.seat
 
 
 def reclaimable_position(user_id: int, seats: list, incidents: list) -> int | None:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import errors
 from games.clocks import clock
 from games.clocks import errors as clock_errors
-from games.clocks.claims import HAND_OVER_KINDS, last_hand_over, reclaimable_position
+from games.clocks.claims import HAND_OVER_KINDS, owned_position, reclaimable_position
 from games.clocks.models import Incident, IncidentKind
 from games.clocks.outcome import ended_early, forfeit_order
 from games.clocks.presets import (
@@ -86,16 +86,6 @@ def _finish_change(match: Match, seats: list[Seat], fields: list[str], now: date
     sync_clocks(match, state, seats, now=now)
     match.save(update_fields=[*set(fields), *CLOCK_FIELDS, "updated_at"])
     schedule_follow_up(match, state, seats)
-
-
-def _owned_position(user, seats: list[Seat], incidents: list[Incident]) -> int | None:
-    """The seat ``user`` plays, or last played before a bot took it, resigned or forfeited
-    (not one they reclaimed and then lost for good: ``games.clocks.claims``)."""
-    for seat in seats:
-        if seat.user_id == user.pk:
-            return seat.position
-    last = last_hand_over(user.pk, incidents)
-    return None if last is None or last.kind == IncidentKind.RECLAIM else last.seat
 
 
 def _locked_active(match_id: Any) -> tuple[Match, list[Seat], list[Incident]]:
@@ -189,7 +179,7 @@ def resign(*, user, match_id: Any, seat: Any = None) -> Match:
     if seat is not None:
         seat = check_position(match, seat)
     seats, incidents = list(match.seats.all()), list(match.incidents.all())
-    position = _owned_position(user, seats, incidents)
+    position = owned_position(user.pk, seats, incidents)
     if position is None:
         raise errors.NotSeated()
     if seat is not None and seat != position:
