@@ -22,7 +22,7 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
-	@echo "make test             venv + services, then pytest (extra args: PYTEST_ARGS=...)"
+	@echo "make test             venv + services, then the import contracts and pytest (extra args: PYTEST_ARGS=...)"
 	@echo "make lint             ruff"
 	@echo "make services         start the local PostgreSQL and Redis (.var/)"
 	@echo "make services-stop    stop them"
@@ -56,6 +56,7 @@ run: install services
 	scripts/run.sh
 
 test: install services browser
+	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 lint: install

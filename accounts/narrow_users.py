@@ -1,5 +1,5 @@
 """Users loaded from a few of their columns by hand-written SQL (the token check,
-config/token_auth.py; a match with its seats, games/match_rows.py): which user fields to
+accounts/token_auth.py; a match with its seats, games/matches/rows.py): which user fields to
 read, in the order ``Model.from_db`` expects them. The other columns load on first access,
 as deferred fields do."""
 

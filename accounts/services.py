@@ -8,7 +8,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ErrorDetail, ValidationError
 
 from accounts.models import User
-from config.api_errors import ApiError
+from infra.api_errors import ApiError
 
 
 class InvalidCredentials(ApiError):

@@ -18,13 +18,13 @@ from accounts.serializers import (
     TokenResponseSerializer,
     UserSerializer,
 )
-from config.api_errors import ErrorSerializer
-from config.api_views import ApiView
-from config.token_auth import NarrowTokenAuthentication
+from accounts.token_auth import NarrowTokenAuthentication
+from infra.api_errors import ErrorSerializer
+from infra.api_views import ApiView
 
 
 class RegisterView(ApiView):
-    throttle_scope = "auth"  # strict: config/throttles.py
+    throttle_scope = "auth"  # strict: infra/throttles.py
     # No authentication: a stale token or session cookie must not block signing up.
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -41,7 +41,7 @@ class RegisterView(ApiView):
 
 
 class TokenView(ApiView):
-    throttle_scope = "auth"  # strict, against password guessing: config/throttles.py
+    throttle_scope = "auth"  # strict, against password guessing: infra/throttles.py
     # Token auth only: DELETE revokes the token the request came with, and POST is reachable
     # by scripts without the session's CSRF dance.
     authentication_classes = [NarrowTokenAuthentication]

@@ -44,7 +44,7 @@ from django.db import connection  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
-from games.models import Match, Move  # noqa: E402
+from games.matches.models import Match, Move  # noqa: E402
 
 SETUPS = {
     "before": {"DB_POOL": "false", "CELERY_WORKER_POOL": "prefork",

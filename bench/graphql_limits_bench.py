@@ -30,10 +30,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.test import Client  # noqa: E402
 from graphql import parse  # noqa: E402
 
-from games import selectors, services  # noqa: E402
 from games.graphql import limits  # noqa: E402
+from games.matches import selectors, services  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
-from games.models import Match  # noqa: E402
+from games.matches.models import Match  # noqa: E402
 
 ATTACK = "{ " + " ".join(
     f"a{i}: matches(limit: 100) {{ results {{ view log {{ ply move }} "

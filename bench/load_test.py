@@ -67,13 +67,13 @@ from django.utils import timezone  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games.models import Match, Move, Result  # noqa: E402
-from games.replay import replay_result  # noqa: E402
+from games.matches.models import Match, Move, Result  # noqa: E402
+from games.matches.replay import replay_result  # noqa: E402
 
 VAR = ROOT / ".var" / "load"
 BIN = Path(sys.executable).parent
 #: the load client may do what a crowd does from one address (the scopes of
-#: config/throttles.py)
+#: infra/throttles.py)
 RAISED_THROTTLES = {f"THROTTLE_{scope}": "1000000/min"
                     for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH")}
 #: between two sizes of a ramp: the bots answer the last moves of one size before the

@@ -34,9 +34,9 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
-from games import selectors  # noqa: E402
+from games.matches import selectors  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
-from games.models import Match  # noqa: E402
+from games.matches.models import Match  # noqa: E402
 from games.quickmatch import services as quickmatch  # noqa: E402
 from games.records.selectors import build_record  # noqa: E402
 from games.records.services import verify_record  # noqa: E402

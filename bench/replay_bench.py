@@ -32,8 +32,8 @@ django.setup()
 
 from config.celery import app as celery_app  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
-from games.models import Match  # noqa: E402
-from games.replay import logged_moves, replay_state  # noqa: E402
+from games.matches.models import Match  # noqa: E402
+from games.matches.replay import logged_moves, replay_state  # noqa: E402
 from rules import get_engine  # noqa: E402
 
 clock = time.perf_counter

@@ -44,7 +44,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from games.matches import services as match_services  # noqa: E402
-from games.models import Match, Move  # noqa: E402
+from games.matches.models import Match, Move  # noqa: E402
 
 clock = time.perf_counter
 

@@ -1,4 +1,4 @@
-"""What a rate-limit check costs per request (config/throttles.py: one Redis ADD and INCR).
+"""What a rate-limit check costs per request (infra/throttles.py: one Redis ADD and INCR).
 
     eval "$(scripts/services.sh env)"; .venv/bin/python bench/throttle_bench.py [--n 2000]
 
@@ -28,7 +28,7 @@ from django.test.utils import override_settings, setup_test_environment  # noqa:
 from rest_framework.settings import api_settings  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
-from config import throttles  # noqa: E402
+from infra import throttles  # noqa: E402
 
 
 def timed(call, n: int) -> list[float]:

@@ -29,8 +29,8 @@ django_wsgi_app = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_TH
 http_app = SplitHttp(sync_app=django_wsgi_app, async_app=django_asgi_app,
                      async_paths=settings.ASYNC_HTTP_PATHS)
 
-from config.ws_origins import CorsOriginValidator  # noqa: E402 - needs Django set up
 from games.graphql.routing import websocket_urlpatterns  # noqa: E402
+from infra.ws_origins import CorsOriginValidator  # noqa: E402 - needs Django set up
 
 # Browsers open websockets from any page: the handshake's Origin must be one CORS allows
 # over HTTP (CORS_ALLOWED_ORIGINS), this server's own, or absent (non-browser clients).

@@ -1,15 +1,26 @@
-"""The Celery app. Tasks live in each app's tasks.py and are found by autodiscovery."""
+"""The Celery app: the settings it reads, where its tasks live, and the worker's steps.
+
+Services never import a task: they send tasks by name through ``games.dispatch``. The
+packages below hold the task modules (each a ``tasks.py``); a worker imports them at
+start (autodiscovery), and an eager process (tests, ``play_bots``) when it first runs one.
+"""
 
 import os
 
 from celery import Celery
 
-from games.worker_steps import ResumeAfterConnect
+from games.matches.worker_steps import ResumeAfterConnect
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+#: the packages whose ``tasks`` module holds Celery tasks
+TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch"]
+
 app = Celery("game_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+app.autodiscover_tasks(lambda: TASK_PACKAGES)
+# The app every thread of every process sends through (games.dispatch asks celery for
+# the current app instead of importing this wiring module).
+app.set_default()
 # Re-enqueue what a broker outage lost, each time a worker (re)connects.
 app.steps["consumer"].add(ResumeAfterConnect)

@@ -14,7 +14,7 @@ with one task running on a prefork worker: the main process is then polling for 
 Restoring cannot work at that moment anyway (Redis is unreachable), so the broken
 connection's channels skip it. The messages stay in Redis's ``unacked`` set and come back
 after the visibility timeout (settings.CELERY_BROKER_TRANSPORT_OPTIONS); if Redis itself
-restarted empty, games/worker_steps.py re-enqueues the lost work from the database.
+restarted empty, games/matches/worker_steps.py re-enqueues the lost work from the database.
 
 The same detached transport kills the worker a second way with the thread pool (whose
 running tasks cannot be cancelled at the loss): a task that was running during the outage

@@ -25,8 +25,8 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
         "(or DEBUG=true for local development only)"
     )
 # Error pages and reports never show credentials (settings, tokens, sessions), DEBUG on
-# or off: see config/debug_filter.py.
-DEFAULT_EXCEPTION_REPORTER_FILTER = "config.debug_filter.SecretsNeverShownFilter"
+# or off: see infra/debug_filter.py.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "infra.debug_filter.SecretsNeverShownFilter"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
 INSTALLED_APPS = [
@@ -54,12 +54,12 @@ MIDDLEWARE = [
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
     # After CORS (a browser must be able to read the refusal): 413 payload_too_large.
-    "config.request_limits.PayloadTooLargeMiddleware",
-    # The API's URL policy (config/url_policy.py, config/json_errors.py): never an HTML
+    "infra.request_limits.PayloadTooLargeMiddleware",
+    # The API's URL policy (infra/url_policy.py, infra/json_errors.py): never an HTML
     # error page under /api/ or /graphql, and both spellings (trailing slash or not) of
     # every endpoint served, so APPEND_SLASH never redirects (or 500s on) an API request.
-    "config.json_errors.JsonApiErrorsMiddleware",
-    "config.url_policy.SlashPolicyMiddleware",
+    "infra.json_errors.JsonApiErrorsMiddleware",
+    "infra.url_policy.SlashPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -95,7 +95,7 @@ DATABASE_URL = env_str(
 DATABASES = {"default": database_from_url(DATABASE_URL)}
 # Least privilege (docs/operations.md "Database roles"): DATABASE_URL is the runtime role,
 # which owns nothing; migrations run as the owner (DATABASE_OWNER_URL: `make run`, compose,
-# the test suite), which then grants this role its privileges (config/database_roles.py).
+# the test suite), which then grants this role its privileges (infra/database_roles.py).
 DATABASE_RUNTIME_ROLE = env_str("DATABASE_RUNTIME_ROLE", "game")
 
 REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 63799)}/0")
@@ -103,8 +103,8 @@ REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 6379
 # Shared by every web process: throttle counters (and later caches) must agree across them.
 CACHES = {
     "default": {
-        # Django's RedisCache with one shared client per pool (config/redis_cache.py)
-        "BACKEND": "config.redis_cache.SharedClientRedisCache",
+        # Django's RedisCache with one shared client per pool (infra/redis_cache.py)
+        "BACKEND": "infra.redis_cache.SharedClientRedisCache",
         "LOCATION": env_str("CACHE_REDIS_URL", REDIS_URL),
         "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "game"),
     }
@@ -157,19 +157,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # DRF's TokenAuthentication in one fixed statement (config/token_auth.py)
-        "config.token_auth.NarrowTokenAuthentication",
+        # DRF's TokenAuthentication in one fixed statement (accounts/token_auth.py)
+        "accounts.token_auth.NarrowTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # JSON only (issue 10): no endpoint takes a form or a file, and one body format keeps
     # generated clients simple; a form post is 415 unsupported_media_type.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["infra.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 20,
-    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "infra.api_errors.api_exception_handler",
     # Rates per client (user id, or address when anonymous); the scopes are applied by
     # the views. The load test raises them through the environment.
     "DEFAULT_THROTTLE_RATES": {
@@ -180,10 +180,10 @@ REST_FRAMEWORK = {
     },
 }
 
-# Rate limits (config/throttles.py; GraphQL: games/graphql/throttling.py), counted in the
+# Rate limits (infra/throttles.py; GraphQL: games/graphql/throttling.py), counted in the
 # Redis cache. NUM_PROXIES: how many trusted proxies append to X-Forwarded-For (0: the
 # header is ignored, so a client cannot invent addresses to dodge a limit).
-REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["config.throttles.ApiRateThrottle"]
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["infra.throttles.ApiRateThrottle"]
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0)
 
 # GraphiQL at /graphql/ in a browser (assets vendored in games/static/graphiql/): on by
@@ -203,7 +203,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": False,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.openapi.postprocess",
+        "games.api.openapi.postprocess",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -243,7 +243,7 @@ CELERY_BEAT_SCHEDULE = {
 # A Redis outage is waited out: the worker reconnects forever (never exits after N tries),
 # also when Redis is down at start. Running tasks whose ack can no longer reach Redis are
 # cancelled at the loss (celery 6's default): their transaction rolls back and the work is
-# redone from the database (games/worker_steps.py re-enqueues it on every reconnect).
+# redone from the database (games/matches/worker_steps.py re-enqueues it on every reconnect).
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
@@ -254,7 +254,7 @@ CELERY_WORKER_CONSUMER = "config.celery_consumer:Consumer"
 # "unacked" set until the visibility timeout, then any live worker puts it back in the
 # queue. It must exceed the longest time a message legitimately stays unacked: our longest
 # task (a sweep, about 1 s; a bot turn is under 0.5 s) plus the largest retry countdown
-# (games/tasks.py caps it at 10 s). kombu's default, an hour, is what left a killed
+# (games/matches/tasks.py caps it at 10 s). kombu's default, an hour, is what left a killed
 # worker's match stalled until the beat sweep.
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 30)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -275,7 +275,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 
 # Bots (issue 12): a search level stops at its own wall-clock cap (at most 1.5 s); past this
-# soft limit a bot turn plays greedy instead (games/bot_turns.py). The iteration cap, when
+# soft limit a bot turn plays greedy instead (games/matches/bot_turns.py). The iteration cap, when
 # set, lowers every search level's iterations (tests, slow machines).
 BOT_TURN_SOFT_TIME_LIMIT = float(env_str("BOT_TURN_SOFT_TIME_LIMIT", "8"))
 _bot_cap = env_str("BOT_SEARCH_ITERATION_CAP", "")
@@ -317,7 +317,7 @@ if env_bool("DB_POOL", True):
 
 # The hottest fixed statements (token, a match's lock and read, a move's writes, the 304
 # check) run as server-side prepared statements: PostgreSQL parses and plans each once per
-# session instead of on every request (config/prepared.py). Only those statements are
+# session instead of on every request (infra/prepared.py). Only those statements are
 # prepared: the ORM's own cursors bind on the client and never prepare. Behind a pooler
 # that cannot keep prepared statements (pgbouncer in transaction mode before 1.21), set
 # DB_PREPARED_STATEMENTS=false.

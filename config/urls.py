@@ -4,17 +4,17 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from config.health import HealthView
 from games.feed.views import stream_view
 from games.graphql.schema import schema as graphql_schema
 from games.graphql.views import GameGraphQLView
+from infra.health import HealthView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/health", HealthView.as_view(), name="health"),
     path("graphql/", GameGraphQLView.as_view(schema=graphql_schema), name="graphql"),
     path("api/v1/", include("accounts.urls")),
-    path("api/v1/", include("games.urls")),
+    path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("games.records.urls")),
     path("api/v1/", include("games.ratings.urls")),
     path("api/v1/", include("games.lobby.urls")),
@@ -37,5 +37,5 @@ urlpatterns = [
 ]
 
 # JSON errors for /api/ paths that never reach a DRF view (unknown URL, unhandled crash).
-handler404 = "config.api_errors.not_found_view"
-handler500 = "config.api_errors.server_error_view"
+handler404 = "infra.api_errors.not_found_view"
+handler500 = "infra.api_errors.server_error_view"

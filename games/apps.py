@@ -19,11 +19,11 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        import config.checks  # noqa: F401 - registers the project's system checks
-        from config.database_roles import grant_after_migrate
+        import infra.checks  # noqa: F401 - registers the project's system checks
+        from infra.database_roles import grant_after_migrate
 
         # After every migrate, the runtime role gets its privileges on every table
-        # (config/database_roles.py): tables added by later migrations included.
+        # (infra/database_roles.py): tables added by later migrations included.
         post_migrate.connect(grant_after_migrate, sender=self,
                              dispatch_uid="grant_runtime_privileges")
 

@@ -1,4 +1,9 @@
-"""Handing follow-up work (bot turns, final scoring) to Celery after a commit.
+"""Handing follow-up work (bot turns, final scoring, deadlines, pairing) to Celery.
+
+Tasks are sent by their name (``send_task``): this module imports no task module, so a
+service can enqueue a task whose module imports that service without an import circle.
+The names are the tasks' wire names (``name=`` on each task); they never change, since
+messages already queued carry them.
 
 Services call these from ``transaction.on_commit``. Two things make that safe:
 
@@ -17,27 +22,32 @@ import threading
 from collections import deque
 from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
-
-from config.celery import app as celery_app
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
+
+BOT_TURN_TASK = "games.tasks.play_bot_turn"
+SCORING_TASK = "games.tasks.score_match"
+SWEEP_TASK = "games.tasks.sweep_stalled_matches"
+DEADLINE_TASK = "games.clocks.tasks.enforce_deadlines"
+CLOCK_SWEEP_TASK = "games.clocks.tasks.sweep_expired_clocks"
+PAIRING_TASK = "games.quickmatch.tasks.pair_waiting"
+
+#: broker hiccups: the publish is retried this many times before it is given up (logged)
+_RETRY_POLICY = {"max_retries": 2}
 
 _local = threading.local()
 
 
-def enqueue(task_name: str, *args) -> None:
-    """Send task ``task_name`` with ``args``; never raises."""
-    import games.tasks  # noqa: F401 - registers the tasks; imported late, it imports services
-
-    task = celery_app.tasks[task_name]
-    if not celery_app.conf.task_always_eager:
-        try:
-            task.apply_async(args=args, retry=True, retry_policy={"max_retries": 2})
-        except Exception:  # noqa: BLE001 - the sweep re-enqueues what is lost here
-            logger.exception("could not enqueue %s%r; the sweep will retry it", task_name, args)
-        return
-
+def _run_inline(task_name: str, args: tuple) -> None:
+    """Eager mode: run the task here, after any task already running on this stack."""
+    app = current_app._get_current_object()
+    # The task modules are found by the app's autodiscovery (config/celery.py), which a
+    # worker runs at start; an eager process runs it here, once, on first use.
+    app.loader.import_default_modules()
+    task = app.tasks[task_name]
     pending = getattr(_local, "pending", None)
     if pending is not None:  # already draining further up this stack: queue it
         pending.append((task, args))
@@ -46,17 +56,33 @@ def enqueue(task_name: str, *args) -> None:
     try:
         while pending:
             queued_task, queued_args = pending.popleft()
-            queued_task.apply(args=queued_args, throw=celery_app.conf.task_eager_propagates)
+            queued_task.apply(args=queued_args, throw=app.conf.task_eager_propagates)
     finally:
         _local.pending = None
 
 
+def enqueue(task_name: str, *args) -> None:
+    """Send task ``task_name`` with ``args``; never raises."""
+    app = current_app._get_current_object()
+    if app.conf.task_always_eager:
+        _run_inline(task_name, args)
+        return
+    try:
+        app.send_task(task_name, args=args, retry=True, retry_policy=_RETRY_POLICY)
+    except Exception:  # noqa: BLE001 - the sweep re-enqueues what is lost here
+        logger.exception("could not enqueue %s%r; the sweep will retry it", task_name, args)
+
+
 def enqueue_bot_turn(match_id: int, seat: int, ply: int) -> None:
-    enqueue("games.tasks.play_bot_turn", match_id, seat, ply)
+    enqueue(BOT_TURN_TASK, match_id, seat, ply)
 
 
 def enqueue_scoring(match_id: int) -> None:
-    enqueue("games.tasks.score_match", match_id)
+    enqueue(SCORING_TASK, match_id)
+
+
+def enqueue_pairing() -> None:
+    enqueue(PAIRING_TASK)
 
 
 def eta_horizon() -> timedelta:
@@ -77,26 +103,22 @@ def enqueue_at(task_name: str, eta, *args) -> None:
     deadlines.
 
     Run eagerly (tests, ``play_bots``) only what is due already: a task for a deadline still
-    ahead would find nothing to do, and ``games.clocks.tasks.sweep_expired_clocks`` is
-    what catches deadlines there (as it catches lost tasks in production)."""
-    from django.utils import timezone
-
-    import games.tasks  # noqa: F401 - registers the tasks; imported late, it imports services
-
+    ahead would find nothing to do, and the clock sweep (``CLOCK_SWEEP_TASK``) is what
+    catches deadlines there (as it catches lost tasks in production)."""
+    app = current_app._get_current_object()
     now = timezone.now()
-    if celery_app.conf.task_always_eager:
+    if app.conf.task_always_eager:
         if eta <= now:
             enqueue(task_name, *args)
         return
     if eta - now > eta_horizon():
         return
     try:
-        celery_app.tasks[task_name].apply_async(
-            args=args, eta=eta, retry=True, retry_policy={"max_retries": 2})
+        app.send_task(task_name, args=args, eta=eta, retry=True, retry_policy=_RETRY_POLICY)
     except Exception:  # noqa: BLE001 - the sweep finds every expired clock anyway
         logger.exception("could not enqueue %s%r at %s; the sweep will catch it",
                          task_name, args, eta)
 
 
 def enqueue_deadline_check(match_id: int, due) -> None:
-    enqueue_at("games.clocks.tasks.enforce_deadlines", due, match_id, due.isoformat())
+    enqueue_at(DEADLINE_TASK, due, match_id, due.isoformat())

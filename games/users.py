@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games import errors
+from games.matches import errors
 
 
 def find_user(username: Any):

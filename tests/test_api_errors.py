@@ -1,4 +1,4 @@
-"""The error envelope of config/api_errors.py for errors the accounts tests do not reach."""
+"""The error envelope of infra/api_errors.py for errors the accounts tests do not reach."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.http import Http404
 from django.test import RequestFactory
 from rest_framework import exceptions
 
-from config.api_errors import ApiError, api_exception_handler, server_error_view
+from infra.api_errors import ApiError, api_exception_handler, server_error_view
 
 
 class StalePly(ApiError):

@@ -4,7 +4,7 @@
 Before, the runtime role owned every table: it could TRUNCATE games_move, disable the
 append-only trigger, insert a move at ply 999 or rewrite a seed or a result. What the role
 model cannot prevent (it must INSERT moves and write results to play at all) is said in
-config/database_roles.py; the ply-999 insert is refused by a trigger, not by privileges.
+infra/database_roles.py; the ply-999 insert is refused by a trigger, not by privileges.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from psycopg import errors as pg
 
 from accounts.models import User
 from games.matches import services as match_services
-from games.models import Match, Move, Result
+from games.matches.models import Match, Move, Result
 from tests.games.support import API, eager_celery, match_url, play_human_turns
 
 pytestmark = pytest.mark.django_db(transaction=True)

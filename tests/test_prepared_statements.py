@@ -1,4 +1,4 @@
-"""config/prepared.py: the hot fixed statements are prepared once per session, the ORM's
+"""infra/prepared.py: the hot fixed statements are prepared once per session, the ORM's
 own statements are not, and Django's query log still sees every statement's text."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.prepared import prepared_cursor
-from games.match_rows import load_match
 from games.matches import services as match_services
+from games.matches.rows import load_match
+from infra.prepared import prepared_cursor
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client, RequestFactory
 from django.views.debug import technical_500_response
 
-from games.models import Match
+from games.matches.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +81,7 @@ def test_a_body_found_too_big_while_read_is_a_json_413(settings, rf):
     raises RequestDataTooBig while the view reads: the middleware answers it."""
     from django.core.exceptions import RequestDataTooBig
 
-    from config.request_limits import PayloadTooLargeMiddleware
+    from infra.request_limits import PayloadTooLargeMiddleware
 
     middleware = PayloadTooLargeMiddleware(lambda request: None)
     for path, shape in (("/api/v1/matches/", "error"), ("/graphql/", "errors")):
@@ -117,7 +117,7 @@ def test_a_crash_page_shows_no_setting_credentials_and_no_token(settings, token,
         connection = {"url": settings.DATABASE_URL, "broker": settings.CELERY_BROKER_URL}
         raise RuntimeError(f"boom {id(caller_token)} {len(header)} {len(connection)}")
 
-    monkeypatch.setattr("games.selectors.list_games", crash)
+    monkeypatch.setattr("games.catalogue.list_games", crash)
     client = Client(raise_request_exception=False)
     session_cookie = "cookie-" + token.key[::-1]  # not in this file's source (shown too)
     page = client.get("/api/v1/games/", HTTP_AUTHORIZATION=f"Token {token.key}",

@@ -8,7 +8,7 @@ database.
 The rule (docs/clocks.md "Taking a seat back"): a player's latest hand-over decides. Only a
 takeover (their clock ran out, or an admin handed the seat to a bot) leaves a seat to take
 back, once: the reclaim that answers it spends it, so a seat later given to a bot for good
-(an admin's ``replace_seat_with_bot``, which records no takeover) is not theirs to take.
+(an admin's ``hand_seat_to_bot`` for good, which records no takeover) is not theirs to take.
 A resignation or a forfeit ends the claim for good.
 """
 

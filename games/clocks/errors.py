@@ -1,8 +1,8 @@
-"""Errors of clocks, resignation and takeover, one class per stable code (as games.errors)."""
+"""Errors of clocks, resignation and takeover, one class per stable code (as games.matches.errors)."""
 
 from __future__ import annotations
 
-from games.errors import GameServiceError
+from games.matches.errors import GameServiceError
 
 
 class InvalidTimeControl(GameServiceError):

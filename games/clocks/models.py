@@ -3,7 +3,7 @@
 Moves are the engine's business; resignations, timeouts, takeovers by a bot, reclaims,
 forfeits and time added by an admin are the service's. They live here, next to the move
 log and as immutable as it, with the ply at which they happened, so that the seed, the
-moves and the incidents together reproduce a match's stored result (``games.replay``).
+moves and the incidents together reproduce a match's stored result (``games.matches.replay``).
 """
 
 from __future__ import annotations

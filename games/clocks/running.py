@@ -21,7 +21,7 @@ from django.utils import timezone
 from games.clocks import clock
 from games.clocks.presets import NONE, kind_of
 from games.dispatch import enqueue_deadline_check
-from games.models import Match, MatchStatus
+from games.matches.models import Match, MatchStatus
 from rules import get_engine
 
 #: what ``sync_clocks`` changes on the match: add them to the writer's ``update_fields``

@@ -19,7 +19,7 @@ from django.db.models import BigIntegerField, Exists, OuterRef, Q, QuerySet, Sub
 from django.db.models.functions import Coalesce
 
 from games.clocks.models import Incident
-from games.models import Seat
+from games.matches.models import Seat
 
 
 def player_of(seat, incidents: Iterable) -> int | None:

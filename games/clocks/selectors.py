@@ -13,7 +13,7 @@ from games.clocks import clock
 from games.clocks.claims import reclaimable_position
 from games.clocks.models import FORFEIT_KINDS, Incident, IncidentKind
 from games.clocks.presets import NONE, PRESETS, kind_of
-from games.models import Match, MatchStatus
+from games.matches.models import Match, MatchStatus
 
 
 def time_control_of(match: Match) -> dict:
@@ -47,7 +47,7 @@ def clocks_of(match: Match, now: datetime | None = None) -> list[dict]:
 
 def incident_rows(match: Match) -> list[Incident]:
     """The match's incidents in id order (``Incident.Meta.ordering``), for ``incidents_of``
-    and ``reclaimable_seat`` to share: one query, or none when ``games.match_rows`` loaded
+    and ``reclaimable_seat`` to share: one query, or none when ``games.matches.rows`` loaded
     them with the match (the prefetch cache)."""
     return list(match.incidents.all())
 

@@ -1,5 +1,6 @@
 """Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, and
-the admin's add-time and hand-over actions.
+the admin's add-time and hand-over actions. The only code that gives a seat to a bot or
+back to its player (``_hand_to_bot``, ``_give_back``).
 
 Each one locks the match row first (``select_for_update``), exactly as a move does, so a
 timeout and a move arriving together are serialized: whichever takes the lock first wins
@@ -18,7 +19,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import errors
 from games.clocks import clock
 from games.clocks import errors as clock_errors
 from games.clocks.claims import HAND_OVER_KINDS, owned_position, reclaimable_position
@@ -33,9 +33,10 @@ from games.clocks.presets import (
 )
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_deadline_check, eta_horizon
+from games.matches import errors
 
 # The match services' own checks and follow-up, shared so both apply the same rules.
-from games.matches.follow_up import schedule_follow_up
+from games.matches.follow_up import schedule_follow_up, touch
 from games.matches.guards import (
     check_bot_kind,
     check_position,
@@ -43,7 +44,8 @@ from games.matches.guards import (
     require_admin,
     require_user,
 )
-from games.models import Match, MatchStatus, Seat
+from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Seat
+from games.matches.services import start_if_full
 from rules import get_engine
 
 #: least time a returning realtime player gets back (capped at the initial time)
@@ -253,22 +255,42 @@ def add_time(*, user, match_id: Any, position: Any, seconds: Any) -> Match:
 
 
 @transaction.atomic
-def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str) -> Match:
-    """An admin hands a player's seat to a bot, recorded as a takeover so that the player
-    (or an admin) can hand it back. Raises NotAllowed, MatchNotFound, MatchNotActive,
-    InvalidSeat (no player holds it), UnknownBotKind."""
+def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str,
+                     for_good: bool = False) -> Seat:
+    """An admin hands seat ``position`` to a ``bot_kind`` bot: the one service that does,
+    deciding under the match's lock what the hand-over is. A seat a player holds in a
+    running match is taken over, recorded as a takeover so that the player (or an admin)
+    can hand it back; with ``for_good``, or for an open seat, a bot's seat or a seat in a
+    lobby, the bot keeps it and nothing is recorded. If the seat owes a decision now, the
+    bot plays it. Raises NotAllowed, MatchNotFound, MatchOver, InvalidSeat,
+    UnknownBotKind."""
     require_admin(user, "hand a seat to a bot")
-    match, seats, _incidents = _locked_active(match_id)
+    match = lock_match(match_id)
+    if match.status in ENDED_STATUSES:
+        raise errors.MatchOver(details={"status": match.status})
     position = check_position(match, position)
     kind = check_bot_kind(bot_kind)
+    seats = list(match.seats.all())
     row = next((each for each in seats if each.position == position), None)
-    if row is None or row.user_id is None:
-        raise errors.InvalidSeat("No player holds that seat.", details={"position": position})
-    _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=user,
-            bot_kind=kind)
-    _hand_to_bot(row, kind)
-    _finish_change(match, seats, [], timezone.now())
-    return match
+    if (not for_good and match.status == MatchStatus.ACTIVE and row is not None
+            and row.user_id is not None):
+        _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=user,
+                bot_kind=kind)
+        _hand_to_bot(row, kind)
+        _finish_change(match, seats, [], timezone.now())
+        return row
+    if row is None:
+        row = Seat.objects.create(match=match, position=position, bot_kind=kind)
+    else:
+        _hand_to_bot(row, kind)
+    if match.status == MatchStatus.OPEN:
+        start_if_full(match)
+        if match.status != MatchStatus.OPEN:
+            return row  # the start scheduled the bot turns and the notification
+    touch(match)
+    state = _state(match) if match.status == MatchStatus.ACTIVE else None
+    schedule_follow_up(match, state)
+    return row
 
 
 @transaction.atomic

@@ -12,7 +12,7 @@ import logging
 from celery import shared_task
 
 from games.clocks import services
-from games.tasks import RETRY_OPTIONS
+from games.task_options import RETRY_OPTIONS
 
 logger = logging.getLogger(__name__)
 

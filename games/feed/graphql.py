@@ -9,12 +9,12 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from config.api_errors import ApiError
-from games import errors
 from games.feed.selectors import parse_last_event_id
 from games.feed.stream import follow
 from games.graphql.context import authenticated_user
 from games.graphql.errors import as_graphql_error
+from games.matches import errors
+from infra.api_errors import ApiError
 
 
 @strawberry.type(description="One event of your feed.")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import errors
 from games.feed.models import FeedEvent
-from games.selectors import whole_number
+from games.matches import errors
+from games.matches.parsing import whole_number
 
 #: one replay answers at most this many events (a client far behind asks again)
 MAX_REPLAY = 500

@@ -16,9 +16,9 @@ from django.db import transaction
 
 from games.clocks.seat_players import players_by_seat
 from games.feed.models import FeedEvent
-from games.models import ENDED_STATUSES, Match, MatchStatus
-from games.notifications import publish_soon
-from games.write_batch import WriteBatch
+from games.matches.models import ENDED_STATUSES, Match, MatchStatus
+from games.matches.notifications import publish_soon
+from games.matches.writes import WriteBatch
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str,
             batch: WriteBatch | None = None) -> None:
     """Store ``kind`` with ``payload`` for each of ``user_ids`` (once per dedupe_key) and
     push it to their live streams after the commit. With ``batch`` the rows join the
-    caller's other writes in one statement (the move service: games.write_batch)."""
+    caller's other writes in one statement (the move service: games.matches.writes)."""
     rows = [FeedEvent(user_id=user_id, kind=kind, payload=payload, dedupe_key=dedupe_key)
             for user_id in dict.fromkeys(user_ids)]
     if not rows:

@@ -13,10 +13,10 @@ from channels.db import database_sync_to_async
 from django.http import JsonResponse, StreamingHttpResponse
 from rest_framework.authtoken.models import Token
 
-from config.api_errors import error_body
-from games import errors
 from games.feed.selectors import parse_last_event_id
 from games.feed.stream import follow
+from games.matches import errors
+from infra.api_errors import error_body
 
 
 def _token_user(header: str):

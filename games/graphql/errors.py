@@ -16,9 +16,9 @@ from graphql import GraphQLError
 from rest_framework.exceptions import ValidationError as DrfValidationError
 from strawberry.extensions import SchemaExtension
 
-from config.api_errors import DATABASE_UNAVAILABLE, ApiError, ServiceUnavailable
-from games import errors
 from games.graphql.types import GameError
+from games.matches import errors
+from infra.api_errors import DATABASE_UNAVAILABLE, ApiError, ServiceUnavailable
 
 logger = logging.getLogger(__name__)
 

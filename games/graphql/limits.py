@@ -54,7 +54,7 @@ from strawberry.extensions import (
     SchemaExtension,
 )
 
-from games import selectors
+from games.matches import parsing
 
 logger = logging.getLogger(__name__)
 
@@ -91,9 +91,9 @@ PAGE_ARGUMENTS = {
 }
 LIST_ARGUMENTS = {"log": "limit"}
 #: lists whose size the schema bounds: seats, results of a match, the catalogue
-LIST_SIZES = {"seats": 5, "results": 5, "games": 2, "moves": selectors.MAX_PAGE_SIZE,
+LIST_SIZES = {"seats": 5, "results": 5, "games": 2, "moves": parsing.MAX_PAGE_SIZE,
               "toAct": 5}
-DEFAULT_LIST_SIZE = {"limit": selectors.MAX_PAGE_SIZE}
+DEFAULT_LIST_SIZE = {"limit": parsing.MAX_PAGE_SIZE}
 
 
 def _timeout_seconds() -> float:
@@ -142,8 +142,8 @@ class _Estimate:
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                return selectors.MAX_PAGE_SIZE  # refused later: count the worst
-            return min(max(number, 1), selectors.MAX_PAGE_SIZE)
+                return parsing.MAX_PAGE_SIZE  # refused later: count the worst
+            return min(max(number, 1), parsing.MAX_PAGE_SIZE)
         return None
 
     def selection_set(self, selections: SelectionSetNode | None, parent: str | None,
@@ -185,7 +185,7 @@ class _Estimate:
             return 1 + cost, 0
         size = 1
         if (parent, name) in PAGE_ARGUMENTS:
-            size = page if page is not None else selectors.DEFAULT_PAGE_SIZE
+            size = page if page is not None else parsing.DEFAULT_PAGE_SIZE
         elif name in LIST_ARGUMENTS:
             size = self._argument(node, LIST_ARGUMENTS[name]) or DEFAULT_LIST_SIZE["limit"]
         elif name in LIST_SIZES:
@@ -195,8 +195,8 @@ class _Estimate:
             if page_parent == name:
                 own_page = self._argument(node, argument)
                 if own_page is None:
-                    own_page = (selectors.DEFAULT_PAGE_SIZE if name == "matches"
-                                else selectors.MAX_PAGE_SIZE)
+                    own_page = (parsing.DEFAULT_PAGE_SIZE if name == "matches"
+                                else parsing.MAX_PAGE_SIZE)
         children_cost, children_depth = self.selection_set(node.selection_set, name, own_page)
         # A list of scalars (toAct, legalMoves' moves) is one value of its parent's work.
         return FIELD_WEIGHTS.get(name, 1) + size * children_cost, 1 + children_depth

@@ -15,12 +15,15 @@ from strawberry.types import Info
 
 from accounts import services as account_services
 from accounts.serializers import RegistrationSerializer, TokenRequestSerializer
-from games import errors, selectors, services
 from games.clocks import services as clock_services
 from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt
-from games.graphql.types import GameError, LoggedMove, MatchType, MeType
+from games.graphql.play_types import LoggedMove
+from games.graphql.types import GameError, MatchType, MeType
+from games.lobby import services as lobby_services
+from games.matches import errors, selectors, services
 from games.matches import services as match_services
+from games.matches.setup_checks import bot_seats_by_position
 
 
 # -- payloads ---------------------------------------------------------------------------------
@@ -137,19 +140,12 @@ class Mutation:
         user, problems = _signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
-        seats_for_bots = None
-        if bot_seats is not None:
-            seats_for_bots = {}
-            for seat in bot_seats:
-                if seat.position in seats_for_bots:
-                    exc = errors.InvalidSeat(
-                        "Each bot seat position may appear once.",
-                        details={"position": seat.position},
-                    )
-                    return MatchPayload(errors=[GameError(
-                        code=exc.code, message=exc.message, field="botSeats",
-                        details=exc.details)])
-                seats_for_bots[seat.position] = seat.kind
+        seats_for_bots, problems = attempt(lambda: None if bot_seats is None else (
+            bot_seats_by_position((seat.position, seat.kind) for seat in bot_seats)))
+        if problems:
+            for problem in problems:
+                problem.field = "botSeats"
+            return MatchPayload(errors=problems)
 
         match, problems = attempt(
             lambda: match_services.create_match(
@@ -177,7 +173,7 @@ class Mutation:
         if problems:
             return MatchPayload(errors=problems)
         seat, problems = attempt(
-            lambda: match_services.join_match(user=user, match_id=match_id, position=position)
+            lambda: lobby_services.join_match(user=user, match_id=match_id, position=position)
         )
         if problems:
             return MatchPayload(errors=problems)

@@ -1,6 +1,6 @@
 """Queries: the catalogue, matches as the caller may see them, replays, the caller.
 
-Thin resolvers over ``games.selectors``: a service error raised here reaches the client
+Thin resolvers over ``games.matches.selectors``: a service error raised here reaches the client
 with REST's code in ``extensions.code`` (see ``games.graphql.errors.ServiceErrorCodes``).
 """
 
@@ -12,24 +12,28 @@ import strawberry
 import strawberry_django
 from strawberry.types import Info
 
-from games import selectors
+from games import catalogue
 from games.graphql.context import authenticated_user, current_user
-from games.graphql.types import Game, MatchPage, MatchStatusEnum, MatchType, MeType, Replay
+from games.graphql.enums import MatchStatusEnum
+from games.graphql.play_types import Replay
+from games.graphql.types import Game, MatchPage, MatchType, MeType
+from games.lobby import selectors as lobby_selectors
+from games.matches import parsing, selectors
 
 # the same page bounds as REST's GET /matches/
-MAX_PAGE_SIZE = selectors.MAX_PAGE_SIZE
-DEFAULT_PAGE_SIZE = selectors.DEFAULT_PAGE_SIZE
+MAX_PAGE_SIZE = parsing.MAX_PAGE_SIZE
+DEFAULT_PAGE_SIZE = parsing.DEFAULT_PAGE_SIZE
 
 
 @strawberry.type
 class Query:
     @strawberry_django.field(description="The catalogue: every game with its option schema.")
     def games(self) -> list[Game]:
-        return [Game.from_entry(entry) for entry in selectors.list_games()]
+        return [Game.from_entry(entry) for entry in catalogue.list_games()]
 
     @strawberry_django.field(description="One game of the catalogue (error unknown_game).")
     def game(self, game: str) -> Game:
-        return Game.from_entry(selectors.get_game(game))
+        return Game.from_entry(catalogue.get_game(game))
 
     @strawberry_django.field(
         description="Matches newest first, filtered and paginated as GET /api/v1/matches/ "
@@ -57,8 +61,8 @@ class Query:
         limit: int = DEFAULT_PAGE_SIZE,
         offset: int = 0,
     ) -> MatchPage:
-        limit, offset = selectors.parse_page(limit, offset)  # REST's bounds and errors
-        matches = selectors.list_matches(
+        limit, offset = parsing.parse_page(limit, offset)  # REST's bounds and errors
+        matches = lobby_selectors.list_matches(
             user=current_user(info),
             game=game,
             status=status.value if status is not None else None,

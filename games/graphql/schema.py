@@ -1,8 +1,8 @@
 """The GraphQL schema served at /graphql/ (HTTP and websockets): queries, mutations and
 the live ``matchUpdates`` subscription, assembled from their modules.
 
-Resolvers are thin: parse the arguments, call ``games.services`` or ``games.matches``
-(writes) or ``games.selectors`` (reads) with the caller, render. Errors keep REST's stable
+Resolvers are thin: parse the arguments, call ``games.matches.services`` or ``games.matches``
+(writes) or ``games.matches.selectors`` (reads) with the caller, render. Errors keep REST's stable
 codes: in a mutation payload's ``errors`` list, or in ``extensions.code`` of a query error.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import strawberry
 from strawberry.tools import merge_types
 
-from config.api_errors import ApiError
 from games.feed.graphql import FeedSubscriptions
 from games.graphql.errors import ServiceErrorCodes
 from games.graphql.limits import is_limit_refusal, limit_extensions
@@ -23,6 +22,7 @@ from games.lobby.graphql import LobbyMutations, LobbyQueries
 from games.quickmatch.graphql import QuickMatchMutations, QuickMatchQueries
 from games.ratings.graphql import RatingQueries
 from games.records.graphql import RecordQueries
+from infra.api_errors import ApiError
 
 
 class GameSchema(strawberry.Schema):

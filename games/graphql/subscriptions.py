@@ -1,8 +1,8 @@
-"""``matchUpdates``: turning the channel-layer messages of games.notifications into
+"""``matchUpdates``: turning the channel-layer messages of games.matches.notifications into
 per-subscriber pushes.
 
 A notification says only "match N changed (ply, status)": it carries nothing hidden. Each
-subscriber re-reads the match through ``games.selectors`` as itself, so a player gets
+subscriber re-reads the match through ``games.matches.selectors`` as itself, so a player gets
 their own seat's view and a spectator the spectator view, redacted by the engine alone.
 """
 
@@ -15,21 +15,17 @@ import strawberry
 from channels.db import database_sync_to_async
 from strawberry.types import Info
 
-from config.api_errors import ApiError
-from games import errors, selectors
 from games.clocks import selectors as clock_selectors
 from games.graphql.clock_types import Incident, SeatClock
 from games.graphql.context import current_user
+from games.graphql.enums import MatchStatusEnum
 from games.graphql.errors import as_graphql_error
-from games.graphql.types import (
-    LoggedMove,
-    MatchStatusEnum,
-    MatchUpdate,
-    Seat,
-    result_or_none,
-)
-from games.models import ENDED_STATUSES, MatchStatus
-from games.notifications import MATCH_UPDATE_TYPE, match_group_name
+from games.graphql.play_types import LoggedMove, result_or_none
+from games.graphql.types import MatchUpdate, Seat
+from games.matches import errors, parsing, selectors
+from games.matches.models import ENDED_STATUSES, MatchStatus
+from games.matches.notifications import MATCH_UPDATE_TYPE, match_group_name
+from infra.api_errors import ApiError
 
 
 @dataclass(frozen=True)
@@ -82,7 +78,7 @@ async def _match_updates(
         )
     user = current_user(info)
     try:
-        pk = selectors.parse_match_id(match_id)
+        pk = parsing.parse_match_id(match_id)
     except ApiError as exc:
         raise as_graphql_error(exc) from None
 

@@ -1,4 +1,4 @@
-"""The REST rate limits (config/throttles.py) for GraphQL operations, over HTTP and the
+"""The REST rate limits (infra/throttles.py) for GraphQL operations, over HTTP and the
 websocket alike.
 
 Before an operation executes, each top-level mutation field counts once in its scope
@@ -24,8 +24,8 @@ from graphql import (
 from graphql.utilities import get_operation_ast
 from strawberry.extensions import SchemaExtension
 
-from config import throttles
-from config.api_errors import ApiError
+from infra import throttles
+from infra.api_errors import ApiError
 
 AUTH_MUTATIONS = {"register", "login", "revokeToken"}
 

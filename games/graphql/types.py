@@ -1,6 +1,6 @@
 """GraphQL output types of the games domain.
 
-Every game fact is rendered from ``games.selectors``: a type here never reads a snapshot,
+Every game fact is rendered from ``games.matches.selectors``: a type here never reads a snapshot,
 never calls the engine and never strips hidden information by itself. ``Match`` is a
 strawberry-django type over the model; its game fields (view, log, legal moves, seats,
 seed) are resolved through the selectors with the caller as the reader, so GraphQL shows
@@ -9,7 +9,6 @@ exactly what REST shows to the same person.
 
 from __future__ import annotations
 
-import enum
 from datetime import datetime
 
 import strawberry
@@ -17,24 +16,20 @@ import strawberry_django
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from games import errors, selectors
 from games.clocks import selectors as clock_selectors
-from games.graphql.clock_types import Incident, ResultIncident, SeatClock
+from games.graphql.clock_types import Incident, SeatClock
 from games.graphql.context import current_user
-from games.models import Match, MatchStatus
-
-MatchStatusEnum = strawberry.enum(
-    enum.Enum("MatchStatus", {status.name: status.value for status in MatchStatus}),
-    description="Lifecycle of a match: open (waiting for players), active, scoring, "
-    "finished, aborted.",
+from games.graphql.enums import MatchStatusEnum, SeatKind
+from games.graphql.play_types import (
+    LegalMoves,
+    LoggedMove,
+    MatchEvents,
+    MatchResult,
+    events_from_selector,
+    result_or_none,
 )
-
-
-@strawberry.enum(description="Who holds a seat.")
-class SeatKind(enum.Enum):
-    HUMAN = "human"
-    BOT = "bot"
-    OPEN = "open"
+from games.matches import parsing, selectors
+from games.matches.models import Match
 
 
 @strawberry.type(description="One problem with a request, with the same stable code as REST.")
@@ -123,146 +118,6 @@ class Seat:
             bot_kind=row["bot_kind"],
         )
 
-
-@strawberry.type(description="One entry of the move log, as the reader may see it.")
-class LoggedMove:
-    ply: int = strawberry.field(description="Moves played before this one.")
-    seat: int
-    move: JSON = strawberry.field(
-        description="The move; while the match runs, redacted for the reader by the engine."
-    )
-    events: list[JSON] = strawberry.field(
-        description="What the move caused, in order; while the match runs another seat's "
-        "secret is replaced by a public stand-in (a pile draw without its card)."
-    )
-    created_at: datetime
-
-    @classmethod
-    def from_entry(cls, entry: dict) -> LoggedMove:
-        return cls(
-            ply=entry["ply"], seat=entry["seat"], move=entry["move"],
-            events=list(entry.get("events", [])), created_at=entry["created_at"],
-        )
-
-
-@strawberry.type(description="The caller's decision now.")
-class LegalMoves:
-    seat: int
-    ply: int
-    to_act: list[int]
-    moves: list[JSON] = strawberry.field(
-        description="Every legal move of the caller's seat (empty when it owes nothing)."
-    )
-
-
-@strawberry.type
-class SeatResult:
-    seat: int
-    score: int
-    rank: int = strawberry.field(description="1 = best; equal ranks after the tie-breaks.")
-    tie_break: JSON = strawberry.field(description="This seat's tie-break values.")
-    breakdown: JSON = strawberry.field(description="Where every point came from.")
-
-
-@strawberry.type(description="Final scores, once the match is finished.")
-class MatchResult:
-    match_id: strawberry.ID
-    seed: str = strawberry.field(description="The seed, to check sha256(seed) == commitment.")
-    end_reason: str | None = strawberry.field(description="Why the game ended.")
-    tie_break_keys: list[str] = strawberry.field(
-        description="The tie-breaks after the score, in the order they apply."
-    )
-    results: list[SeatResult]
-    ranks: list[int]
-    winners: list[int]
-    forfeits: list[ResultIncident] = strawberry.field(
-        description="Seats that resigned or forfeited (ranked last), first to go first.")
-    timeouts: list[ResultIncident] = strawberry.field(
-        description="Seats whose clock ran out (taken over or forfeited).")
-
-    @classmethod
-    def from_selector(cls, body: dict) -> MatchResult:
-        return cls(
-            match_id=strawberry.ID(str(body["match_id"])),
-            seed=body["seed"],
-            end_reason=body["end_reason"],
-            tie_break_keys=list(body["tie_break_keys"]),
-            results=[
-                SeatResult(
-                    seat=row["seat"], score=row["score"], rank=row["rank"],
-                    tie_break=row["tie_break"], breakdown=row["breakdown"],
-                )
-                for row in body["results"]
-            ],
-            ranks=list(body["ranks"]),
-            winners=list(body["winners"]),
-            forfeits=ResultIncident.many(body["forfeits"]),
-            timeouts=ResultIncident.many(body["timeouts"]),
-        )
-
-
-def result_or_none(match: Match) -> MatchResult | None:
-    try:
-        return MatchResult.from_selector(selectors.match_result(match))
-    except errors.NotFinished:
-        return None
-
-
-@strawberry.type(description="The state after a given ply, as the reader may see it.")
-class Replay:
-    match_id: strawberry.ID
-    ply: int
-    seat: int | None = strawberry.field(description="The reader's seat, if any.")
-    ended: bool = strawberry.field(description="The match has ended: everything is shown.")
-    view: JSON
-    move: LoggedMove | None = strawberry.field(
-        description="The move that led to this ply (null at ply 0), redacted like the log."
-    )
-    state: JSON | None = strawberry.field(
-        description="The full engine state: only once the match has ended."
-    )
-    views: list[JSON] | None = strawberry.field(
-        description="Once ended: every seat's view, in seat order (the all-seeing picture)."
-    )
-
-    @classmethod
-    def from_selector(cls, match_id, body: dict) -> Replay:
-        move = body["move"]
-        return cls(
-            match_id=strawberry.ID(str(match_id)), ply=body["ply"], seat=body["seat"],
-            ended=body["ended"], view=body["view"],
-            move=LoggedMove.from_entry(move) if move is not None else None,
-            state=body.get("state"), views=body.get("views"),
-        )
-
-
-@strawberry.type(description="Moves and view since a ply, for polling clients.")
-class MatchEvents:
-    since: int
-    ply: int
-    status: MatchStatusEnum  # type: ignore[valid-type]
-    to_act: list[int]
-    moves: list[LoggedMove]
-    view: JSON | None
-    clocks: list[SeatClock] = strawberry.field(
-        default_factory=list, description="Each seat's clock; empty without a time control.")
-    incidents: list[Incident] = strawberry.field(
-        default_factory=list, description="Every incident so far (resign, timeout...).")
-
-
-def events_from_selector(body: dict) -> MatchEvents:
-    return MatchEvents(
-        since=body["since"],
-        ply=body["ply"],
-        status=MatchStatusEnum(body["status"]),
-        to_act=list(body["to_act"]),
-        moves=[LoggedMove.from_entry(entry) for entry in body["moves"]],
-        view=body["view"],
-        clocks=[SeatClock.from_row(row) for row in body["clocks"]],
-        incidents=[Incident.from_row(row) for row in body["incidents"]],
-    )
-
-
 @strawberry_django.type(Match, name="Match", description="A match, seen by the caller.")
 class MatchType:
     id: strawberry.ID
@@ -323,24 +178,24 @@ class MatchType:
 
     @strawberry_django.field(
         description="The move log from ply `since` on, at most `limit` moves (1 to "
-        f"{selectors.MAX_PAGE_SIZE}, as REST pages): the next page starts at `since` plus "
+        f"{parsing.MAX_PAGE_SIZE}, as REST pages): the next page starts at `since` plus "
         "the moves returned. Redacted for the caller while the match runs, whole after "
         "the end."
     )
     def log(self, root: Match, info: Info, since: int = 0,
-            limit: int = selectors.MAX_PAGE_SIZE) -> list[LoggedMove]:
-        since_ply = selectors.parse_ply(since, upper=root.ply, name="since")
-        limit, _offset = selectors.parse_page(limit, 0)  # REST's bounds and errors
+            limit: int = parsing.MAX_PAGE_SIZE) -> list[LoggedMove]:
+        since_ply = parsing.parse_ply(since, upper=root.ply, name="since")
+        limit, _offset = parsing.parse_page(limit, 0)  # REST's bounds and errors
         entries = selectors.move_log(root, current_user(info), since=since_ply, limit=limit)
         return [LoggedMove.from_entry(entry) for entry in entries]
 
     @strawberry_django.field(
         description="Moves since a ply (at most `limit`, 1 to "
-        f"{selectors.MAX_PAGE_SIZE}) and the caller's view."
+        f"{parsing.MAX_PAGE_SIZE}) and the caller's view."
     )
     def events(self, root: Match, info: Info, since: int = 0,
-               limit: int = selectors.MAX_PAGE_SIZE) -> MatchEvents:
-        limit, _offset = selectors.parse_page(limit, 0)
+               limit: int = parsing.MAX_PAGE_SIZE) -> MatchEvents:
+        limit, _offset = parsing.parse_page(limit, 0)
         return events_from_selector(
             selectors.match_events(root, current_user(info), since=since, limit=limit))
 

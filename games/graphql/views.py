@@ -20,11 +20,11 @@ from django.views.decorators.csrf import csrf_exempt
 from graphql import GraphQLError, OperationDefinitionNode, OperationType, parse
 from strawberry.django.views import GraphQLView
 
-from config.api_errors import DATABASE_UNAVAILABLE, ServiceUnavailable
-from config.parsers import MAX_JSON_DEPTH, json_depth
 from games.graphql.auth import CredentialsRefused, authenticate_http_request
 from games.graphql.context import GraphQLContext
 from games.graphql.limits import MAX_TOKENS, query_too_large
+from infra.api_errors import DATABASE_UNAVAILABLE, ServiceUnavailable
+from infra.parsers import MAX_JSON_DEPTH, json_depth
 
 
 class RequestRefused(HTTPException):

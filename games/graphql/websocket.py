@@ -18,11 +18,11 @@ from django.db import close_old_connections
 from strawberry.channels import GraphQLWSConsumer
 from strawberry.exceptions import ConnectionRejectionError
 
-from config.parsers import MAX_JSON_DEPTH, json_depth
-from config.ws_origins import origin_allowed
 from games.graphql.auth import InvalidToken, user_for_token
 from games.graphql.context import GraphQLContext
 from games.graphql.limits import query_too_large
+from infra.parsers import MAX_JSON_DEPTH, json_depth
+from infra.ws_origins import origin_allowed
 
 
 def _user_for_token_closing_connections(key):
@@ -91,7 +91,7 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
 
     def is_websocket_origin_allowed(self, request, origin: str) -> bool:
         # strawberry's own cross-origin check (it refused every other origin): the CORS
-        # list decides, as for HTTP and config.ws_origins in front of every socket route.
+        # list decides, as for HTTP and infra.ws_origins in front of every socket route.
         return origin_allowed(origin, host=None)
 
     async def connect(self) -> None:

@@ -9,12 +9,13 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from games import selectors as match_selectors
 from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt
 from games.graphql.mutations import BotSeatInput, _signed_in
 from games.graphql.types import GameError, MatchType
 from games.lobby import selectors, services
+from games.matches import selectors as match_selectors
+from games.matches.setup_checks import bot_seats_by_position
 
 
 @strawberry.type(description="An invitation to take a seat.")
@@ -81,11 +82,12 @@ class LobbyMutations:
         user, problems = _signed_in(info)
         if problems:
             return LobbyMatchPayload(errors=problems)
-        bots = {seat.position: seat.kind for seat in bot_seats or []}
-        if bot_seats and len(bots) != len(bot_seats):
-            return LobbyMatchPayload(errors=[GameError(
-                code="invalid_seat", message="Each bot seat position may appear once.",
-                field="botSeats")])
+        bots, problems = attempt(lambda: bot_seats_by_position(
+            (seat.position, seat.kind) for seat in bot_seats or []))
+        if problems:
+            for problem in problems:
+                problem.field = "botSeats"
+            return LobbyMatchPayload(errors=problems)
         created, problems = attempt(lambda: services.create_private_match(
             user=user, game=game, players=players, options=options, bot_seats=bots or None,
             creator_seat=creator_seat, invite=invite))

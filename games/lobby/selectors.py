@@ -7,9 +7,10 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games import errors
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
-from games.models import Match, Seat
+from games.matches import errors
+from games.matches.models import Match, Seat
+from games.matches.selectors import filter_matches
 
 
 def listed_for(matches: QuerySet[Match], viewer) -> QuerySet[Match]:
@@ -25,6 +26,13 @@ def listed_for(matches: QuerySet[Match], viewer) -> QuerySet[Match]:
         | Exists(Seat.objects.filter(match=OuterRef("pk"), user=viewer))
         | Exists(Invitation.objects.filter(match=OuterRef("pk"), invitee=viewer))
     )
+
+
+def list_matches(*, user=None, **filters) -> QuerySet[Match]:
+    """The matches ``user`` may see listed (``listed_for``), newest first, narrowed by
+    ``games.matches.selectors.filter_matches``' filters (game, status, mine, open_seats,
+    my_turn) and raising its errors. Every list of matches shown to a reader uses this."""
+    return listed_for(filter_matches(user=user, **filters), user)
 
 
 def is_private(match: Match) -> bool:

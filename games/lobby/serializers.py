@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from games.serializers import CreateMatchRequestSerializer, RefusesUnknownFields
+from games.api.serializers import CreateMatchRequestSerializer, RefusesUnknownFields
 
 
 class CreatePrivateMatchRequestSerializer(CreateMatchRequestSerializer):

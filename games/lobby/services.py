@@ -1,8 +1,9 @@
 """The only writers of private matches, invitations and rematches.
 
-Seats are still taken through ``games.matches.services.join_match`` (with ``admitted=True``
-once the lobby has checked the invitation or the code), matches created through
-``games.matches.services.create_match``: this module adds who may sit, never how sitting works.
+Seats are still taken through ``games.matches.services.join_match``, once the lobby has
+checked who may sit (``join_match`` here: a private match only by invitation or code), and
+matches created through ``games.matches.services.create_match``: this module adds who may
+sit, never how sitting works.
 Every function is atomic: an error means nothing was written.
 """
 
@@ -15,14 +16,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import errors
 from games.clocks.seat_players import players_by_seat
 from games.feed import services as feed
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
-from games.matches import guards
+from games.matches import errors, guards
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Seat
-from games.selectors import whole_number
+from games.matches.models import Match, MatchStatus, Seat
+from games.matches.parsing import parse_match_id, whole_number
 
 #: a private match invites at most its other seats' worth of people; this bounds a request
 MAX_INVITEES = 16
@@ -126,6 +126,18 @@ def _own_invitation(user, invitation_id: Any) -> Invitation:
         raise errors.InvitationNotFound(details={"invitation_id": number}) from None
 
 
+def join_match(*, user, match_id: Any, position: Any = None) -> Seat:
+    """Take an open seat of a match anyone may join (REST and GraphQL ``join``): a private
+    match takes only the people it invited or who hold its code (``accept_invitation``,
+    ``join_by_code``). Raises InvitationRequired, and ``games.matches.services.join_match``'s
+    errors."""
+    guards.require_user(user)
+    match_pk = parse_match_id(match_id)
+    if PrivateMatch.objects.filter(match_id=match_pk).exists():
+        raise errors.InvitationRequired()
+    return match_services.join_match(user=user, match_id=match_pk, position=position)
+
+
 @transaction.atomic
 def accept_invitation(*, user, invitation_id: Any) -> Seat:
     """Take the seat an invitation offers (its reserved position, or the lowest free
@@ -136,7 +148,7 @@ def accept_invitation(*, user, invitation_id: Any) -> Seat:
     if invitation.status != InvitationStatus.PENDING:
         raise errors.InvitationClosed(details={"status": invitation.status})
     seat = match_services.join_match(user=user, match_id=invitation.match_id,
-                                     position=invitation.position, admitted=True)
+                                     position=invitation.position)
     invitation.status = InvitationStatus.ACCEPTED
     invitation.responded_at = timezone.now()
     invitation.save(update_fields=["status", "responded_at"])
@@ -176,8 +188,7 @@ def join_by_code(*, user, invite_code: Any, position: Any = None) -> Seat:
     private = PrivateMatch.objects.filter(invite_code=invite_code).first()
     if private is None:
         raise errors.InvitationNotFound("No private match has this invite code.")
-    seat = match_services.join_match(user=user, match_id=private.match_id, position=position,
-                                     admitted=True)
+    seat = match_services.join_match(user=user, match_id=private.match_id, position=position)
     Invitation.objects.filter(match_id=private.match_id, invitee=user,
                               status=InvitationStatus.PENDING).update(
         status=InvitationStatus.ACCEPTED, responded_at=timezone.now())

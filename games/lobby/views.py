@@ -8,13 +8,13 @@ from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from config.api_views import ApiView
-from games import selectors as match_selectors
-from games import serializers as s
-from games.api_common import MATCH_ID, error_responses, parse_body
+from games.api import serializers as s
+from games.api.common import MATCH_ID, error_responses, parse_body
 from games.lobby import selectors, services
 from games.lobby import serializers as ls
-from games.views import _bot_seats_by_position
+from games.matches import selectors as match_selectors
+from games.matches.setup_checks import bot_seats_by_position
+from infra.api_views import ApiView
 
 INVITATION_ID = OpenApiParameter("invitation_id", int, OpenApiParameter.PATH)
 
@@ -41,7 +41,7 @@ class PrivateMatchListView(ApiView):
         data = parse_body(ls.CreatePrivateMatchRequestSerializer, request)
         bot_seats = data["bot_seats"]
         if isinstance(bot_seats, dict):
-            bot_seats = _bot_seats_by_position(bot_seats)
+            bot_seats = bot_seats_by_position(bot_seats.items())
         match, _code = services.create_private_match(
             user=request.user, game=data["game"], players=data["players"],
             options=data["options"], bot_seats=bot_seats, creator_seat=data["creator_seat"],

@@ -1,3 +1,3 @@
-"""A match's life apart from its moves (those are ``games.services``, the move service):
+"""A match's life apart from its moves (those are ``games.matches.services``, the move service):
 creating, seating, starting, stopping and scoring matches, and the checks and locks every
 writer of a match shares (``guards``, ``setup_checks``). DESIGN.md, "Growing games/"."""

@@ -1,7 +1,7 @@
 """What every write to a match schedules after its commit: the bot turns now due, the
 scoring of a game that is over, the players' feeds and the live notification.
 
-Shared by the move service (games/services.py), the match services of this package and
+Shared by the move service (games/matches/services.py), the match services of this package and
 the clocks' services, so that a match changed by any of them wakes the same workers and
 subscribers (DESIGN.md, "Writing a move", step 5)."""
 
@@ -13,9 +13,9 @@ from django.db import transaction
 
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.feed import services as feed
-from games.models import ENDED_STATUSES, Match, MatchStatus, Seat
-from games.notifications import publish_match_update_soon
-from games.write_batch import WriteBatch
+from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Seat
+from games.matches.notifications import publish_match_update_soon
+from games.matches.writes import WriteBatch
 from rules import get_engine
 from rules.engine import Engine
 
@@ -55,7 +55,7 @@ def schedule_follow_up(
 
 def touch(match: Match) -> None:
     """Move ``updated_at`` on: the seats changed, so what GET shows changed although the
-    ply and status did not (a poller's ETag must not match any more: games.polling)."""
+    ply and status did not (a poller's ETag must not match any more: games.matches.polling)."""
     match.save(update_fields=["updated_at"])
 
 

@@ -1,20 +1,20 @@
 """The checks and the lock every writer of a match starts with: who is asking, whether
 they may, which match (locked), which seat, which bot kind.
 
-Shared by the move service (games/services.py), the match services of this package, and
+Shared by the move service (games/matches/services.py), the match services of this package, and
 the clocks, lobby and quick-match services, so that each refuses the same mistake with
-the same error. Each function raises a ``games.errors`` error before anything is written.
+the same error. Each function raises a ``games.matches.errors`` error before anything is written.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games import errors
-from games.match_rows import load_match
-from games.models import Match
-from games.permissions import can_manage_matches
-from games.selectors import parse_match_id, whole_number
+from games.matches import errors
+from games.matches.models import Match
+from games.matches.parsing import parse_match_id, whole_number
+from games.matches.permissions import can_manage_matches
+from games.matches.rows import load_match
 from rules.bots import BOT_KINDS
 
 
@@ -27,7 +27,7 @@ def require_user(user) -> None:
 def require_admin(user, what: str) -> None:
     """AuthenticationRequired, or NotAllowed naming ``what`` only an admin may do. An
     admin holds a model permission (or is a superuser), never is_staff alone:
-    games/permissions.py."""
+    games/matches/permissions.py."""
     require_user(user)
     if not can_manage_matches(user):
         raise errors.NotAllowed(f"Only an admin can {what}.")
@@ -45,7 +45,7 @@ def lock_match(match_id: Any) -> Match:
 
 def lock_match_to_play(match_id: Any) -> Match:
     """``lock_match`` that also loads what the move's answer shows, in the same statement
-    (games/match_rows.py): the creator, the seats with their users and the incidents, so
+    (games/matches/rows.py): the creator, the seats with their users and the incidents, so
     the caller can answer from this object after the commit instead of reading the match
     again (issue 14). Only the match row is locked; seats and incidents change only under
     that same lock."""

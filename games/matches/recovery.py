@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
-from games.models import Match, MatchStatus
+from games.matches.models import Match, MatchStatus
 from rules import get_engine
 
 

@@ -1,6 +1,6 @@
 """The only writer of ``Result`` rows: scoring a match whose game is over.
 
-Runs in the scoring task (games/tasks.py) once a move or a resignation ended the game,
+Runs in the scoring task (games/matches/tasks.py) once a move or a resignation ended the game,
 and again from the admin to rescore a match from its log. The ratings move in the same
 transaction (``games.ratings.services.rate_match``), so results and ratings land together
 and once."""
@@ -16,9 +16,9 @@ from django.utils import timezone
 from games.clocks.outcome import final_result
 from games.matches.follow_up import schedule_follow_up
 from games.matches.guards import lock_match
-from games.models import MatchStatus, Result
+from games.matches.models import MatchStatus, Result
+from games.matches.replay import replay_state
 from games.ratings.services import rate_match
-from games.replay import replay_state
 from rules import get_engine
 
 logger = logging.getLogger(__name__)

@@ -9,10 +9,12 @@ records wrap these errors in their own ``invalid_record`` (docs/records.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from games import errors
+from games.matches import errors
+from games.matches.parsing import whole_number
 from rules import InvalidOptions as EngineInvalidOptions
 from rules import get_engine
 from rules.engine import Engine
@@ -94,3 +96,20 @@ def checked_setup(game: Any, players: Any, options: Any) -> MatchSetup:
 def rules_version_of(engine, catalogue: dict) -> str:
     """The rules version a match is played under: the catalogue's, else the engine's."""
     return str(catalogue.get("rules_version", engine.rules_version))
+
+
+def bot_seats_by_position(pairs: Iterable[tuple[Any, Any]]) -> dict:
+    """``(position, bot kind)`` pairs as a dict by position, as REST (a JSON object:
+    ``{"1": "greedy"}``, keys are strings) and GraphQL (a list of inputs) both send them.
+    A key that spells a number becomes that number; other keys stay as they are for the
+    service to refuse. Two pairs naming one seat ("1", " 1", or 1 twice) are InvalidSeat
+    here, before a dict would silently keep only one of them."""
+    by_position: dict = {}
+    for key, kind in pairs:
+        number = whole_number(key)
+        position = key if number is None else number
+        if position in by_position:
+            raise errors.InvalidSeat("Each bot seat position may appear once.",
+                                     details={"position": position})
+        by_position[position] = kind
+    return by_position

@@ -1,5 +1,5 @@
 """The manage_match permission and the "match admin" group (issue 9, defect 5): API admin
-powers come from model permissions, not is_staff (games/permissions.py)."""
+powers come from model permissions, not is_staff (games/matches/permissions.py)."""
 
 from django.contrib.auth.management import create_permissions
 from django.db import migrations

@@ -19,22 +19,20 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import errors
 from games.clocks import presets as clock_presets
 from games.clocks.errors import InvalidTimeControl, UnknownPreset
-from games.dispatch import enqueue
+from games.dispatch import enqueue_pairing
 from games.feed import services as feed
+from games.matches import errors, setup_checks
 from games.matches import services as match_services
-from games.matches import setup_checks
 from games.matches.guards import require_user
+from games.matches.parsing import whole_number
 from games.quickmatch.models import QuickMatchRequest, RequestStatus
 from games.ratings.models import Rating
 from games.ratings.services import MODEL
-from games.selectors import whole_number
 
 #: arbitrary constant naming the pairing lock (pg_advisory_xact_lock's key)
 PAIRING_LOCK = 0x71C4_3A7C
-PAIR_TASK = "games.quickmatch.tasks.pair_waiting"
 #: a rating range must lie inside these bounds (openskill mu lives around 0..50)
 RATING_BOUND = 1000.0
 
@@ -101,7 +99,7 @@ def request_quick_match(*, user, game: Any, players: Any, options: Any = None,
                 rating=rating_of(user, game), expires_at=now + ttl())
     except IntegrityError:
         raise errors.AlreadyWaiting() from None
-    transaction.on_commit(lambda: enqueue(PAIR_TASK), robust=True)
+    transaction.on_commit(lambda: enqueue_pairing(), robust=True)
     return request
 
 

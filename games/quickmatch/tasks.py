@@ -6,7 +6,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.quickmatch import services
-from games.tasks import RETRY_OPTIONS
+from games.task_options import RETRY_OPTIONS
 
 
 @shared_task(name="games.quickmatch.tasks.pair_waiting", **RETRY_OPTIONS)

@@ -7,10 +7,10 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from config.api_views import ApiView
-from games import serializers as s
-from games.api_common import error_responses
+from games.api import serializers as s
+from games.api.common import error_responses
 from games.quickmatch import selectors, services
+from infra.api_views import ApiView
 
 
 class QuickMatchRequestSerializer(s.RefusesUnknownFields):

@@ -8,9 +8,9 @@ from datetime import datetime
 import strawberry
 from strawberry.types import Info
 
-from games import selectors as match_selectors
 from games.graphql.context import current_user
 from games.graphql.types import MatchType
+from games.matches import parsing
 from games.ratings import selectors
 
 
@@ -94,7 +94,7 @@ class Player:
 class RatingQueries:
     @strawberry.field(description="Players of a game by rating, best first (REST: GET "
                       "/api/v1/leaderboard/{game}/).")
-    def leaderboard(self, game: str, limit: int = match_selectors.DEFAULT_PAGE_SIZE,
+    def leaderboard(self, game: str, limit: int = parsing.DEFAULT_PAGE_SIZE,
                     offset: int = 0) -> Leaderboard:
         body = selectors.leaderboard(game, limit=limit, offset=offset)
         return Leaderboard(

@@ -1,7 +1,7 @@
 """Reading ratings: leaderboards per game, player profiles, rating histories.
 
 Everything here is public: ratings, counts of finished matches, and the public summary of
-a player's recent matches (``games.selectors.match_summary``: no game state).
+a player's recent matches (``games.matches.selectors.match_summary``: no game state).
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from typing import Any
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
-from games import selectors as match_selectors
 from games.clocks.seat_players import seats_played_by
+from games.lobby import selectors as lobby_selectors
+from games.matches import parsing
+from games.matches.models import MatchStatus, Result
 from games.matches.setup_checks import engine_for
-from games.models import MatchStatus, Result
 from games.ratings.models import Rating, RatingChange
 from games.ratings.services import BOT_ACCOUNT_PREFIX
 from games.users import find_user
@@ -39,7 +40,7 @@ def leaderboard(game: Any, *, limit: Any = None, offset: Any = None) -> dict:
     ...rating}]}``: players with at least one rated match, best ordinal (mu - 3 sigma)
     first. Raises UnknownGame (404), InvalidRequest (bad page bounds, 400)."""
     engine_for(game)
-    limit, offset = match_selectors.parse_page(limit, offset)
+    limit, offset = parsing.parse_page(limit, offset)
     rows = (Rating.objects.filter(game=game, rated_matches__gt=0).select_related("user")
             .order_by("-ordinal", "user_id"))
     page = list(rows[offset : offset + limit])
@@ -80,7 +81,7 @@ def profile(username: Any, viewer=None) -> dict:
     games = [{"game": row["match__game"], "played": row["played"], "wins": row["wins"]}
              for row in per_game]
     played = seats_played_by(user).filter(match=OuterRef("pk"))
-    recent = (match_selectors.list_matches(user=viewer)
+    recent = (lobby_selectors.list_matches(user=viewer)
               .filter(Exists(played))[:RECENT_MATCHES])
     return {
         "username": user.username,
@@ -105,7 +106,7 @@ def rating_history(username: Any, *, game: Any = None, limit: Any = None,
     if game is not None:
         engine_for(game, unknown_status=400)
         changes = changes.filter(game=game)
-    limit, offset = match_selectors.parse_page(limit, offset)
+    limit, offset = parsing.parse_page(limit, offset)
     changes = changes.order_by("-created_at", "-id")
     return {
         "username": user.username, "count": changes.count(), "limit": limit,

@@ -24,7 +24,7 @@ from openskill.models import PlackettLuce
 from games.clocks.models import FORFEIT_KINDS, IncidentKind
 from games.clocks.outcome import apply_forfeits
 from games.clocks.seat_players import player_of
-from games.models import Match, MatchStatus, Result
+from games.matches.models import Match, MatchStatus, Result
 from games.ratings.models import Rating, RatingChange
 
 logger = logging.getLogger(__name__)

@@ -5,14 +5,15 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework.response import Response
 
-from config.api_views import ApiView
-from games import selectors as match_selectors
-from games.api_common import error_responses
+from games.api.common import error_responses
+from games.matches import parsing
+from games.matches import selectors as match_selectors
 from games.ratings import selectors
+from infra.api_views import ApiView
 
 PAGE = [
-    OpenApiParameter("limit", int, description=f"1 to {match_selectors.MAX_PAGE_SIZE}, "
-                     f"default {match_selectors.DEFAULT_PAGE_SIZE}."),
+    OpenApiParameter("limit", int, description=f"1 to {parsing.MAX_PAGE_SIZE}, "
+                     f"default {parsing.DEFAULT_PAGE_SIZE}."),
     OpenApiParameter("offset", int, description="0 or more, default 0."),
 ]
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH)

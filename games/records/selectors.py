@@ -11,12 +11,12 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 
-from games import errors, selectors
 from games.clocks.models import Incident
 from games.clocks.seat_players import seats_played_by
 from games.lobby.selectors import listed_for
+from games.matches import errors, parsing, selectors
+from games.matches.models import Match, MatchStatus, Move, Result
 from games.matches.setup_checks import engine_for
-from games.models import Match, MatchStatus, Move, Result
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
 from rules import get_engine
@@ -110,13 +110,13 @@ def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any 
         engine_for(game, unknown_status=400)
     after_id = 0
     if after is not None and after != "":
-        after_id = selectors.whole_number(after)
-        if after_id is None or not 0 <= after_id <= selectors.MAX_OFFSET:
+        after_id = parsing.whole_number(after)
+        if after_id is None or not 0 <= after_id <= parsing.MAX_OFFSET:
             raise errors.InvalidRequest("after must be a match id.",
                                         details={"after": str(after)[:20]})
     count = MAX_EXPORT
     if limit is not None and limit != "":
-        count = selectors.whole_number(limit)
+        count = parsing.whole_number(limit)
         if count is None or not 1 <= count <= MAX_EXPORT:
             raise errors.InvalidRequest(f"limit must be a whole number from 1 to {MAX_EXPORT}.",
                                         details={"limit": str(limit)[:20]})

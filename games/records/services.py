@@ -13,9 +13,10 @@ import logging
 from types import SimpleNamespace
 from typing import Any
 
-from games import errors
 from games.clocks.models import IncidentKind
 from games.clocks.outcome import final_result
+from games.matches import errors
+from games.matches.parsing import whole_number
 from games.matches.seeds import seed_commitment
 from games.matches.setup_checks import (
     engine_for,
@@ -31,7 +32,6 @@ from games.records.format import (
     normalized_json,
     state_digest,
 )
-from games.selectors import whole_number
 from rules import IllegalMove
 
 logger = logging.getLogger(__name__)

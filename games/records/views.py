@@ -10,11 +10,11 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework.response import Response
 
-from config.api_views import ApiView
-from config.parsers import BoundedJSONParser
-from games.api_common import MATCH_ID, error_responses
+from games.api.common import MATCH_ID, error_responses
 from games.records import selectors, services
 from games.records.serializers import VerdictSerializer
+from infra.api_views import ApiView
+from infra.parsers import BoundedJSONParser
 
 
 class MatchRecordView(ApiView):

@@ -87,7 +87,7 @@ def get_bot(kind: str) -> BotFunction:
 
 def bot_rng(match_key: object, ply: int, seat: int) -> SeededRng:
     """The bot's own randomness, seeded from ``match_key`` (in the service a secret derived
-    from the match seed, games/bot_randomness.py), the ply and the seat, so the same match,
+    from the match seed, games/matches/bot_randomness.py), the ply and the seat, so the same match,
     ply and seat always choose the same move."""
     return SeededRng(f"bot:{match_key}:{ply}:{seat}")
 

@@ -10,26 +10,21 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
 from typing import Any
 
-from rules.engine import Engine, IllegalMove, InvalidOptions
+from rules.engine import Engine, IllegalMove
 from rules.han import placement
-from rules.han.board import board_data, get_board, map_ids
+from rules.han.board import get_board, map_ids
+from rules.han.catalogue import catalogue_text, move_schema_of, normalize_options
 from rules.han.determinize import sample_state
-from rules.han.drawing import dragon_spaces, drawing_data
 from rules.han.scoring import final_result, province_points
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
-from rules.move_schema import move_type, one_of
 from rules.rng import SeededRng
 
 HAND_SIZE = 3
 HOUSES_PER_PLAYER = 20
 EMISSARIES_PER_PLAYER = 9
-OPTION_KEYS = ("map", "variant")
-DEFAULT_MAP_MANY = "border-disputes"
-DEFAULT_MAP_TWO = "ways-of-diplomacy"
 
 
 class HanEngine(Engine):
@@ -43,44 +38,10 @@ class HanEngine(Engine):
         their coordinates, provinces with outlines, roads, alliances) for clients that draw
         the map. Built once per set of maps (cached as JSON text) and handed out as a fresh
         copy, so a caller that edits its answer changes nothing for the next one."""
-        return json.loads(_catalogue_text(self.name, self.title, self.rules_version, *map_ids()))
+        return json.loads(catalogue_text(self.name, self.title, self.rules_version, *map_ids()))
 
     def normalize_options(self, players: int, options: dict | None) -> dict:
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise InvalidOptions("invalid_option", "options must be an object")
-        for key in options:
-            if key not in OPTION_KEYS:
-                raise InvalidOptions("unknown_option", f"unknown option {key!r}", {"field": key})
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise InvalidOptions(
-                "invalid_player_count", "players must be an integer", {"field": "players"}
-            )
-        maps = map_ids()
-        map_id = options.get("map")
-        if map_id is None:
-            map_id = DEFAULT_MAP_MANY if players >= 3 else DEFAULT_MAP_TWO
-        elif not isinstance(map_id, str) or map_id not in maps:
-            raise InvalidOptions(
-                "invalid_option",
-                f"option 'map' must be one of {maps}",
-                {"field": "map", "allowed": maps},
-            )
-        variant = options.get("variant", False)
-        if not isinstance(variant, bool):
-            raise InvalidOptions(
-                "invalid_option", "option 'variant' must be true or false", {"field": "variant"}
-            )
-        board = get_board(map_id)
-        if not board.min_players <= players <= board.max_players:
-            raise InvalidOptions(
-                "invalid_player_count",
-                f"{board.name} is for {board.min_players}-{board.max_players} players, "
-                f"not {players}",
-                {"field": "players", "min": board.min_players, "max": board.max_players},
-            )
-        return {"map": map_id, "variant": variant}
+        return normalize_options(players, options)
 
     # -- the game --------------------------------------------------------------------------
     def setup(self, players: int, options: dict | None, seed: str) -> HanState:
@@ -391,7 +352,7 @@ class HanEngine(Engine):
         return [float(score) for score in final_result(state)["scores"]]
 
     def move_schema(self) -> dict:
-        return copy.deepcopy(_move_schema(*map_ids()))  # callers may edit their copy
+        return copy.deepcopy(move_schema_of(*map_ids()))  # callers may edit their copy
 
     def redact_event(self, event: dict, viewer: int | None) -> dict:
         """A card drawn from the pile is known to its drawer only (face-down draw)."""
@@ -404,85 +365,3 @@ class HanEngine(Engine):
         from rules.han.render import render_view_svg
 
         return render_view_svg(view)
-
-
-@cache
-def _move_schema(*maps: str) -> dict:
-    """The moves of rules/han/README.md as JSON Schema; colours, spaces and provinces are
-    plain strings (they depend on the map: the catalogue's board data lists them)."""
-    colours = sorted({colour for map_id in maps for colour in get_board(map_id).colors})
-    card = {"type": "string", "enum": colours, "description": "a card colour"}
-    piece = {
-        "type": "object",
-        "required": ["kind"],
-        "properties": {
-            "kind": {"type": "string", "enum": list(placement.PIECE_KINDS)},
-            "space": {"type": "string", "description": "space id (house and markers)"},
-            "province": {"type": "string", "description": "province id (emissary)"},
-        },
-        "additionalProperties": False,
-    }
-    return one_of(
-        move_type("place", "Rule A: pay with 1-3 cards for 1-2 pieces, placed in order.", {
-            "cards": {"type": "array", "items": card, "minItems": 1,
-                      "maxItems": placement.MAX_CARDS},
-            "pieces": {"type": "array", "items": piece, "minItems": 1,
-                       "maxItems": placement.MAX_PIECES},
-        }, ["cards", "pieces"]),
-        move_type("discard", "Rule B: discard one card instead of placing.",
-                  {"card": card}, ["card"]),
-        move_type("pass", "Final round with an empty hand (ruling H13)."),
-        move_type("draw", "Draw one card until the hand holds 3 (ruling H9); 'index' only "
-                  "for the display.", {
-                      "from": {"type": "string", "enum": ["display", "pile"]},
-                      "index": {"type": "integer", "minimum": 0},
-                  }, ["from"]),
-    )
-
-
-@cache
-def _catalogue_text(name: str, title: str, rules_version: str, *maps: str) -> str:
-    """``HanEngine.describe`` as JSON text, for one set of map ids (see there)."""
-    described_maps = {}
-    for map_id in maps:
-        board = get_board(map_id)
-        described_maps[map_id] = {
-            "name": board.name,
-            "players": [board.min_players, board.max_players],
-            "variant": board.variant_kind,
-            "board": board_data(map_id),
-            "dragon_spaces": dragon_spaces(map_id),
-        }
-    return json.dumps(
-        {
-            "game": name,
-            "title": title,
-            "players": {
-                "min": min(m["players"][0] for m in described_maps.values()),
-                "max": max(m["players"][1] for m in described_maps.values()),
-            },
-            "options": {
-                "type": "object",
-                "additionalProperties": False,
-                "properties": {
-                    "map": {
-                        "type": "string",
-                        "enum": list(described_maps),
-                        "description": (
-                            f"default: {DEFAULT_MAP_MANY} for 3-5 players, {DEFAULT_MAP_TWO} for 2"
-                        ),
-                    },
-                    "variant": {
-                        "type": "boolean",
-                        "default": False,
-                        "description": (
-                            "fortifications on Border Disputes, market places on Ways of Diplomacy"
-                        ),
-                    },
-                },
-            },
-            "maps": described_maps,
-            "drawing": drawing_data(),
-            "rules_version": rules_version,
-        }
-    )

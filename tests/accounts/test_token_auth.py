@@ -1,4 +1,4 @@
-"""config/token_auth.py: DRF's token authentication in one fixed statement answers as DRF
+"""accounts/token_auth.py: DRF's token authentication in one fixed statement answers as DRF
 does (issue 14), and nothing is cached: a revoked token stops at once."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
-from config.token_auth import NarrowTokenAuthentication
+from accounts.token_auth import NarrowTokenAuthentication
 
 pytestmark = pytest.mark.django_db
 

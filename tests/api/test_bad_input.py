@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import selectors
+from games.matches import selectors
 from games.matches import services as match_services
-from games.models import Match
+from games.matches.models import Match
 from tests.games.support import API, assert_api_error, match_url, row_counts
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ import json
 import pytest
 from rest_framework.authtoken.models import Token
 
-from games import selectors, services
+from games.matches import selectors, services
 from games.matches import services as match_services
-from games.models import Move
+from games.matches.models import Move
 from tests.games.support import match_url
 from tests.graphql.support import gql
 

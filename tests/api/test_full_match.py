@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Match, Move, Result
-from games.replay import replay_state
+from games.matches.models import Match, Move, Result
+from games.matches.replay import replay_state
 from rules import get_engine
 from tests.games.support import (
     API,

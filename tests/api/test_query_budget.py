@@ -22,9 +22,9 @@ from tests.games.support import TEST_SEED, match_url
 pytestmark = pytest.mark.django_db
 
 #: token + user (one join), the match's lock, then the match with its creator, seats
-#: (+ users) and incidents in one statement (games/match_rows.py; the two share one round
+#: (+ users) and incidents in one statement (games/matches/rows.py; the two share one round
 #: trip), then one statement for the log entry, the match's update and the "your turn"
-#: feed event of the next person to act (games/write_batch.py; the event is stored in the
+#: feed event of the next person to act (games/matches/writes.py; the event is stored in the
 #: move's transaction so that it exists exactly when the move does, issue 13). Before
 #: issue 14's lean path: 10 statements; then 7, then 6.
 MOVE_BUDGET = 4

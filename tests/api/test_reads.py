@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.matches import services as match_services
-from games.models import Move
+from games.matches.models import Move
 from rules import get_engine
 from tests.games.support import API, match_url, play_human_turns
 

@@ -11,12 +11,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import services
 from games.clocks import services as clock_services
 from games.clocks.errors import NothingToReclaim
 from games.clocks.models import Incident
+from games.matches import services
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Seat
+from games.matches.models import Match, MatchStatus, Seat
 from rules import get_engine
 from tests.games.support import assert_api_error, match_url, row_counts
 
@@ -113,12 +113,12 @@ def test_a_takeover_by_an_admin_is_offered_and_handed_back(trio):
 
 
 def test_a_reclaim_spends_the_takeover_it_answered(trio):
-    """After a reclaim, an admin hands the seat to a bot for good (``replace_seat_with_bot``
-    records no takeover): the old takeover was spent by the reclaim and gives nothing."""
+    """After a reclaim, an admin hands the seat to a bot for good (``hand_seat_to_bot``
+    with ``for_good`` records no takeover): the old takeover was spent by the reclaim and gives nothing."""
     _time_out(trio, 181)
     assert assert_field_and_endpoint_agree(trio["client"], trio["id"]) == 0
-    match_services.replace_seat_with_bot(user=trio["admin"], match_id=trio["id"], position=0,
-                                         bot_kind="greedy")
+    clock_services.hand_seat_to_bot(user=trio["admin"], match_id=trio["id"], position=0,
+                                         bot_kind="greedy", for_good=True)
     assert Seat.objects.get(match_id=trio["id"], position=0).user_id is None
     assert_field_and_endpoint_agree(trio["client"], trio["id"],
                                     refused=(409, "nothing_to_reclaim"))
@@ -162,8 +162,8 @@ def test_the_admins_hand_back_follows_the_same_rule(trio):
     _time_out(trio, 181)
     clock_services.hand_seat_back(user=admin, match_id=match_id, position=0)
     assert Seat.objects.get(match_id=match_id, position=0).user == trio["ann"]
-    match_services.replace_seat_with_bot(user=admin, match_id=match_id, position=0,
-                                         bot_kind="greedy")
+    clock_services.hand_seat_to_bot(user=admin, match_id=match_id, position=0,
+                                         bot_kind="greedy", for_good=True)
     before = _writes(match_id)
     with pytest.raises(NothingToReclaim):  # the takeover was spent by the hand-back
         clock_services.hand_seat_back(user=admin, match_id=match_id, position=0)

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from config.parsers import MAX_JSON_DEPTH
 from games.matches import services as match_services
+from infra.parsers import MAX_JSON_DEPTH
 from tests.games.support import API, assert_api_error, match_url, row_counts
 
 pytestmark = pytest.mark.django_db
@@ -250,7 +250,7 @@ def test_random_json_moves_are_refused_with_a_code_and_write_nothing(ann, make_u
         assert response.status_code == 400, (move, response.status_code, response.content[:300])
         error = response.json()["error"]
         assert _CODE.match(error["code"]) and error["code"] != "server_error", (move, error)
-        # the service's net for an engine crash (games/services.py) must never be needed
+        # the service's net for an engine crash (games/matches/services.py) must never be needed
         assert "could not read" not in error["message"], (move, error)
         match.refresh_from_db()
         assert (row_counts(), match.ply, json.dumps(match.state, sort_keys=True)) == before

@@ -18,8 +18,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games.models import Match, Move, Result
-from games.replay import replay_state
+from games.matches.models import Match, Move, Result
+from games.matches.replay import replay_state
 from rules import get_engine
 from tests.workers import worker_log
 

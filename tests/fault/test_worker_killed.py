@@ -2,7 +2,7 @@
 
 Before: the task it held sat in Redis's "unacked" set for kombu's default visibility
 timeout (an hour), and only beat's sweep (60 s) resumed the match. Now a worker that
-connects sweeps the waiting matches at once (games/worker_steps.py), and a message held
+connects sweeps the waiting matches at once (games/matches/worker_steps.py), and a message held
 by a dead worker is put back after the visibility timeout (seconds, settings)."""
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ import json
 import pytest
 from django.db import connection
 
-from games import selectors, services
 from games.feed.models import FeedEvent
 from games.lobby import services as lobby
+from games.matches import selectors, services
 from games.matches import services as match_services
 from tests.games.support import API, assert_api_error, eager_celery
 from tests.graphql.asgi_server import Subscriber, channel_layers_setting, running_daphne

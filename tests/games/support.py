@@ -9,9 +9,9 @@ import json
 from typing import Any
 
 from config.celery import app as celery_app
-from games import selectors, services
-from games.models import Match, MatchStatus, Move, Seat
-from games.replay import iter_replay
+from games.matches import selectors, services
+from games.matches.models import Match, MatchStatus, Move, Seat
+from games.matches.replay import iter_replay
 from rules import get_engine
 
 API = "/api/v1"

@@ -7,10 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.matches import scoring
+from games.matches import scoring, services
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Move, Seat
+from games.matches.models import Match, MatchStatus, Move, Seat
 from rules import get_engine
 from tests.games.support import TEST_SEED, eager_celery
 

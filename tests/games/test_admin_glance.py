@@ -13,11 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
 from games.clocks.models import Incident
-from games.matches import scoring
+from games.matches import scoring, services
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Result, Seat
+from games.matches.models import Match, MatchStatus, Result, Seat
 from rules import get_engine
 from tests.games.support import TEST_SEED
 

@@ -11,11 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.admin_glance import label_seats, seat_names
-from games.matches import scoring
+from games.admin.glance import label_seats, seat_names
+from games.matches import scoring, services
 from games.matches import services as match_services
-from games.models import Match, MatchStatus
+from games.matches.models import Match, MatchStatus
 from rules import get_engine
 from tests.games.support import TEST_SEED, assert_no_leak, known_card_ids
 

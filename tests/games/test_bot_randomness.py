@@ -3,7 +3,7 @@
 Bots drew from ``SeededRng("bot:{commitment}:{ply}:{seat}")``, public facts only: an
 opponent could replay the bot's choice for every hand it might hold and keep the hands that
 reproduce its move. They now draw from a key derived from the secret seed
-(games/bot_randomness.py). The attack of the report is run here on both schemes; the
+(games/matches/bot_randomness.py). The attack of the report is run here on both schemes; the
 played matches are audited from the revealed seed as docs/security.md describes."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from itertools import combinations_with_replacement
 import pytest
 from django.core.management import call_command
 
-from games.bot_randomness import bot_rng_for
-from games.models import Match
-from games.replay import iter_replay
+from games.matches.bot_randomness import bot_rng_for
+from games.matches.models import Match
+from games.matches.replay import iter_replay
 from rules import get_engine
 from rules.bots import bot_rng, get_bot
 from rules.han.determinize import unseen_cards
@@ -95,7 +95,7 @@ def test_bot_draws_are_secret_until_the_end_but_fixed_by_the_seed():
 
 
 def _audit_recipe(seed: str, ply: int, seat: int) -> SeededRng:
-    """docs/security.md's recipe, written out independently of games/bot_randomness.py."""
+    """docs/security.md's recipe, written out independently of games/matches/bot_randomness.py."""
     key = hmac.new(seed.encode(), b"bot", hashlib.sha256).hexdigest()
     return SeededRng(f"bot:{key}:{ply}:{seat}")
 

@@ -15,7 +15,7 @@ from django.db import connection
 
 from games.matches import recovery
 from games.matches import services as match_services
-from games.models import Match, Move, Result
+from games.matches.models import Match, Move, Result
 from tests.workers import purge_test_queue, start_worker, stop_worker, worker_log
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]

@@ -7,9 +7,9 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.demo import seed_demo_matches
-from games.models import Match, Result
-from games.replay import replay_state
+from games.management.demo import seed_demo_matches
+from games.matches.models import Match, Result
+from games.matches.replay import replay_state
 from rules import get_engine
 
 pytestmark = pytest.mark.django_db(transaction=True)

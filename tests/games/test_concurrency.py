@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import selectors, services
+from games.matches import selectors, services
 from games.matches import services as match_services
-from games.models import Match, Move
-from games.tasks import play_bot_turn
+from games.matches.models import Match, Move
+from games.matches.tasks import play_bot_turn
 from tests.games.support import match_url
 
 pytestmark = pytest.mark.django_db(transaction=True)

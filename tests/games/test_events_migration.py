@@ -9,9 +9,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import selectors, services
+from games.matches import selectors, services
 from games.matches import services as match_services
-from games.models import Match, Move
+from games.matches.models import Match, Move
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,9 @@ move twice (found by the GraphQL subscription tests)."""
 
 import pytest
 
-from games import selectors, services
+from games.matches import selectors, services
 from games.matches import services as match_services
-from games.models import Match
+from games.matches.models import Match
 from rules import get_engine
 
 

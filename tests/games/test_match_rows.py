@@ -1,4 +1,4 @@
-"""games/match_rows.py: one statement gives the match, creator, seats (with users) and
+"""games/matches/rows.py: one statement gives the match, creator, seats (with users) and
 incidents exactly as the ORM would (issue 14's lean read path)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
-from games.match_rows import load_match
 from games.matches import services as match_services
-from games.models import Match
+from games.matches.models import Match
+from games.matches.rows import load_match
 
 pytestmark = pytest.mark.django_db
 

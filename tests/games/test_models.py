@@ -7,7 +7,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from games.matches import services as match_services
-from games.models import AppendOnlyError, Match, Move, Result, Seat
+from games.matches.models import AppendOnlyError, Match, Move, Result, Seat
 
 pytestmark = pytest.mark.django_db
 

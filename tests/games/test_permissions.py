@@ -8,10 +8,11 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 
-from games import errors
+from games.clocks import services as clock_services
+from games.matches import errors
 from games.matches import services as match_services
-from games.models import Match, MatchStatus
-from games.permissions import MATCH_ADMIN_GROUP
+from games.matches.models import Match, MatchStatus
+from games.matches.permissions import MATCH_ADMIN_GROUP
 from tests.games.support import API, assert_api_error
 
 pytestmark = pytest.mark.django_db
@@ -54,8 +55,8 @@ def test_staff_without_permissions_is_no_api_admin(owner, staff, make_auth_clien
     abort = client.post(f"{API}/matches/{match.pk}/abort/", {}, format="json")
     assert_api_error(abort, 403, "forbidden")
     with pytest.raises(errors.NotAllowed):
-        match_services.replace_seat_with_bot(user=staff, match_id=match.pk, position=1,
-                                             bot_kind="random")
+        clock_services.hand_seat_to_bot(user=staff, match_id=match.pk, position=1,
+                                             bot_kind="random", for_good=True)
     match.refresh_from_db()
     assert match.status == MatchStatus.OPEN and match.seats.count() == 1
 
@@ -77,8 +78,8 @@ def test_a_match_admin_starts_aborts_and_hands_seats_to_bots(owner, match_admin,
     assert start.status_code == 200, start.content
     assert Match.objects.get(pk=first.pk).status == MatchStatus.ACTIVE
 
-    seat = match_services.replace_seat_with_bot(user=match_admin, match_id=second.pk, position=2,
-                                                bot_kind="greedy")
+    seat = clock_services.hand_seat_to_bot(user=match_admin, match_id=second.pk, position=2,
+                                                bot_kind="greedy", for_good=True)
     assert seat.bot_kind == "greedy"
     abort = client.post(f"{API}/matches/{second.pk}/abort/", {"reason": "test"},
                         format="json")

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import errors, selectors
-from games.matches import scoring
+from games.matches import errors, scoring, selectors
 from games.matches import services as match_services
-from games.models import Match, Result
-from games.replay import iter_replay, replay_state
+from games.matches.models import Match, Result
+from games.matches.replay import iter_replay, replay_state
 from rules import get_engine
 from tests.games.support import eager_celery, match_url
 

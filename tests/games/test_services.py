@@ -9,11 +9,11 @@ import hashlib
 import pytest
 from django.test import override_settings
 
-from games import errors, selectors, services
-from games.matches import follow_up, recovery, scoring
+from games.clocks import services as clock_services
+from games.matches import errors, follow_up, recovery, scoring, selectors, services
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Move, Result, Seat
-from games.notifications import publish_match_update
+from games.matches.models import Match, MatchStatus, Move, Result, Seat
+from games.matches.notifications import publish_match_update
 from tests.games.support import eager_celery
 
 pytestmark = pytest.mark.django_db
@@ -85,15 +85,15 @@ def test_an_admin_hands_a_waiting_seat_to_a_bot_which_then_plays(make_user):
     match = match_services.create_match(user=ann, game="hansa", players=2)
     match_services.join_match(user=bob, match_id=match.pk)
     with pytest.raises(errors.NotAllowed):
-        match_services.replace_seat_with_bot(user=ann, match_id=match.pk, position=1,
-                                             bot_kind="greedy")
+        clock_services.hand_seat_to_bot(user=ann, match_id=match.pk, position=1,
+                                             bot_kind="greedy", for_good=True)
     with eager_celery(), pytest.raises(errors.UnknownBotKind):
-        match_services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
-                                             bot_kind="oracle")
+        clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
+                                             bot_kind="oracle", for_good=True)
     # Not eager here: on_commit does not run inside the test transaction, so call the task
     # the way a worker would once the replacement is committed.
-    seat = match_services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
-                                                bot_kind="greedy")
+    seat = clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
+                                                bot_kind="greedy", for_good=True)
     assert seat.user is None and seat.bot_kind == "greedy"
     assert services.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
     assert Move.objects.filter(match=match, seat=1).count() == 1
@@ -185,7 +185,7 @@ def test_a_submitted_move_is_announced_to_subscribers_without_waiting(make_user)
     from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
 
-    from games.notifications import publish_match_update_soon
+    from games.matches.notifications import publish_match_update_soon
 
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
@@ -208,7 +208,7 @@ def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(
     enqueued = []
     monkeypatch.setattr(follow_up, "enqueue_bot_turn", lambda *args: enqueued.append(args))
     with django_capture_on_commit_callbacks(execute=True):
-        match_services.replace_seat_with_bot(user=admin, match_id=match.pk, position=1,
-                                             bot_kind="random")
+        clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
+                                             bot_kind="random", for_good=True)
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
     assert enqueued == [(match.pk, 1, 0)]

@@ -1,4 +1,4 @@
-"""games/write_batch.py: several ORM writes as one statement, with the ORM's own results
+"""games/matches/writes.py: several ORM writes as one statement, with the ORM's own results
 (issue 14: a move's log entry, match snapshot and feed event in one round trip)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games.feed.models import FeedEvent
 from games.matches import services as match_services
-from games.models import Match, Move
-from games.write_batch import WriteBatch
+from games.matches.models import Match, Move
+from games.matches.writes import WriteBatch
 
 pytestmark = pytest.mark.django_db
 

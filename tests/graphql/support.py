@@ -10,9 +10,9 @@ from typing import Any
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from games import selectors, services
+from games.matches import selectors, services
 from games.matches import services as match_services
-from games.models import Match, Move
+from games.matches.models import Match, Move
 
 GRAPHQL = "/graphql/"
 

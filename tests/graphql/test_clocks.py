@@ -12,7 +12,7 @@ from games.clocks import services as clock_services
 from games.clocks.models import Incident
 from games.matches import scoring
 from games.matches import services as match_services
-from games.models import Match
+from games.matches.models import Match
 from tests.graphql.asgi_server import Subscriber, channel_layers_setting, running_daphne
 from tests.graphql.support import gql, payload_codes, snapshot, start_match
 

@@ -63,7 +63,7 @@ def test_unexpected_errors_are_masked(monkeypatch):
     def explode():
         raise RuntimeError("secret internals: seed=abc")
 
-    monkeypatch.setattr("games.selectors.list_games", explode)
+    monkeypatch.setattr("games.catalogue.list_games", explode)
     body = gql("{ games { game } }")
     assert body["errors"][0]["extensions"]["code"] == "server_error"
     assert "secret" not in json.dumps(body)

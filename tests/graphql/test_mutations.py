@@ -7,9 +7,9 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from games import selectors
+from games.matches import selectors
 from games.matches import services as match_services
-from games.models import Match, Move
+from games.matches.models import Match, Move
 from rules import get_engine
 from tests.games.support import assert_no_leak, known_card_ids
 from tests.graphql.support import (

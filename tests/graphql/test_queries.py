@@ -10,8 +10,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.matches import services as match_services
-from games.models import Match, Move, Result
-from games.replay import replay_state
+from games.matches.models import Match, Move, Result
+from games.matches.replay import replay_state
 from rules import get_engine
 from tests.games.support import assert_no_leak, eager_celery, known_card_ids
 from tests.graphql.support import advance, error_codes, gql, start_match

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from games import selectors, services
+from games.matches import selectors, services
 from tests.graphql.asgi_server import Subscriber, channel_layers_setting, http_json, running_daphne
 from tests.graphql.support import start_match
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from games.models import Match, Move
+from games.matches.models import Match, Move
 from rules import get_engine
 from tests.graphql.asgi_server import Subscriber, http_json, running_web_tier
 from tests.graphql.support import start_match

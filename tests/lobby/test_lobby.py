@@ -10,7 +10,7 @@ import json
 import pytest
 
 from games.lobby.models import Invitation, PrivateMatch, Rematch
-from games.models import Match, MatchStatus
+from games.matches.models import Match, MatchStatus
 from tests.games.support import (
     API,
     assert_api_error,

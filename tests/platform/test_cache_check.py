@@ -1,4 +1,4 @@
-"""The rate limits need our cache backend (config/checks.py): ``manage.py check`` refuses
+"""The rate limits need our cache backend (infra/checks.py): ``manage.py check`` refuses
 any other ``CACHES["default"]`` backend with a message naming the one to use, and passes
 with the project's own."""
 
@@ -24,4 +24,4 @@ def test_another_cache_backend_is_refused_with_a_clear_message(settings, backend
         call_command("check")
     message = str(refused.value)
     assert "config.E001" in message and backend in message
-    assert "config.redis_cache.SharedClientRedisCache" in message  # what to use instead
+    assert "infra.redis_cache.SharedClientRedisCache" in message  # what to use instead

@@ -1,5 +1,5 @@
 """Cross-origin use: CORS on REST and GraphQL over HTTP (django-cors-headers) and the same
-allowed origins for the /graphql/ websocket (config/ws_origins.py)."""
+allowed origins for the /graphql/ websocket (infra/ws_origins.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rate limits (config/throttles.py, games/graphql/throttling.py): each scope is hit on
+"""Rate limits (infra/throttles.py, games/graphql/throttling.py): each scope is hit on
 REST and GraphQL, and the refusal is 429 ``throttled`` with ``retry_after_seconds`` and a
 ``Retry-After`` header. Time is frozen 30 s into a minute, so every count falls in one
 window and the wait is exactly 30 s."""
@@ -153,7 +153,7 @@ def test_graphql_mutations_count_each_alias_and_a_refusal_runs_nothing(limits, t
     three = """mutation { a: createMatch(game: "han", players: 3) { errors { code } }
                           b: createMatch(game: "han", players: 3) { errors { code } }
                           c: createMatch(game: "han", players: 3) { errors { code } } }"""
-    from games.models import Match
+    from games.matches.models import Match
 
     response = gql(client, three)
     assert_throttled(response)

@@ -1,4 +1,4 @@
-"""The API's URL policy (config/url_policy.py, config/json_errors.py): both spellings of
+"""The API's URL policy (infra/url_policy.py, infra/json_errors.py): both spellings of
 every endpoint, POST included, and every error under /api/ or /graphql in JSON, with DEBUG
 on and off."""
 

@@ -9,10 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors, services
-from games.matches import scoring
+from games.matches import scoring, selectors, services
 from games.matches import services as match_services
-from games.models import Match, MatchStatus
+from games.matches.models import Match, MatchStatus
 from rules import available_games, get_engine
 from tests.games.support import API, match_url
 from tests.graphql.support import gql, make_player

@@ -14,7 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.feed.models import FeedEvent
-from games.models import Match, Seat
+from games.matches.models import Match, Seat
 from games.quickmatch import services
 from games.quickmatch.models import QuickMatchRequest, RequestStatus
 from games.ratings.models import Rating

@@ -12,7 +12,7 @@ from openskill.models import PlackettLuce
 
 from games.matches import scoring
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Result, Seat
+from games.matches.models import Match, MatchStatus, Result, Seat
 from games.ratings.models import Rating, RatingChange
 from games.ratings.services import rate_match
 from tests.games.support import API, assert_api_error, eager_celery, play_to_end

@@ -16,7 +16,7 @@ from games.clocks.models import Incident
 from games.clocks.seat_players import player_of, seats_played_by
 from games.feed.models import FeedEvent
 from games.matches import services as match_services
-from games.models import MatchStatus, Seat
+from games.matches.models import MatchStatus, Seat
 from games.ratings.models import Rating, RatingChange
 from tests.games.support import API, eager_celery
 from tests.graphql.support import gql

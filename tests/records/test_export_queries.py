@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Seat
+from games.matches.models import Match, MatchStatus, Seat
 from games.records import selectors
 from tests.games.support import API, eager_celery
 

@@ -12,10 +12,10 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from games.matches import services as match_services
-from games.models import Match, MatchStatus
+from games.matches.models import Match, MatchStatus
+from games.matches.replay import replay_state
 from games.records.format import MAX_RECORD_MOVES
 from games.records.services import verify_record
-from games.replay import replay_state
 from rules import get_engine
 from tests.games.support import (
     API,

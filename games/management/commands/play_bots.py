@@ -14,12 +14,12 @@ import json
 import logging
 import time
 
+from celery import current_app as celery_app
 from django.core.management.base import BaseCommand, CommandError
 
-from config.celery import app as celery_app
-from games import errors, selectors
+from games.matches import errors, selectors
 from games.matches import services as match_services
-from games.models import Match
+from games.matches.models import Match
 from rules.bots import BOT_KINDS
 
 

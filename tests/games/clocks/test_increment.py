@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import selectors, services
+from games.matches import selectors, services
 from games.matches import services as match_services
-from games.models import Match
+from games.matches.models import Match
 from rules import get_engine
 
 pytestmark = pytest.mark.django_db

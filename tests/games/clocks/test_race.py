@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import errors, services
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
+from games.matches import errors, services
 from games.matches import services as match_services
-from games.models import Match, Move, Seat
+from games.matches.models import Match, Move, Seat
 from rules import get_engine
 from tests.games.test_concurrency import _assert_log_gapless, _race
 

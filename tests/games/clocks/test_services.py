@@ -9,13 +9,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import errors, selectors, services
 from games.clocks import services as clock_services
 from games.clocks.errors import NothingToReclaim
 from games.clocks.models import Incident
+from games.matches import errors, selectors, services
 from games.matches import services as match_services
-from games.models import Match, MatchStatus, Result, Seat
-from games.replay import replay_result
+from games.matches.models import Match, MatchStatus, Result, Seat
+from games.matches.replay import replay_result
 from rules import get_engine
 from tests.games.support import eager_celery
 

@@ -9,8 +9,8 @@ import pytest
 
 from games.clocks.models import Incident
 from games.matches import services as match_services
-from games.models import Match, Result, Seat
-from games.replay import replay_result
+from games.matches.models import Match, Result, Seat
+from games.matches.replay import replay_result
 from tests.games.test_celery_worker import _wait_finished, worker  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]

@@ -1,6 +1,6 @@
 """Malformed Han moves: whatever JSON a client sends, HanEngine.apply answers IllegalMove
 with a code (DESIGN.md, engine contract), never another exception. The move service turns
-a crash into a generic 400 (games/services.py), which would hide it from REST tests, so
+a crash into a generic 400 (games/matches/services.py), which would hide it from REST tests, so
 this calls the engine directly, in positions taken from seeded random games."""
 
 from __future__ import annotations

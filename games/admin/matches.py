@@ -1,0 +1,302 @@
+"""Django admin for matches: a list and a page that show a match at a glance (players,
+to act, clocks, winner; games/admin/glance.py), the seats / log / incidents / results
+read-only, actions that go through the services (abort, add time, hand a seat to a bot or
+back, re-run scoring), and a replay page that steps through the plies.
+
+The admin never writes a match by itself: every change is a service call, so the same
+checks, locks and follow-ups apply as for the API.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from games.admin import glance as admin_glance
+from games.clocks import services as clock_services
+from games.clocks.models import Incident
+from games.clocks.outcome import running_scores
+from games.matches import errors, scoring
+from games.matches import services as match_services
+from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
+from games.matches.permissions import can_manage_matches, can_view_replays
+from games.matches.replay import iter_replay
+from rules import get_engine
+from rules.bots import BOT_KINDS
+
+
+class _ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(_ReadOnlyInline):
+    model = Seat
+    fields = readonly_fields = ("position", "user", "bot_kind", "joined_at")
+
+
+class MoveInline(_ReadOnlyInline):
+    model = Move
+    fields = readonly_fields = ("replay_ply", "seat", "public_move", "created_at")
+    ordering = ("ply",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("match")
+
+    @admin.display(description="ply")
+    def replay_ply(self, logged: Move) -> str:
+        # The replay after this move: ply N is the state once moves 0..N-1 are played.
+        url = reverse("admin:games_match_replay", args=[logged.match_id])
+        return format_html('<a href="{}?ply={}">{}</a>', url, logged.ply + 1, logged.ply)
+
+    @admin.display(description="move")
+    def public_move(self, logged: Move):
+        # Secret moves (Hansa's kept cards, face-down cards) stay hidden from everyone,
+        # admins included, while the match runs: the log as a spectator reads it.
+        match = logged.match
+        if match.status in ENDED_STATUSES:
+            return logged.move
+        return get_engine(match.game).redact_move(logged.move, logged.seat, None)
+
+
+class IncidentInline(_ReadOnlyInline):
+    model = Incident
+    fields = readonly_fields = ("ply", "seat", "kind", "user", "actor", "bot_kind", "seconds",
+                                "created_at")
+
+
+class ResultInline(_ReadOnlyInline):
+    model = Result
+    fields = readonly_fields = ("seat", "score", "rank", "breakdown")
+
+
+class HandSeatToBotForm(forms.Form):
+    position = forms.IntegerField(min_value=0)
+    bot_kind = forms.ChoiceField(choices=[(kind, kind) for kind in BOT_KINDS])
+
+
+class AddTimeForm(forms.Form):
+    position = forms.IntegerField(min_value=0)
+    seconds = forms.IntegerField(min_value=1, max_value=clock_services.MAX_ADDED_SECONDS)
+
+
+class HandSeatBackForm(forms.Form):
+    position = forms.IntegerField(min_value=0)
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "players_list", "status", "to_act", "clocks_list",
+                    "winner", "ply", "created_at", "replay_link")
+    list_filter = ("game", "status", "created_at")
+    list_select_related = ("created_by",)  # one query for the page, not one per creator
+    search_fields = ("=id", "created_by__username", "seats__user__username", "seed_commitment")
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, ResultInline, IncidentInline, MoveInline]
+    actions = ["abort_selected", "rerun_scoring", "add_time", "hand_seat_to_bot",
+               "hand_seat_back"]
+    # The seed and the state are hidden information until the end: not shown here either.
+    fields = readonly_fields = (
+        "outcome", "game", "time_control", "options", "players", "status", "ply",
+        "seed_commitment", "revealed_seed", "rules_version", "created_by", "created_at",
+        "updated_at", "started_at", "finished_at", "abort_reason", "replay_link",
+    )
+
+    def has_add_permission(self, request):
+        return False  # matches are created through the API or `manage.py play_bots`
+
+    def has_change_permission(self, request, obj=None):
+        return False  # everything is read-only; actions and the replay page remain
+
+    def get_queryset(self, request):
+        # Names, winners and clocks for every row from two more queries, not per row.
+        return super().get_queryset(request).prefetch_related("seats__user", "results")
+
+    @admin.display(description="result")
+    def outcome(self, match: Match) -> str:
+        return admin_glance.outcome_html(match)
+
+    @admin.display(description="players")
+    def players_list(self, match: Match) -> str:
+        return admin_glance.players_text(match)
+
+    @admin.display(description="to act")
+    def to_act(self, match: Match) -> str:
+        return admin_glance.to_act_text(match)
+
+    @admin.display(description="clocks")
+    def clocks_list(self, match: Match) -> str:
+        return admin_glance.clocks_text(match)
+
+    @admin.display(description="winner")
+    def winner(self, match: Match) -> str:
+        return admin_glance.winners_text(match)
+
+    @admin.display(description="seed")
+    def revealed_seed(self, match: Match) -> str:
+        return match.seed if match.status in ENDED_STATUSES else "(hidden until the end)"
+
+    @admin.display(description="replay")
+    def replay_link(self, match: Match) -> str:
+        if match.state is None:
+            return "-"
+        url = reverse("admin:games_match_replay", args=[match.pk])
+        return format_html('<a href="{}">replay</a>', url)
+
+    # -- actions (each one a service call per match) ---------------------------------------
+    def has_manage_permission(self, request) -> bool:
+        # The actions need games.manage_match, as the services they call (not is_staff).
+        return can_manage_matches(request.user)
+
+    def _each(self, request, queryset, label, call):
+        done = 0
+        for match in queryset:
+            try:
+                call(match)
+                done += 1
+            except errors.GameServiceError as exc:
+                self.message_user(request, f"match #{match.pk}: {exc.message}", messages.WARNING)
+        if done:
+            self.message_user(request, f"{label}: {done} match(es).", messages.SUCCESS)
+
+    @admin.action(description="Abort the selected matches", permissions=["manage"])
+    def abort_selected(self, request, queryset):
+        self._each(request, queryset, "Aborted", lambda match: match_services.abort_match(
+            user=request.user, match_id=match.pk, reason=f"aborted by admin {request.user}"))
+
+    @admin.action(description="Re-run scoring (rebuild from the log)", permissions=["manage"])
+    def rerun_scoring(self, request, queryset):
+        def rescore(match):
+            if not scoring.score_match(match_id=match.pk, rescore=True):
+                raise errors.NotFinished("its game is not over")
+
+        self._each(request, queryset, "Scored", rescore)
+
+    def _with_form(self, request, queryset, form_class, action, title, label, call):
+        """An action that asks for a form first, then calls ``call(match, data)``."""
+        if "apply" in request.POST:
+            form = form_class(request.POST)
+            if form.is_valid():
+                self._each(request, queryset, label,
+                           lambda match: call(match, form.cleaned_data))
+                return None
+        else:
+            form = form_class()
+        return TemplateResponse(request, "admin/games/match/seat_action.html", {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "form": form,
+            "action": action,
+            "matches": queryset,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "opts": self.model._meta,
+        })
+
+    @admin.action(description="Add time to a seat's clock", permissions=["manage"])
+    def add_time(self, request, queryset):
+        return self._with_form(
+            request, queryset, AddTimeForm, "add_time", "Add time to a seat's clock",
+            "Time added", lambda match, data: clock_services.add_time(
+                user=request.user, match_id=match.pk, position=data["position"],
+                seconds=data["seconds"]))
+
+    @admin.action(description="Hand a seat to a bot", permissions=["manage"])
+    def hand_seat_to_bot(self, request, queryset):
+        # the service decides under the lock: a player's seat in a running match is a
+        # takeover (it can be handed back), any other seat goes to the bot for good
+        def hand_over(match, data):
+            clock_services.hand_seat_to_bot(user=request.user, match_id=match.pk,
+                                            position=data["position"],
+                                            bot_kind=data["bot_kind"])
+
+        return self._with_form(request, queryset, HandSeatToBotForm, "hand_seat_to_bot",
+                               "Hand a seat to a bot", "Seat handed to a bot", hand_over)
+
+    @admin.action(description="Hand a seat back to its player", permissions=["manage"])
+    def hand_seat_back(self, request, queryset):
+        return self._with_form(
+            request, queryset, HandSeatBackForm, "hand_seat_back",
+            "Hand a seat back to its player", "Seat handed back",
+            lambda match, data: clock_services.hand_seat_back(
+                user=request.user, match_id=match.pk, position=data["position"]))
+
+    # -- the replay page ---------------------------------------------------------------------
+    def get_urls(self):
+        replay = self.admin_site.admin_view(self.replay_view)
+        return [
+            path("<int:match_id>/replay/", replay, name="games_match_replay"),
+        ] + super().get_urls()
+
+    def replay_view(self, request, match_id: int):
+        """Step through the plies: ``?ply=N`` shows the state after N moves. While the
+        match runs only the spectator view is shown (hidden information stays hidden
+        from everyone, admins included); once it has ended, the full state."""
+        if not can_view_replays(request.user):
+            raise PermissionDenied  # staff alone is not enough: games.view_match
+        match = get_object_or_404(Match, pk=match_id)
+        if match.state is None:
+            self.message_user(request, "The match has not started.", messages.WARNING)
+            return redirect(reverse("admin:games_match_change", args=[match.pk]))
+        try:
+            ply = min(max(int(request.GET.get("ply", match.ply)), 0), match.ply)
+        except ValueError:
+            ply = match.ply
+        engine = get_engine(match.game)
+        ended = match.status in ENDED_STATUSES
+        _step, seat, move, state = next(step for step in iter_replay(match) if step[0] == ply)
+        spectator_view = engine.view(state, None)
+        shown = engine.to_json(state) if ended else spectator_view
+        # The drawing is always of the spectator view (everything once the game is over):
+        # the renderer escapes every text it inserts, so its SVG may be marked safe.
+        board_svg = engine.render_svg(spectator_view)
+        if not ended and seat is not None:
+            move = engine.redact_move(move, seat, None)
+        names = admin_glance.seat_names(match)
+        scores = running_scores(engine, state, match.players)
+        final = ply == match.ply and match.status == MatchStatus.FINISHED
+        if final:  # the stored result, as the board's final panel shows it (not running)
+            scores = [row.score for row in Result.objects.filter(match=match).order_by("seat")]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Replay of match #{match.pk} ({match.game}) - ply {ply} of {match.ply}",
+            "opts": self.model._meta,
+            "match": match,
+            "ply": ply,
+            "plies": list(range(match.ply + 1)),
+            "previous_ply": ply - 1 if ply > 0 else None,
+            "next_ply": ply + 1 if ply < match.ply else None,
+            "last_move": move,
+            "last_seat": seat,
+            "last_name": names.get(seat),
+            "to_act": [names[position] for position in engine.to_act(state)],
+            "scores": [f"{names[position]} {score}" for position, score in enumerate(scores)],
+            "final_scores": final,
+            "incidents": [
+                f"{row.get_kind_display()}: {row.user.username if row.user else names[row.seat]}"
+                f" (seat {row.seat}) at ply {row.ply}"
+                for row in Incident.objects.filter(match=match, ply__lte=ply)
+                .select_related("user")],
+            "names": names,
+            "legend": admin_glance.HANSA_LEGEND if match.game == "hansa" else None,
+            "ended": ended,
+            "state_json": json.dumps(shown, indent=2, sort_keys=True),
+            "board_svg": mark_safe(  # noqa: S308
+                admin_glance.label_seats(board_svg, names)) if board_svg else None,
+            "move_json": json.dumps(move, sort_keys=True) if move is not None else "",
+        }
+        return TemplateResponse(request, "admin/games/match/replay.html", context)

@@ -1,0 +1,43 @@
+"""REST for the game catalogue: every game, and one game's rules, options, bots, move
+schema and time controls."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+
+from games import catalogue
+from games.api import serializers as s
+from games.api.common import error_responses
+from games.api.examples import (
+    ERROR_EXAMPLES,
+    GAME_EXAMPLE,
+)
+from infra.api_views import ApiView
+
+
+class GameListView(ApiView):
+    @extend_schema(
+        operation_id="list_games",
+        summary="The games this service plays",
+        responses={200: s.GameSerializer(many=True), **error_responses()},
+        examples=[GAME_EXAMPLE],
+        tags=["games"],
+    )
+    def get(self, request):
+        return Response(s.GameSerializer(catalogue.list_games(), many=True).data)
+
+
+class GameDetailView(ApiView):
+    @extend_schema(
+        operation_id="get_game",
+        summary="One game: its option schema, player counts and bot kinds",
+        responses={200: s.GameSerializer, **error_responses(404)},
+        examples=[GAME_EXAMPLE, ERROR_EXAMPLES["unknown_game"]],
+        tags=["games"],
+    )
+    def get(self, request, game: str):
+        return Response(s.GameSerializer(catalogue.get_game(game)).data)
+
+
+# -- the lobby --------------------------------------------------------------------------------

@@ -1,0 +1,133 @@
+"""Several ORM writes sent to PostgreSQL as one statement.
+
+A move writes three rows: its entry in the log, the match's new snapshot, and the "your
+turn" feed event of whoever acts next. Saved one by one they cost three round trips to
+PostgreSQL and three passes through the ORM's save machinery, which together were the
+largest part of a move's time after the lock (issue 14; docs/capacity.md). Here each
+write is compiled by the ORM's own SQL compilers, exactly as ``save()`` and
+``bulk_create()`` compile it (the fields' ``pre_save`` and ``get_db_prep_save``, so
+``auto_now`` stamps and JSON encoding are the ORM's), and the statements are joined as
+data-modifying common table expressions of one statement:
+
+    WITH write_0 AS (INSERT ... RETURNING "id"), write_1 AS (UPDATE ... RETURNING "id"),
+         write_2 AS (INSERT ... ON CONFLICT DO NOTHING)
+    SELECT (SELECT "id" FROM write_0), (SELECT "id" FROM write_1)
+
+PostgreSQL runs every part exactly once and to completion, all on the statement's
+snapshot, so the parts must not depend on one another's rows (they don't: a move's
+writes touch three different tables). Triggers and constraints apply as to separate
+statements. What the ORM's ``save()`` would add is done here too: the returned primary
+key is set on the instance and it is marked as saved; an update that matched no row
+raises, as ``save(update_fields=...)`` does. Model signals are not sent: the project
+connects no ``pre_save``/``post_save`` receivers to the models written this way
+(tests/games/test_write_batch.py checks it), and the save() overrides guard only
+updates of existing rows (the move log is append-only), which a batch never issues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from django.db import DatabaseError, connections
+from django.db.models import Model
+from django.db.models.constants import OnConflict
+from django.db.models.sql import InsertQuery, UpdateQuery
+
+from infra.prepared import prepared_cursor
+
+
+class WriteBatch:
+    """Collect inserts and updates of model instances; ``execute()`` sends them as one
+    statement. Use inside the transaction that should hold them."""
+
+    def __init__(self, using: str = "default") -> None:
+        self.using = using
+        # each part: its statement, its parameters, the columns it RETURNs (read back by
+        # the final SELECT) and what to do with the values read
+        self._parts: list[tuple[str, list, list[str], Callable[[list], None]]] = []
+
+    def insert(self, obj: Model) -> None:
+        """INSERT ``obj`` as ``obj.save()`` would for a new row; its primary key (and any
+        other field the database fills) is set on it by ``execute()``."""
+        meta = obj._meta
+        fields = [field for field in meta.local_concrete_fields
+                  if not (field is meta.auto_field and obj.pk is None)]
+        returning = list(meta.db_returning_fields)
+        sql, params = self._compile_insert(obj.__class__, [obj], fields, returning)
+
+        def saved(values: list) -> None:
+            for field, value in zip(returning, values, strict=True):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = self.using
+
+        self._parts.append((sql, params, [self._quote(field.column) for field in returning],
+                            saved))
+
+    def insert_ignoring_conflicts(self, objs: Sequence[Model]) -> None:
+        """INSERT ``objs`` as ``bulk_create(objs, ignore_conflicts=True)`` would: a row
+        that breaks a unique constraint is skipped. Primary keys are not set (as with
+        bulk_create on conflict-ignoring inserts)."""
+        if not objs:
+            return
+        meta = objs[0]._meta
+        fields = [field for field in meta.local_concrete_fields
+                  if field is not meta.auto_field]
+        sql, params = self._compile_insert(objs[0].__class__, list(objs), fields, [],
+                                           on_conflict=OnConflict.IGNORE)
+        self._parts.append((sql, params, [], lambda values: None))
+
+    def update(self, obj: Model, update_fields: Iterable[str]) -> None:
+        """UPDATE ``obj``'s row with ``update_fields``, as ``obj.save(update_fields=...)``
+        would (``auto_now`` fields among them are stamped now); ``execute()`` raises if no
+        row matched, as save() does."""
+        names = set(update_fields)
+        meta = obj._meta
+        fields = [field for field in meta.local_concrete_fields
+                  if not field.primary_key and (field.name in names or field.attname in names)]
+        values = [(field, None, field.pre_save(obj, False)) for field in fields]
+        query = (obj.__class__._base_manager.using(self.using).filter(pk=obj.pk)
+                 .query.chain(UpdateQuery))
+        query.add_update_fields(values)
+        query.annotations = {}
+        sql, params = query.get_compiler(self.using).as_sql()
+        pk_column = self._quote(meta.pk.column)
+
+        def matched(values: list) -> None:
+            if values[0] is None:
+                raise DatabaseError(f"{obj.__class__.__name__} {obj.pk}: the update "
+                                    "matched no row.")
+
+        self._parts.append((f"{sql} RETURNING {pk_column}", list(params), [pk_column],
+                            matched))
+
+    def execute(self) -> None:
+        """Send every collected write as one statement, then set what it returned."""
+        if not self._parts:
+            return
+        ctes, params, reads = [], [], []
+        for index, (sql, part_params, columns, _) in enumerate(self._parts):
+            name = f"write_{index}"
+            ctes.append(f"{name} AS ({sql})")
+            params.extend(part_params)
+            reads += [f"(SELECT {column} FROM {name})" for column in columns]
+        # a statement of inserts that return nothing still needs something to select
+        statement = f"WITH {', '.join(ctes)} SELECT {', '.join(reads) or '1'}"
+        with prepared_cursor(self.using) as cursor:  # infra/prepared.py
+            cursor.execute(statement, params)
+            row = list(cursor.fetchone())
+        for _sql, _params, columns, apply in self._parts:
+            values, row = row[:len(columns)], row[len(columns):]
+            apply(values)
+        self._parts.clear()
+
+    def _compile_insert(self, model, objs, fields, returning, on_conflict=None):
+        query = InsertQuery(model, on_conflict=on_conflict)
+        query.insert_values(fields, objs)
+        compiler = query.get_compiler(self.using)
+        compiler.returning_fields = returning
+        (statement,) = compiler.as_sql()
+        return statement[0], list(statement[1])
+
+    def _quote(self, name: str) -> str:
+        return connections[self.using].ops.quote_name(name)

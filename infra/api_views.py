@@ -1,0 +1,35 @@
+"""The base of every REST view: unknown query parameters are refused.
+
+A misspelt filter (``?stauts=active``, ``?mytrun=true``) would otherwise be ignored without
+a word and the client would get the unfiltered list; as with an unknown body key, it gets a
+400 ``invalid_request`` naming the parameter instead. Each view lists what it reads in
+``query_params``.
+"""
+
+from __future__ import annotations
+
+from rest_framework.views import APIView
+
+from infra.api_errors import ApiError
+
+
+class UnknownQueryParameter(ApiError):
+    default_code = "invalid_request"
+    default_detail = "Unknown query parameter."
+
+
+class ApiView(APIView):
+    #: the query-string parameters this view reads; any other is a 400
+    query_params: tuple[str, ...] = ()
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # authentication and throttles first
+        unknown = sorted(set(request.query_params) - set(self.query_params))
+        if unknown:
+            names = ", ".join(repr(name[:40]) for name in unknown[:5])
+            allowed = ", ".join(self.query_params) or "none"
+            raise UnknownQueryParameter(
+                f"Unknown query parameter {names}; this endpoint takes: {allowed}.",
+                details={"unknown": [name[:40] for name in unknown[:10]],
+                         "allowed": list(self.query_params)},
+            )
