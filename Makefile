@@ -18,11 +18,12 @@ export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status browser run test lint
+.PHONY: help install services services-stop services-status browser run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
 	@echo "make test             venv + services, then the import contracts and pytest (extra args: PYTEST_ARGS=...)"
+	@echo "make test-fast        the same without the tests marked slow"
 	@echo "make lint             ruff"
 	@echo "make services         start the local PostgreSQL and Redis (.var/)"
 	@echo "make services-stop    stop them"
@@ -58,6 +59,12 @@ run: install services
 test: install services browser
 	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The quick loop while working: the contracts and every test not marked slow (no fault,
+# worker, browser or whole-match end-to-end runs). CI runs `make test`.
+test-fast: install services
+	$(BIN)/lint-imports
+	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

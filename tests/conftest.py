@@ -8,7 +8,7 @@
     make_auth_client  factory: make_auth_client(user) -> APIClient with that user's token
 
 Celery in tests: every test sends its tasks to Redis db 5, queues "test_games" and
-"test_bots", which only the worker that tests/games/test_celery_worker.py starts consumes.
+"test_bots", which only the worker that tests/games/matches/test_celery_worker.py starts consumes.
 A development worker (queues "games" and "bots", db 0) must never receive a test's task:
 its database is not the test one.
 """

@@ -5,7 +5,7 @@ DEBUG is off. Subprocesses the tests start (daphne, Celery) inherit the variable
 The suite connects as the database owner (DATABASE_OWNER_URL, when set): pytest-django
 creates, migrates and flushes (TRUNCATE) the test database, which the runtime role may
 not. The runtime role's credentials stay in RUNTIME_DATABASE: the Celery workers the
-tests start connect with them, and tests/test_database_roles.py checks what they allow."""
+tests start connect with them, and tests/infra/test_database_roles.py checks what they allow."""
 
 import os
 from urllib.parse import urlsplit

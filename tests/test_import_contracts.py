@@ -22,8 +22,12 @@ def _graph(*imports: tuple[str, str]) -> grimp.ImportGraph:
 
 
 def _contract(*containers: str) -> NoCirclesContract:
-    return NoCirclesContract(name="no circles", session_options={},
-                             contract_options={"containers": list(containers)})
+    # Built without Contract.__init__: its check of option names walks dir() of the class,
+    # and under the test suite zope.interface (daphne's twisted) lists a __provides__ there
+    # that getattr then refuses. lint-imports itself (the last test) builds it normally.
+    contract = NoCirclesContract.__new__(NoCirclesContract)
+    contract.containers = list(containers)
+    return contract
 
 
 def test_a_circle_through_three_files_breaks_the_contract():

@@ -1,4 +1,4 @@
-"""Real Celery worker processes for tests (tests/games/test_celery_worker.py, tests/fault/).
+"""Real Celery worker processes for tests (tests/games/matches/test_celery_worker.py, tests/fault/).
 
 A worker reads the test database and consumes only the test queue on the test Redis db
 (tests/games/support.py: isolate_test_celery), so it never sees a development worker's

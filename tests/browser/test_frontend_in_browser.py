@@ -26,9 +26,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.graphql.asgi_server import running_daphne
+from tests.games.graphql.asgi_server import running_daphne
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",

@@ -31,6 +31,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
             item.add_marker(pytest.mark.fault)
+            item.add_marker(pytest.mark.slow)
 
 
 class Services:

@@ -1,4 +1,4 @@
-"""Helpers shared by tests/games and tests/api: eager Celery, playing over HTTP, and the
+"""Helpers shared by the tests under tests/games: eager Celery, playing over HTTP, and the
 leak checker that builds its forbidden strings from the true (hidden) state.
 """
 

@@ -12,7 +12,7 @@ from games.matches.models import Match, Result
 from games.matches.replay import replay_state
 from rules import get_engine
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.mark.parametrize("game, players, options", [

@@ -13,8 +13,8 @@ from games.matches import scoring, selectors, services
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
 from rules import available_games, get_engine
+from tests.games.graphql.support import gql, make_player
 from tests.games.support import API, match_url
-from tests.graphql.support import gql, make_player
 
 pytestmark = pytest.mark.django_db
 

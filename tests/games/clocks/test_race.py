@@ -15,7 +15,7 @@ from games.matches import errors, services
 from games.matches import services as match_services
 from games.matches.models import Match, Move, Seat
 from rules import get_engine
-from tests.games.test_concurrency import _assert_log_gapless, _race
+from tests.games.matches.test_concurrency import _assert_log_gapless, _race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""A real Celery worker (tests/games/test_celery_worker.py's fixture) enforces a deadline:
+"""A real Celery worker (tests/games/matches/test_celery_worker.py's fixture) enforces a deadline:
 a realtime match with a two-second clock where the human never moves ends with the seat
 taken over by its bot and the match played out and scored. No beat here: the deadline
 task sent with its ETA does it alone."""
@@ -11,9 +11,9 @@ from games.clocks.models import Incident
 from games.matches import services as match_services
 from games.matches.models import Match, Result, Seat
 from games.matches.replay import replay_result
-from tests.games.test_celery_worker import _wait_finished, worker  # noqa: F401 (fixture)
+from tests.games.matches.test_celery_worker import _wait_finished, worker  # noqa: F401 (fixture)
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker, pytest.mark.slow]
 
 
 def test_a_human_who_never_moves_is_taken_over_and_the_match_finishes(worker, make_user):  # noqa: F811

@@ -1,0 +1,214 @@
+"""The match services: lobby, start, abort, seats handed to bots, scoring, the sweep, and
+notifications that never break a move."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+import pytest
+from django.test import override_settings
+
+from games.clocks import services as clock_services
+from games.matches import errors, follow_up, recovery, scoring, selectors, services
+from games.matches import services as match_services
+from games.matches.models import Match, MatchStatus, Move, Result, Seat
+from games.matches.notifications import publish_match_update
+from tests.games.support import eager_celery
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_seats_the_creator_and_commits_to_a_secret_seed(make_user):
+    ann = make_user()
+    match = match_services.create_match(user=ann, game="han", players=3,
+                                        options={"map": "border-disputes"}, bot_seats={0: "random"})
+    assert match.status == MatchStatus.OPEN
+    assert match.options == {"map": "border-disputes", "variant": False}  # normalized
+    assert match.seed_commitment == hashlib.sha256(match.seed.encode()).hexdigest()
+    assert len(match.seed) == 32 and match.state is None
+    seats = {seat.position: seat for seat in match.seats.all()}
+    assert seats[0].bot_kind == "random" and seats[1].user == ann and 2 not in seats
+    summary = selectors.match_summary(selectors.get_match(match.pk), ann)
+    assert summary["seed"] is None and summary["your_seat"] == 1
+    assert [seat["kind"] for seat in summary["seats"]] == ["bot", "human", "open"]
+
+
+def test_seeds_differ_between_matches(make_user):
+    ann = make_user()
+    seeds = {match_services.create_match(user=ann, game="hansa", players=2).seed for _ in range(5)}
+    assert len(seeds) == 5
+
+
+def test_the_last_join_starts_the_match(make_user):
+    ann, bob, cat = make_user(), make_user(), make_user()
+    match = match_services.create_match(user=ann, game="hansa", players=3)
+    match_services.join_match(user=bob, match_id=match.pk)
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.OPEN
+    seat = match_services.join_match(user=cat, match_id=str(match.pk))
+    assert seat.position == 2
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE and match.ply == 0 and match.started_at
+    assert sorted(selectors.to_act_of(match)) == [0, 1, 2]  # Hansa opens with a keep
+
+
+def test_leave_frees_the_seat_only_while_open(make_user):
+    ann, bob = make_user(), make_user()
+    match = match_services.create_match(user=ann, game="hansa", players=3)
+    match_services.join_match(user=bob, match_id=match.pk)
+    match_services.leave_match(user=bob, match_id=match.pk)
+    assert not Seat.objects.filter(match=match, user=bob).exists()
+    match_services.join_match(user=bob, match_id=match.pk, position=2)
+    match_services.start_match(user=ann, match_id=match.pk, fill_with="random")
+    with pytest.raises(errors.MatchNotOpen):
+        match_services.leave_match(user=bob, match_id=match.pk)
+    assert Seat.objects.get(match=match, position=1).bot_kind == "random"
+
+
+def test_abort_by_creator_or_admin_reveals_the_seed(make_user):
+    ann, bob = make_user(), make_user()
+    admin = make_user(is_staff=True, is_superuser=True)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    with pytest.raises(errors.NotAllowed):
+        match_services.abort_match(user=bob, match_id=match.pk)
+    match_services.abort_match(user=admin, match_id=match.pk, reason="test")
+    match = selectors.get_match(match.pk)
+    assert match.status == MatchStatus.ABORTED and match.abort_reason == "test"
+    assert selectors.match_summary(match)["seed"] == match.seed
+    with pytest.raises(errors.MatchOver):
+        match_services.abort_match(user=ann, match_id=match.pk)
+
+
+def test_an_admin_hands_a_waiting_seat_to_a_bot_which_then_plays(make_user):
+    ann, bob = make_user(), make_user()
+    admin = make_user(is_staff=True, is_superuser=True)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
+    with pytest.raises(errors.NotAllowed):
+        clock_services.hand_seat_to_bot(user=ann, match_id=match.pk, position=1,
+                                        bot_kind="greedy", for_good=True)
+    with eager_celery(), pytest.raises(errors.UnknownBotKind):
+        clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
+                                        bot_kind="oracle", for_good=True)
+    # Not eager here: on_commit does not run inside the test transaction, so call the task
+    # the way a worker would once the replacement is committed.
+    seat = clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
+                                           bot_kind="greedy", for_good=True)
+    assert seat.user is None and seat.bot_kind == "greedy"
+    assert services.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
+    assert Move.objects.filter(match=match, seat=1).count() == 1
+    with pytest.raises(errors.NotSeated):
+        selectors.legal_moves_for(selectors.get_match(match.pk), bob)
+
+
+def test_bot_turns_are_no_ops_when_stale_or_not_a_bot(make_user):
+    ann, bob = make_user(), make_user()
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
+    assert services.play_bot_turn(match_id=match.pk, seat=0, ply=0) is False  # a person
+    assert services.play_bot_turn(match_id=999999, seat=0, ply=0) is False
+    assert services.play_bot_turn(match_id=match.pk, seat=0, ply=7) is False
+    assert Move.objects.filter(match=match).count() == 0
+
+
+@pytest.mark.django_db(transaction=True)  # on-commit follow-ups must run: real commits
+def test_score_match_is_idempotent(make_user):
+    with eager_celery():
+        match = match_services.create_match(user=None, game="hansa", players=2, take_seat=False,
+                                            bot_seats={0: "greedy", 1: "random"})
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    ids = list(Result.objects.filter(match=match).values_list("pk", flat=True))
+    assert scoring.score_match(match_id=match.pk) is False
+    assert list(Result.objects.filter(match=match).values_list("pk", flat=True)) == ids
+
+
+def test_scoring_runs_only_for_a_game_that_is_over(make_user):
+    ann, bob = make_user(), make_user()
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    match_services.join_match(user=bob, match_id=match.pk)
+    assert scoring.score_match(match_id=match.pk) is False
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.SCORING)  # a corrupt row
+    assert scoring.score_match(match_id=match.pk) is False
+    assert not Result.objects.filter(match=match).exists()
+
+
+def test_the_sweep_re_enqueues_stalled_bot_turns_and_scoring(make_user):
+    # Inline tasks: what the sweep enqueues is played at once, so its effect is visible.
+    ann = make_user()
+    match = match_services.create_match(user=ann, game="hansa", players=2, bot_seats={1: "greedy"})
+    match.refresh_from_db()
+    assert 1 in selectors.to_act_of(match)  # the bot owes its keep; its task was "lost"
+    assert recovery.resume_stalled_matches(idle_seconds=3600) == {"bot_turns": 0,
+                                                                  "scorings": 0}
+    with eager_celery():
+        counts = recovery.resume_stalled_matches(idle_seconds=0)
+    assert counts["bot_turns"] == 1
+    assert Move.objects.filter(match=match, seat=1).count() == 1
+
+
+@override_settings(CHANNEL_LAYERS={"default": {
+    "BACKEND": "channels_redis.core.RedisChannelLayer",
+    "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
+}})
+def test_publishing_to_an_unreachable_channel_layer_is_logged_not_raised(caplog):
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    try:
+        assert publish_match_update(1, 3, "active") is False
+    finally:
+        channel_layers.backends.clear()
+    assert "could not publish" in caplog.text
+
+
+async def _receive_within(layer, channel, seconds: float = 5.0):
+    return await asyncio.wait_for(layer.receive(channel), seconds)
+
+
+def test_publishing_reaches_a_subscriber():
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)("match-424242", channel)
+    try:
+        assert publish_match_update(424242, 5, "active") is True
+        message = async_to_sync(_receive_within)(layer, channel)
+    finally:
+        async_to_sync(layer.group_discard)("match-424242", channel)
+    assert message == {"type": "match.update", "match_id": 424242, "ply": 5, "status": "active"}
+
+
+def test_a_submitted_move_is_announced_to_subscribers_without_waiting(make_user):
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.matches.notifications import publish_match_update_soon
+
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)("match-434343", channel)
+    try:
+        publish_match_update_soon(434343, 9, "scoring")
+        message = async_to_sync(_receive_within)(layer, channel)
+    finally:
+        async_to_sync(layer.group_discard)("match-434343", channel)
+    assert message["ply"] == 9 and message["status"] == "scoring"
+
+
+def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(
+    make_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    # Starting the match schedules the bot turns already; the hand-over must not schedule
+    # a second copy of them (a duplicated task that only a stale-ply check stops).
+    ann, admin = make_user(), make_user(is_staff=True, is_superuser=True)
+    match = match_services.create_match(user=ann, game="hansa", players=2)
+    enqueued = []
+    monkeypatch.setattr(follow_up, "enqueue_bot_turn", lambda *args: enqueued.append(args))
+    with django_capture_on_commit_callbacks(execute=True):
+        clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
+                                        bot_kind="random", for_good=True)
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
+    assert enqueued == [(match.pk, 1, 0)]
