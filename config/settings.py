@@ -103,8 +103,10 @@ REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 6379
 # Shared by every web process: throttle counters (and later caches) must agree across them.
 CACHES = {
     "default": {
-        # Django's RedisCache with one shared client per pool (infra/redis_cache.py)
-        "BACKEND": "infra.redis_cache.SharedClientRedisCache",
+        # django-redis: one connection pool per process, kept connected between requests
+        # (its close() disconnects only with the CLOSE_CONNECTION option); it costs no more
+        # per move than our own shared-pool backend did (docs/capacity.md)
+        "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": env_str("CACHE_REDIS_URL", REDIS_URL),
         "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "game"),
     }

@@ -31,6 +31,7 @@ import math
 import time
 
 from django.core.cache import cache
+from django_redis import get_redis_connection
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
@@ -98,7 +99,7 @@ def _count_in_window(name: str, ttl: int) -> int:
     INCR creates the counter at 1 if need be, and EXPIRE ... NX gives it its lifetime only
     the first time (a later hit never extends the window)."""
     key = cache.make_and_validate_key(name)
-    pipe = cache.redis_client().pipeline(transaction=False)
+    pipe = get_redis_connection("default").pipeline(transaction=False)
     pipe.incr(key)
     pipe.expire(key, ttl, nx=True)
     count, _ = pipe.execute()

@@ -1,4 +1,5 @@
-"""Errors of clocks, resignation and takeover, one class per stable code (as games.matches.errors)."""
+"""Errors of clocks, resignation and takeover, one class per stable code (as
+games.matches.errors)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ statements. What the ORM's ``save()`` would add is done here too: the returned p
 key is set on the instance and it is marked as saved; an update that matched no row
 raises, as ``save(update_fields=...)`` does. Model signals are not sent: the project
 connects no ``pre_save``/``post_save`` receivers to the models written this way
-(tests/games/test_write_batch.py checks it), and the save() overrides guard only
+(tests/games/matches/test_write_batch.py checks it), and the save() overrides guard only
 updates of existing rows (the move log is append-only), which a batch never issues.
 """
 

@@ -15,7 +15,7 @@ def test_the_project_s_cache_passes_the_check(capsys):
 
 
 @pytest.mark.parametrize("backend", [
-    "django.core.cache.backends.redis.RedisCache",  # Django's own: no redis_client()
+    "django.core.cache.backends.redis.RedisCache",  # Django's own: not django-redis
     "django.core.cache.backends.locmem.LocMemCache",
 ])
 def test_another_cache_backend_is_refused_with_a_clear_message(settings, backend):
@@ -24,4 +24,4 @@ def test_another_cache_backend_is_refused_with_a_clear_message(settings, backend
         call_command("check")
     message = str(refused.value)
     assert "config.E001" in message and backend in message
-    assert "infra.redis_cache.SharedClientRedisCache" in message  # what to use instead
+    assert "django_redis.cache.RedisCache" in message  # what to use instead
