@@ -1,8 +1,8 @@
 """ASGI entry point (uvicorn in production, daphne for runserver). HTTP goes to Django
 (GraphQL over HTTP included, at /graphql/): through its WSGI handler in a thread pool,
 except the asynchronous views and static files (config/http_split.py); websockets at
-/graphql/ carry the GraphQL subscriptions (graphql-transport-ws), authenticated by the same
-DRF tokens as REST (see games/graphql/websocket.py)."""
+/graphql/ carry the GraphQL subscriptions (graphql-transport-ws), those at /play/ the play
+socket (games/play/, docs/play.md), both authenticated by the same DRF tokens as REST."""
 
 import os
 
@@ -29,11 +29,17 @@ django_wsgi_app = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_TH
 http_app = SplitHttp(sync_app=django_wsgi_app, async_app=django_asgi_app,
                      async_paths=settings.ASYNC_HTTP_PATHS)
 
+from django.urls import re_path  # noqa: E402
+
 from games.graphql.routing import websocket_urlpatterns  # noqa: E402
+from games.play.connection import play_application  # noqa: E402
 from infra.ws_origins import CorsOriginValidator  # noqa: E402 - needs Django set up
+
+# /play/: the play socket (docs/play.md); /graphql/: GraphQL subscriptions.
+websocket_routes = [re_path(r"^play/?$", play_application), *websocket_urlpatterns]
 
 # Browsers open websockets from any page: the handshake's Origin must be one CORS allows
 # over HTTP (CORS_ALLOWED_ORIGINS), this server's own, or absent (non-browser clients).
 application = ProtocolTypeRouter(
-    {"http": http_app, "websocket": CorsOriginValidator(URLRouter(websocket_urlpatterns))}
+    {"http": http_app, "websocket": CorsOriginValidator(URLRouter(websocket_routes))}
 )

@@ -372,3 +372,13 @@ if HTTPS:
 
 # Quick match: how long a request waits for opponents before it expires.
 QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)
+
+# -- the play socket (games/play/, docs/play.md) ------------------------------------------------
+# Threads per web process for the sockets' database work (each holds a pooled connection
+# while it works: keep WEB_THREADS + PLAY_THREADS <= DB_POOL_MAX_SIZE).
+PLAY_THREADS = env_int("PLAY_THREADS", 4)
+# Frames a socket may have waiting to be sent before it is closed with 4408 (a slow reader
+# resyncs instead of holding memory or anyone else up).
+PLAY_SEND_QUEUE = env_int("PLAY_SEND_QUEUE", 256)
+PLAY_HEARTBEAT_SECONDS = env_int("PLAY_HEARTBEAT_SECONDS", 25)
+PLAY_MAX_SUBSCRIPTIONS = env_int("PLAY_MAX_SUBSCRIPTIONS", 50)

@@ -176,7 +176,7 @@ def view_for(match: Match, user=None) -> dict | None:
     return get_engine(match.game).view(state, seat_of(match, user))
 
 
-def _to_act_and_view(
+def to_act_and_view(
     match: Match, seat: int | None, state: Any | None = None
 ) -> tuple[list[int], dict | None]:
     """``to_act_of`` and the view of ``seat`` (``view_for``), from one parse of the state
@@ -195,7 +195,7 @@ def match_detail(match: Match, user=None, *, state: Any | None = None) -> dict:
     ``state``: the engine state of ``match.state`` if the caller holds it (a move just
     made), to skip parsing the JSON again."""
     detail = match_summary(match, user)
-    detail["to_act"], detail["view"] = _to_act_and_view(match, detail["your_seat"], state)
+    detail["to_act"], detail["view"] = to_act_and_view(match, detail["your_seat"], state)
     rows = clock_selectors.incident_rows(match)
     detail["incidents"] = clock_selectors.incidents_of(match, rows)
     detail["reclaimable_seat"] = clock_selectors.reclaimable_seat(match, user, rows)
@@ -225,7 +225,7 @@ def events_for(match: Match, events: list[dict], reader: int | None) -> list[dic
     return [engine.redact_event(event, reader) for event in events]
 
 
-def _logged_entry(match: Match, engine, logged: Move, reader: int | None) -> dict:
+def logged_entry(match: Match, engine, logged: Move, reader: int | None) -> dict:
     ended = match.status in ENDED_STATUSES
     shown = logged.move if ended else engine.redact_move(logged.move, logged.seat, reader)
     return {"ply": logged.ply, "seat": logged.seat, "move": shown,
@@ -249,7 +249,7 @@ def move_log(match: Match, user=None, *, since: int = 0, limit: int | None = Non
     reader = seat_of(match, user)
     upto = match.ply if limit is None else min(match.ply, since + limit)
     return [
-        _logged_entry(match, engine, logged, reader)
+        logged_entry(match, engine, logged, reader)
         for logged in Move.objects.filter(
             match_id=match.pk, ply__gte=since, ply__lt=upto
         ).order_by("ply")
@@ -280,7 +280,7 @@ def replay_view(match: Match, user, ply: Any = None) -> dict:
         "seat": seat,
         "ended": ended,
         "view": view,
-        "move": _logged_entry(match, engine, led_here, seat) if led_here else None,
+        "move": logged_entry(match, engine, led_here, seat) if led_here else None,
     }
     if ended:
         body["state"] = engine.to_json(state)
@@ -335,7 +335,7 @@ def match_events(match: Match, user=None, *, since: Any = 0, limit: int | None =
     client never has to merge it).
     Raises InvalidPly (400) for a ``since`` outside [0, ply]."""
     since_ply = parse_ply(since if since is not None else 0, upper=match.ply, name="since")
-    to_act, view = _to_act_and_view(match, seat_of(match, user))
+    to_act, view = to_act_and_view(match, seat_of(match, user))
     return {
         "since": since_ply,
         "ply": match.ply,

@@ -1,0 +1,338 @@
+"""One play socket (docs/play.md): the ASGI application served at ``/play/``.
+
+A socket reads one message at a time and answers it in order; what it sends goes through
+a bounded queue drained by its own writer task, so a reader that falls behind is closed
+(4408) instead of holding up the mover or the other sockets. Anything that needs the
+database runs in the hub's threads (``hub.run``); the event loop only parses, routes and
+writes frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.db import InterfaceError, OperationalError
+
+from games.feed.stream import follow as follow_feed
+from games.graphql.auth import InvalidToken, user_for_token
+from games.matches import selectors, services
+from games.matches.parsing import parse_match_id
+from games.play import pushes
+from games.play.hub import Follow, hub
+from games.play.protocol import (
+    CLOSE_SERVER_ERROR,
+    CLOSE_TOO_SLOW,
+    CLOSE_UNAUTHENTICATED,
+    ProtocolError,
+    Request,
+    error_frame,
+    frame,
+    optional_number,
+    read_frame,
+)
+from infra import throttles
+from infra.api_errors import ApiError
+
+logger = logging.getLogger(__name__)
+
+#: the first message must come this soon after the handshake
+HELLO_SECONDS = 10.0
+_CLOSE = object()  # the writer's last item: close with the code it carries
+
+
+class Throttled(ApiError):
+    status_code = 429
+    default_code = "throttled"
+
+
+def _check_rate(scope: str, ident: str) -> None:
+    wait = throttles.hit(scope, ident)
+    if wait is not None:
+        seconds = throttles.retry_after_seconds(wait)
+        raise Throttled(f"Too many requests: try again in {seconds} s.",
+                        details={"retry_after_seconds": seconds})
+
+
+class PlayConnection:
+    def __init__(self, scope, receive, send) -> None:
+        self.scope, self._receive, self._send = scope, receive, send
+        self.user = AnonymousUser()
+        self.token: str | None = None
+        self.ident = throttles.caller_ident(self.user, throttles.scope_meta(scope))
+        self.follows: dict[int, Follow] = {}
+        self._queue: asyncio.Queue = asyncio.Queue(maxsize=settings.PLAY_SEND_QUEUE)
+        self._closing = False
+        self._tasks: list[asyncio.Task] = []
+
+    # -- the life of a socket -------------------------------------------------------------
+    async def serve(self) -> None:
+        if (await self._receive())["type"] != "websocket.connect":
+            return
+        await self._send({"type": "websocket.accept"})
+        the_hub = hub()
+        the_hub.sockets.add(self)
+        writer = asyncio.get_running_loop().create_task(self._write())
+        self._tasks += [writer, asyncio.get_running_loop().create_task(self._heartbeat())]
+        try:
+            try:
+                first = await asyncio.wait_for(self._next_text(), HELLO_SECONDS)
+            except TimeoutError:
+                first = None
+            if first is None or not await self._hello(first):
+                return
+            while not self._closing:
+                text = await self._next_text()
+                if text is None:
+                    break
+                await self._answer(text)
+        finally:
+            the_hub.sockets.discard(self)
+            for match_id in list(self.follows):
+                del self.follows[match_id]
+                await the_hub.unfollow(self, match_id)
+            for task in self._tasks:
+                if task is not writer:
+                    task.cancel()
+            if not self._closing:
+                self._closing = True
+                self._queue.put_nowait(None)  # ends the writer (the peer has gone)
+            await asyncio.gather(writer, return_exceptions=True)
+
+    async def _next_text(self) -> str | None:
+        """The next text (or binary) message; None once the peer has gone."""
+        while True:
+            message = await self._receive()
+            if message["type"] == "websocket.disconnect":
+                self._closing = True
+                return None
+            if message["type"] == "websocket.receive":
+                return message.get("text") if message.get("text") is not None \
+                    else message.get("bytes")
+
+    # -- sending ----------------------------------------------------------------------------
+    def enqueue(self, text: str) -> None:
+        """Queue one frame; a full queue closes the socket (4408): the reader resyncs."""
+        if self._closing:
+            return
+        try:
+            self._queue.put_nowait(text)
+        except asyncio.QueueFull:
+            logger.info("play socket of %s fell %s frames behind: closed",
+                        self.user, settings.PLAY_SEND_QUEUE)
+            self.close(CLOSE_TOO_SLOW, drop_queued=True)
+
+    def close(self, code: int, *, drop_queued: bool = False) -> None:
+        """Close after the queued frames (or at once, dropping them: ``drop_queued``)."""
+        if self._closing:
+            return
+        self._closing = True
+        if drop_queued:
+            while not self._queue.empty():
+                self._queue.get_nowait()
+        self._queue.put_nowait((_CLOSE, code))
+
+    async def _write(self) -> None:
+        while True:
+            item = await self._queue.get()
+            if item is None:
+                return
+            if isinstance(item, tuple) and item[0] is _CLOSE:
+                try:
+                    await self._send({"type": "websocket.close", "code": item[1]})
+                except Exception:  # noqa: BLE001 - already gone
+                    pass
+                return
+            try:
+                await self._send({"type": "websocket.send", "text": item})
+            except Exception:  # noqa: BLE001 - the peer went away: the reader ends too
+                self._closing = True
+                return
+
+    async def _heartbeat(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(settings.PLAY_HEARTBEAT_SECONDS)
+            self.enqueue(frame("ping"))
+
+    def send_update(self, match_id: int, body: dict, op: str = "update") -> None:
+        follow = self.follows.get(match_id)
+        if follow is None:
+            return
+        follow.ply, follow.status = body["ply"], body["status"]
+        self.enqueue(frame(op, **body))
+
+    # -- hello ------------------------------------------------------------------------------
+    async def _hello(self, text) -> bool:
+        try:
+            request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        except ProtocolError as exc:
+            request = None
+            refusal = (exc.code, exc.message, exc.details, exc.ref)
+        else:
+            refusal = None if request.op == "hello" else (
+                "authentication_required", "The first message must be hello.", {},
+                request.ref)
+        if refusal is None:
+            token = request.fields.get("token")
+            try:
+                self.user = await hub().run(_authenticate, token, self.ident)
+            except InvalidToken as exc:
+                refusal = (exc.code, exc.message, {"reason": exc.reason}, request.ref)
+            except ApiError as exc:
+                refusal = (exc.code, exc.message, exc.details, request.ref)
+            except (OperationalError, InterfaceError):
+                refusal = ("database_unavailable", "The database is unavailable; try "
+                           "again shortly.", {}, request.ref)
+        if refusal is not None:
+            self.enqueue(error_frame(*refusal))
+            self.close(CLOSE_UNAUTHENTICATED)
+            return False
+        self.token = token if self.user.is_authenticated else None
+        self.ident = throttles.caller_ident(self.user, throttles.scope_meta(self.scope))
+        user = ({"id": self.user.pk, "username": self.user.username}
+                if self.user.is_authenticated else None)
+        self.enqueue(frame("welcome", request.ref, user=user,
+                           heartbeat_seconds=settings.PLAY_HEARTBEAT_SECONDS,
+                           max_message_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
+                           max_subscriptions=settings.PLAY_MAX_SUBSCRIPTIONS))
+        return True
+
+    # -- every later message ----------------------------------------------------------------
+    async def _answer(self, text) -> None:
+        ref = None
+        try:
+            request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            ref = request.ref
+            await getattr(self, f"_op_{request.op}")(request)
+        except ProtocolError as exc:
+            self.enqueue(error_frame(exc.code, exc.message, exc.details, exc.ref))
+        except ApiError as exc:
+            self.enqueue(error_frame(exc.code, exc.message, exc.details, ref))
+        except (OperationalError, InterfaceError):
+            self.enqueue(error_frame("database_unavailable", "The database is unavailable; "
+                                     "try again shortly.", {}, ref))
+        except Exception:  # noqa: BLE001 - one bad message never ends the socket
+            logger.exception("play socket message failed")
+            self.enqueue(error_frame("internal_error", "The server could not handle this "
+                                     "message.", {}, ref))
+
+    def _signed_in(self, request: Request) -> None:
+        if not self.user.is_authenticated:
+            raise ProtocolError("authentication_required",
+                                f"{request.op} needs a signed-in socket (hello with a token).",
+                                ref=request.ref)
+
+    async def _op_hello(self, request: Request) -> None:
+        raise ProtocolError("already_authenticated", "hello comes once per socket.",
+                            ref=request.ref)
+
+    async def _op_ping(self, request: Request) -> None:
+        self.enqueue(frame("pong", request.ref))
+
+    async def _op_subscribe(self, request: Request) -> None:
+        match_id = parse_match_id(request.fields["match"])
+        since = optional_number(request, "since")
+        if match_id not in self.follows and \
+                len(self.follows) >= settings.PLAY_MAX_SUBSCRIPTIONS:
+            raise ProtocolError("too_many_subscriptions",
+                                f"A socket follows at most {settings.PLAY_MAX_SUBSCRIPTIONS} "
+                                "matches.", {"max": settings.PLAY_MAX_SUBSCRIPTIONS},
+                                ref=request.ref)
+        the_hub = hub()
+        # Listen first, read second: a change in between is announced, never lost.
+        await the_hub.follow(self, match_id)
+        try:
+            body = await the_hub.run(_subscription, match_id, since, self.user, self.ident)
+        except BaseException:
+            if match_id not in self.follows:
+                await the_hub.unfollow(self, match_id)
+            raise
+        self.follows[match_id] = Follow(ply=body["ply"], status=body["status"])
+        self.enqueue(frame("subscribed", request.ref, match=body["match"], seat=body["seat"]))
+        self.send_update(match_id, body, op="sync")
+
+    async def _op_unsubscribe(self, request: Request) -> None:
+        match_id = parse_match_id(request.fields["match"])
+        if self.follows.pop(match_id, None) is not None:
+            await hub().unfollow(self, match_id)
+        self.enqueue(frame("unsubscribed", request.ref, match=str(match_id)))
+
+    async def _op_feed(self, request: Request) -> None:
+        self._signed_in(request)
+        after = optional_number(request, "after") or 0
+        if any(getattr(task, "is_feed", False) for task in self._tasks):
+            raise ProtocolError("already_following", "This socket follows its feed already.",
+                                ref=request.ref)
+        await hub().run(_check_rate, throttles.read_scope(self.user), self.ident)
+        task = asyncio.get_running_loop().create_task(self._follow_feed(after))
+        task.is_feed = True
+        self._tasks.append(task)
+
+    async def _follow_feed(self, after: int) -> None:
+        try:
+            async for event in follow_feed(self.user, after):
+                if event is not None:
+                    self.enqueue(frame("feed_event", event=event))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the client resyncs its feed after a reconnect
+            logger.warning("play socket feed of %s ended", self.user, exc_info=True)
+            self.close(CLOSE_SERVER_ERROR)
+
+    async def _op_move(self, request: Request) -> None:
+        self._signed_in(request)
+        match_id = parse_match_id(request.fields["match"])
+        expected = optional_number(request, "expected_ply")
+        the_hub = hub()
+        readers = the_hub.followers_from(match_id)
+        try:
+            ply, bodies = await the_hub.run(_move, self.user, self.ident, match_id,
+                                            request.fields["move"], expected, readers)
+        except ApiError as exc:
+            self.enqueue(frame("refused", request.ref, match=str(match_id),
+                               status=exc.status_code,
+                               error={"code": exc.code, "message": exc.message,
+                                      "details": exc.details or {}}))
+            return
+        self.enqueue(frame("ack", request.ref, match=str(match_id), ply=ply))
+        the_hub.deliver(match_id, bodies)
+
+
+# -- the database side of each operation (run in the hub's threads) ----------------------------
+def _authenticate(token: Any, ident: str):
+    _check_rate(throttles.AUTH, ident)
+    return user_for_token(token)
+
+
+def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:
+    _check_rate(throttles.read_scope(user), ident)
+    match = selectors.get_match(match_id)
+    start = pushes.since_for(match, since)
+    if start < match.ply:
+        match, state, moves = pushes.load_since(match_id, start)
+    else:
+        state, moves = pushes.state_of(match), []
+    return pushes.match_body(match, state, moves, user, start)
+
+
+def _move(user, ident: str, match_id: int, move: Any, expected: int | None, readers
+          ) -> tuple[int, dict]:
+    """Submit the move (committed when this returns), then build the update of each
+    local follower that was up to date, from what the move service returned."""
+    _check_rate(throttles.MOVE, ident)
+    submitted = services.submit_move(match_id=match_id, move=move, user=user,
+                                     expected_ply=expected)
+    match, logged = submitted.match, submitted.move
+    bodies = {}
+    for socket, reader, since in readers:
+        if since == logged.ply:
+            bodies[socket] = pushes.match_body(match, submitted.state, [logged], reader, since)
+    return match.ply, bodies
+
+
+async def play_application(scope, receive, send) -> None:
+    """The ASGI application of ``/play/`` (config/asgi.py routes its websockets here)."""
+    await PlayConnection(scope, receive, send).serve()

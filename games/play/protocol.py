@@ -1,0 +1,126 @@
+"""The play socket's messages (docs/play.md): reading a client frame into a checked
+request, and writing the server's frames. No I/O and no database here.
+
+A frame the protocol cannot take becomes a ``ProtocolError`` with a stable code; the
+connection answers it with an ``error`` frame and goes on (only a missing ``hello``
+closes the socket).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rest_framework.utils.encoders import JSONEncoder
+
+from infra.parsers import MAX_JSON_DEPTH, json_depth
+
+#: close codes (docs/play.md, "Close codes")
+CLOSE_NORMAL = 1000
+CLOSE_GOING_AWAY = 1001
+CLOSE_SERVER_ERROR = 1011
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_TOO_SLOW = 4408
+
+#: what each op must or may carry, besides ``op`` and ``ref``
+OPS: dict[str, tuple[set[str], set[str]]] = {
+    "hello": (set(), {"token", "client"}),
+    "subscribe": ({"match"}, {"since"}),
+    "unsubscribe": ({"match"}, set()),
+    "feed": (set(), {"after"}),
+    "move": ({"match", "move"}, {"expected_ply"}),
+    "ping": (set(), set()),
+}
+MAX_REF_LENGTH = 64
+
+
+class ProtocolError(Exception):
+    """A frame the protocol cannot take: answered with ``{"op": "error", ...}``."""
+
+    def __init__(self, code: str, message: str, details: dict | None = None,
+                 ref: Any = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.details, self.ref = code, message, details or {}, ref
+
+
+@dataclass(frozen=True)
+class Request:
+    op: str
+    ref: Any
+    fields: dict
+
+
+def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
+    """The request in one client frame, or ProtocolError (``payload_too_large``,
+    ``malformed_message``, ``unknown_op``)."""
+    if text is None:
+        raise ProtocolError("malformed_message", "Frames are JSON text.")
+    if len(text) > max_bytes:
+        raise ProtocolError("payload_too_large",
+                            f"A message may be at most {max_bytes} bytes long.",
+                            {"max_bytes": max_bytes})
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed_message", "A message is one JSON object.") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("malformed_message", "A message is one JSON object.")
+    if json_depth(message) > MAX_JSON_DEPTH:
+        raise ProtocolError("malformed_message",
+                            f"A message may nest at most {MAX_JSON_DEPTH} levels deep.")
+    ref = message.get("ref")
+    if ref is not None and not _valid_ref(ref):
+        raise ProtocolError("malformed_message",
+                            f"ref must be a string or a number of at most {MAX_REF_LENGTH} "
+                            "characters.", {"field": "ref"})
+    op = message.get("op")
+    if not isinstance(op, str) or op not in OPS:
+        raise ProtocolError("unknown_op", f"op must be one of {', '.join(OPS)}.",
+                            {"ops": list(OPS)}, ref=ref)
+    required, optional = OPS[op]
+    fields = {key: value for key, value in message.items() if key not in ("op", "ref")}
+    missing = sorted(required - fields.keys())
+    if missing:
+        raise ProtocolError("malformed_message", f"{op} needs {', '.join(missing)}.",
+                            {"missing": missing}, ref=ref)
+    unknown = sorted(fields.keys() - required - optional)
+    if unknown:
+        raise ProtocolError("malformed_message", f"{op} takes no {', '.join(unknown)}.",
+                            {"unknown": unknown[:10]}, ref=ref)
+    return Request(op=op, ref=ref, fields=fields)
+
+
+def _valid_ref(ref: Any) -> bool:
+    if isinstance(ref, bool):
+        return False
+    if isinstance(ref, str):
+        return len(ref) <= MAX_REF_LENGTH
+    if isinstance(ref, int):
+        return -(2**53) <= ref <= 2**53  # what a JavaScript number holds exactly
+    return False
+
+
+def optional_number(request: Request, field: str) -> int | None:
+    """A field that must be a whole number >= 0 when present (``since``, ``after``,
+    ``expected_ply``). Values above 2**53 are refused: no client holds them exactly."""
+    value = request.fields.get(field)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**53:
+        raise ProtocolError("malformed_message", f"{field} must be a whole number >= 0.",
+                            {"field": field}, ref=request.ref)
+    return value
+
+
+def frame(op: str, ref: Any = None, **fields) -> str:
+    """One server frame: ``{"op", "ref"?, ...}`` as JSON text (datetimes as REST writes
+    them)."""
+    body = {"op": op, **({"ref": ref} if ref is not None else {}), **fields}
+    return json.dumps(body, cls=JSONEncoder, separators=(",", ":"), ensure_ascii=False)
+
+
+def error_frame(code: str, message: str, details: dict | None = None, ref: Any = None,
+                **fields) -> str:
+    return frame("error", ref, **fields,
+                 error={"code": code, "message": message, "details": details or {}})

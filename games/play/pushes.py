@@ -1,0 +1,74 @@
+"""What a play-socket reader is sent about a match: the ``sync`` and ``update`` bodies
+(docs/play.md), built for one reader from objects already loaded.
+
+Everything shown goes through the selectors REST and GraphQL use (``seat_of``,
+``to_act_and_view``, ``logged_entry``, the clocks' selectors), so a push never shows a
+reader more than ``GET /api/v1/matches/{id}/events/`` would. The builders take the match
+with its seats and incidents loaded, the engine state, and the logged moves to show, so
+the mover's own process can push straight from what the move service returns (no read),
+and the other processes from one read per match and ply (``load_since``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.clocks import selectors as clock_selectors
+from games.matches import selectors
+from games.matches.models import Match, MatchStatus, Move
+from games.matches.parsing import parse_ply
+from rules import get_engine
+
+
+def match_body(match: Match, state: Any, moves: Iterable[Move], user, since: int) -> dict:
+    """The body of a ``sync``/``update`` for ``user`` (None: a spectator): the match now,
+    the moves from ply ``since`` (the caller passes exactly those), the reader's view and,
+    when the reader's seat owes a decision, its legal moves."""
+    engine = get_engine(match.game)
+    seat = selectors.seat_of(match, user)
+    to_act, view = selectors.to_act_and_view(match, seat, state)
+    legal = None
+    if match.status == MatchStatus.ACTIVE and seat is not None and seat in to_act:
+        legal = engine.legal_moves(state, seat)
+    rows = clock_selectors.incident_rows(match)
+    return {
+        "match": str(match.pk),
+        "since": since,
+        "ply": match.ply,
+        "status": match.status,
+        "to_act": to_act,
+        "seat": seat,
+        "seats": selectors.seats_of(match),
+        "moves": [selectors.logged_entry(match, engine, move, seat) for move in moves],
+        "view": view,
+        "legal_moves": legal,
+        "clocks": clock_selectors.clocks_of(match),
+        "incidents": clock_selectors.incidents_of(match, rows),
+    }
+
+
+def state_of(match: Match) -> Any:
+    """The engine state of the match's snapshot (None before the start)."""
+    if match.state is None:
+        return None
+    return get_engine(match.game).from_json(match.state)
+
+
+def load_since(match_id: int, since: int) -> tuple[Match, Any, list[Move]]:
+    """The match (seats, users and incidents loaded, one statement), its state and its
+    logged moves from ply ``since`` to its ply (one statement): what every reader of one
+    process needs to be brought up to date."""
+    match = selectors.get_match(match_id)
+    moves = list(Move.objects.filter(match_id=match.pk, ply__gte=since, ply__lt=match.ply)
+                 .order_by("ply"))
+    return match, state_of(match), moves
+
+
+def since_for(match: Match, requested: int | None) -> int:
+    """The ply a ``subscribe`` starts from: the client's ``since`` (its last ply), or the
+    current ply when it has none (the view is whole; the past is in the REST log).
+    Raises InvalidPly (400) for a ply beyond the match's."""
+    if requested is None:
+        return match.ply
+    return parse_ply(requested, upper=match.ply, name="since")
