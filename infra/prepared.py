@@ -1,5 +1,12 @@
 """A cursor whose statements PostgreSQL prepares: parsed and planned once per session.
 
+Kept because it pays: measured alone (bench/rest_bench.py, interleaved runs against
+``DB_PREPARED_STATEMENTS=0``), it saves about 19% of a REST move (3.60 vs 4.47 ms).
+Django's own ``server_side_binding`` option with psycopg preparing every statement was as
+fast in a noisy run, but it also prepares the ORM's statements and cannot prepare the
+multi-statement SQL of some migrations at a threshold of 0; not adopted without a quiet
+measurement (docs/capacity.md, "What the hand-written parts buy").
+
 Django's psycopg cursors bind parameters on the client and send every statement as text,
 so PostgreSQL parses and plans it on every request. For the service's hottest fixed
 statements that planning costs more than running them: the match read of
