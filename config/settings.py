@@ -286,7 +286,13 @@ BOT_SEARCH_ITERATION_CAP = int(_bot_cap) if _bot_cap else None
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [env_str("CHANNEL_REDIS_URL", REDIS_URL)]},
+        "CONFIG": {
+            "hosts": [env_str("CHANNEL_REDIS_URL", REDIS_URL)],
+            # A web process's play hub hears every followed match on one channel
+            # (games/play/hub.py): the default capacity of 100 waiting messages would drop
+            # announcements under load, silently (group_send ignores a full channel).
+            "channel_capacity": {"play.*": env_int("PLAY_CHANNEL_CAPACITY", 10_000)},
+        },
     },
 }
 
@@ -382,3 +388,6 @@ PLAY_THREADS = env_int("PLAY_THREADS", 4)
 PLAY_SEND_QUEUE = env_int("PLAY_SEND_QUEUE", 256)
 PLAY_HEARTBEAT_SECONDS = env_int("PLAY_HEARTBEAT_SECONDS", 25)
 PLAY_MAX_SUBSCRIPTIONS = env_int("PLAY_MAX_SUBSCRIPTIONS", 50)
+# How often a web process checks, in one query, that its sockets' tokens still stand (the
+# backstop behind the immediate revocation broadcast).
+PLAY_ACCESS_CHECK_SECONDS = env_int("PLAY_ACCESS_CHECK_SECONDS", 2)

@@ -41,6 +41,8 @@ logger = logging.getLogger(__name__)
 
 #: the first message must come this soon after the handshake
 HELLO_SECONDS = 10.0
+#: how long a socket cut off for falling behind may take to read up to its close frame
+CLOSE_DRAIN_SECONDS = 10.0
 _CLOSE = object()  # the writer's last item: close with the code it carries
 
 
@@ -62,11 +64,14 @@ class PlayConnection:
         self.scope, self._receive, self._send = scope, receive, send
         self.user = AnonymousUser()
         self.token: str | None = None
+        self.password_at_hello: str | None = None  # a changed password ends the socket
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(scope))
         self.follows: dict[int, Follow] = {}
         self._queue: asyncio.Queue = asyncio.Queue(maxsize=settings.PLAY_SEND_QUEUE)
         self._closing = False
         self._tasks: list[asyncio.Task] = []
+        self._writer: asyncio.Task | None = None
+        self._closer: asyncio.Task | None = None
 
     # -- the life of a socket -------------------------------------------------------------
     async def serve(self) -> None:
@@ -75,7 +80,7 @@ class PlayConnection:
         await self._send({"type": "websocket.accept"})
         the_hub = hub()
         the_hub.sockets.add(self)
-        writer = asyncio.get_running_loop().create_task(self._write())
+        writer = self._writer = asyncio.get_running_loop().create_task(self._write())
         self._tasks += [writer, asyncio.get_running_loop().create_task(self._heartbeat())]
         try:
             try:
@@ -101,6 +106,10 @@ class PlayConnection:
                 self._closing = True
                 self._queue.put_nowait(None)  # ends the writer (the peer has gone)
             await asyncio.gather(writer, return_exceptions=True)
+            if self._closer is not None:
+                # the close frame waits behind what the kernel holds for a slow reader:
+                # give it a while to drain, then let the server drop the connection
+                await asyncio.wait({self._closer}, timeout=CLOSE_DRAIN_SECONDS)
 
     async def _next_text(self) -> str | None:
         """The next text (or binary) message; None once the peer has gone."""
@@ -125,15 +134,38 @@ class PlayConnection:
                         self.user, settings.PLAY_SEND_QUEUE)
             self.close(CLOSE_TOO_SLOW, drop_queued=True)
 
+    def revoke(self) -> None:
+        """The user's access ended (token deleted, user deactivated, password changed):
+        nothing queued for them is sent any more; the socket closes with 4401."""
+        if self._closing:
+            return
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queue.put_nowait(error_frame("access_revoked", "Your access was revoked: sign "
+                                           "in again."))
+        self.close(CLOSE_UNAUTHENTICATED)
+
     def close(self, code: int, *, drop_queued: bool = False) -> None:
-        """Close after the queued frames (or at once, dropping them: ``drop_queued``)."""
+        """Close after the queued frames, or at once (``drop_queued``): the frames still
+        queued are dropped and a writer blocked on a reader that does not read is
+        stopped, so the close frame goes out behind what the kernel holds already."""
         if self._closing:
             return
         self._closing = True
         if drop_queued:
             while not self._queue.empty():
                 self._queue.get_nowait()
+            if self._writer is not None and not self._writer.done():
+                self._writer.cancel()
+                self._closer = asyncio.get_running_loop().create_task(self._send_close(code))
+                return
         self._queue.put_nowait((_CLOSE, code))
+
+    async def _send_close(self, code: int) -> None:
+        try:
+            await self._send({"type": "websocket.close", "code": code})
+        except Exception:  # noqa: BLE001 - already gone
+            pass
 
     async def _write(self) -> None:
         while True:
@@ -141,10 +173,7 @@ class PlayConnection:
             if item is None:
                 return
             if isinstance(item, tuple) and item[0] is _CLOSE:
-                try:
-                    await self._send({"type": "websocket.close", "code": item[1]})
-                except Exception:  # noqa: BLE001 - already gone
-                    pass
+                await self._send_close(item[1])
                 return
             try:
                 await self._send({"type": "websocket.send", "text": item})
@@ -178,7 +207,8 @@ class PlayConnection:
         if refusal is None:
             token = request.fields.get("token")
             try:
-                self.user = await hub().run(_authenticate, token, self.ident)
+                self.user, self.password_at_hello = await hub().run(_authenticate, token,
+                                                                    self.ident)
             except InvalidToken as exc:
                 refusal = (exc.code, exc.message, {"reason": exc.reason}, request.ref)
             except ApiError as exc:
@@ -191,6 +221,8 @@ class PlayConnection:
             self.close(CLOSE_UNAUTHENTICATED)
             return False
         self.token = token if self.user.is_authenticated else None
+        if self.token:
+            hub().watch_access()
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(self.scope))
         user = ({"id": self.user.pk, "username": self.user.username}
                 if self.user.is_authenticated else None)
@@ -303,8 +335,10 @@ class PlayConnection:
 
 # -- the database side of each operation (run in the hub's threads) ----------------------------
 def _authenticate(token: Any, ident: str):
+    """The token's user and their password hash now (anonymous: None)."""
     _check_rate(throttles.AUTH, ident)
-    return user_for_token(token)
+    user = user_for_token(token)
+    return user, (user.password if user.is_authenticated else None)
 
 
 def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:

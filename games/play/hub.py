@@ -27,6 +27,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
+from rest_framework.authtoken.models import Token
 
 from games.matches.notifications import MATCH_UPDATE_TYPE, match_group_name
 from games.play import pushes
@@ -77,6 +78,7 @@ class Hub:
         self._matches: dict[int, _MatchFollowers] = {}
         self._channel: str | None = None
         self._listener: asyncio.Task | None = None
+        self._access_watch: asyncio.Task | None = None
         self.sockets: set[Socket] = set()
 
     # -- threads --------------------------------------------------------------------------
@@ -144,6 +146,29 @@ class Hub:
     def _ensure_listening(self) -> None:
         if self._listener is None or self._listener.done():
             self._listener = asyncio.get_running_loop().create_task(self._listen())
+
+    # -- access: a revoked token, a deactivated user, a changed password ------------------
+    def watch_access(self) -> None:
+        """Check every signed-in socket's access every PLAY_ACCESS_CHECK_SECONDS, with one
+        query for the whole process, and close (4401) those whose token was deleted, whose
+        user was deactivated or whose password changed since their ``hello``."""
+        if self._access_watch is None or self._access_watch.done():
+            self._access_watch = asyncio.get_running_loop().create_task(self._check_access())
+
+    async def _check_access(self) -> None:
+        while True:
+            await asyncio.sleep(settings.PLAY_ACCESS_CHECK_SECONDS)
+            holders = [socket for socket in self.sockets if socket.token]
+            if not holders:
+                continue
+            try:
+                current = await self.run(_access_now, {socket.token for socket in holders})
+            except Exception:  # noqa: BLE001 - the database is away: check again next time
+                logger.warning("play hub could not check access", exc_info=True)
+                continue
+            for socket in holders:
+                if current.get(socket.token) != socket.password_at_hello:
+                    socket.revoke()
 
     async def _listen(self) -> None:
         wait = RECONNECT_SECONDS
@@ -230,6 +255,12 @@ class Hub:
     def frame_all(self, op: str) -> None:
         for socket in list(self.sockets):
             socket.enqueue(frame(op))
+
+
+def _access_now(tokens: set[str]) -> dict[str, str]:
+    """Each token that still opens the API, with its user's password hash now."""
+    return dict(Token.objects.filter(key__in=tokens, user__is_active=True)
+                .values_list("key", "user__password"))
 
 
 def _bodies_from_database(match_id: int, readers) -> dict:

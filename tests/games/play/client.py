@@ -30,7 +30,7 @@ class PlayClient:
         return client
 
     async def send(self, message: Any) -> None:
-        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+        await self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
 
     async def next(self, *ops: str, timeout: float = 10) -> dict:
         """The next unread frame whose op is one of ``ops`` (frames of other ops before it
