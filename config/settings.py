@@ -391,3 +391,6 @@ PLAY_MAX_SUBSCRIPTIONS = env_int("PLAY_MAX_SUBSCRIPTIONS", 50)
 # How often a web process checks, in one query, that its sockets' tokens still stand (the
 # backstop behind the immediate revocation broadcast).
 PLAY_ACCESS_CHECK_SECONDS = env_int("PLAY_ACCESS_CHECK_SECONDS", 2)
+# How often a web process checks, in one query, that its followers hold every followed
+# match's latest ply (the backstop behind the pushes, for a message lost with Redis).
+PLAY_RESYNC_SECONDS = env_int("PLAY_RESYNC_SECONDS", 3)

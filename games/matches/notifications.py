@@ -11,6 +11,9 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -24,6 +27,34 @@ MATCH_UPDATE_TYPE = "match.update"
 def match_group_name(match_id: int) -> str:
     """The channel-layer group every subscriber of ``match_id`` joins."""
     return f"match-{match_id}"
+
+
+def play_group_name(match_id: int) -> str:
+    """The group of the web processes whose play sockets follow ``match_id`` (games/play/):
+    apart from ``match_group_name``'s because they are also sent messages that carry each
+    seat's ready-made push (``PLAY_FRAMES_TYPE``), which no other consumer takes."""
+    return f"play-match-{match_id}"
+
+
+#: the play hubs' message carrying a move's pushes, one per seat and one for spectators
+PLAY_FRAMES_TYPE = "play.frames"
+
+#: matches whose next change the caller announces to the play hubs itself, with the
+#: pushes ready-made (``announced_by_caller``)
+_announced_by_caller: ContextVar[frozenset[int]] = ContextVar("announced_by_caller",
+                                                               default=frozenset())
+
+
+@contextmanager
+def announced_by_caller(match_id: int) -> Iterator[None]:
+    """Within this block, changes of ``match_id`` are not announced to the play hubs: the
+    caller (a move made over a play socket) sends them each seat's push instead, which
+    spares every other web process a read of the match."""
+    token = _announced_by_caller.set(_announced_by_caller.get() | {match_id})
+    try:
+        yield
+    finally:
+        _announced_by_caller.reset(token)
 
 
 def publish_match_update(match_id: int, ply: int, status: str | None = None) -> bool:
@@ -72,9 +103,12 @@ def _log_failure(future) -> None:
 
 
 def publish_match_update_soon(match_id: int, ply: int, status: str | None = None) -> None:
-    """Like ``publish_match_update`` but returns at once; failures are logged."""
-    publish_soon(match_group_name(match_id),
-                 {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status})
+    """Like ``publish_match_update`` but returns at once, to the subscribers and to the
+    play hubs (unless ``announced_by_caller``); failures are logged."""
+    message = {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status}
+    publish_soon(match_group_name(match_id), message)
+    if match_id not in _announced_by_caller.get():
+        publish_soon(play_group_name(match_id), message)
 
 
 def publish_soon(group: str, message: dict) -> None:

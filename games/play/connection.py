@@ -20,9 +20,10 @@ from django.db import InterfaceError, OperationalError
 from games.feed.stream import follow as follow_feed
 from games.graphql.auth import InvalidToken, user_for_token
 from games.matches import selectors, services
+from games.matches.notifications import announced_by_caller
 from games.matches.parsing import parse_match_id
 from games.play import pushes
-from games.play.hub import Follow, hub
+from games.play.hub import Follow, frames_message, hub
 from games.play.protocol import (
     CLOSE_SERVER_ERROR,
     CLOSE_TOO_SLOW,
@@ -190,7 +191,7 @@ class PlayConnection:
         follow = self.follows.get(match_id)
         if follow is None:
             return
-        follow.ply, follow.status = body["ply"], body["status"]
+        follow.ply, follow.status, follow.seat = body["ply"], body["status"], body["seat"]
         self.enqueue(frame(op, **body))
 
     # -- hello ------------------------------------------------------------------------------
@@ -282,7 +283,8 @@ class PlayConnection:
             if match_id not in self.follows:
                 await the_hub.unfollow(self, match_id)
             raise
-        self.follows[match_id] = Follow(ply=body["ply"], status=body["status"])
+        self.follows[match_id] = Follow(ply=body["ply"], status=body["status"],
+                                        seat=body["seat"])
         self.enqueue(frame("subscribed", request.ref, match=body["match"], seat=body["seat"]))
         self.send_update(match_id, body, op="sync")
 
@@ -319,18 +321,18 @@ class PlayConnection:
         match_id = parse_match_id(request.fields["match"])
         expected = optional_number(request, "expected_ply")
         the_hub = hub()
-        readers = the_hub.followers_from(match_id)
         try:
-            ply, bodies = await the_hub.run(_move, self.user, self.ident, match_id,
-                                            request.fields["move"], expected, readers)
+            pushed = await the_hub.run(_move, self.user, self.ident, match_id,
+                                       request.fields["move"], expected)
         except ApiError as exc:
             self.enqueue(frame("refused", request.ref, match=str(match_id),
                                status=exc.status_code,
                                error={"code": exc.code, "message": exc.message,
                                       "details": exc.details or {}}))
             return
-        self.enqueue(frame("ack", request.ref, match=str(match_id), ply=ply))
-        the_hub.deliver(match_id, bodies)
+        self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
+        the_hub.deliver(pushed)  # this process's followers, at once
+        the_hub.publish(pushed)  # every other process's
 
 
 # -- the database side of each operation (run in the hub's threads) ----------------------------
@@ -352,19 +354,16 @@ def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:
     return pushes.match_body(match, state, moves, user, start)
 
 
-def _move(user, ident: str, match_id: int, move: Any, expected: int | None, readers
-          ) -> tuple[int, dict]:
-    """Submit the move (committed when this returns), then build the update of each
-    local follower that was up to date, from what the move service returned."""
+def _move(user, ident: str, match_id: int, move: Any, expected: int | None) -> dict:
+    """Submit the move (committed when this returns) and build its pushes, one per seat
+    and one for spectators (``frames_message``): the other web processes get them instead
+    of an announcement that would make each of them read the match."""
     _check_rate(throttles.MOVE, ident)
-    submitted = services.submit_move(match_id=match_id, move=move, user=user,
-                                     expected_ply=expected)
-    match, logged = submitted.match, submitted.move
-    bodies = {}
-    for socket, reader, since in readers:
-        if since == logged.ply:
-            bodies[socket] = pushes.match_body(match, submitted.state, [logged], reader, since)
-    return match.ply, bodies
+    with announced_by_caller(match_id):
+        submitted = services.submit_move(match_id=match_id, move=move, user=user,
+                                         expected_ply=expected)
+    return frames_message(submitted.match, submitted.state, submitted.move,
+                          submitted.move.ply)
 
 
 async def play_application(scope, receive, send) -> None:

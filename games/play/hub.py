@@ -1,18 +1,25 @@
 """One web process's play sockets: who follows which match, and bringing them up to date.
 
-Every change of a match is announced on the channel layer (games.matches.notifications:
-match id, ply and status, nothing hidden). A process listens once, on one channel of its
-own that joins the group of each match at least one of its sockets follows, and brings
-its followers of that match up to date with one read (``pushes.load_since``) whatever their
-number. The process where a move was made does not wait for that: it pushes to its own
-followers straight from what the move service returned (``deliver``), and the
-announcement of that same move is then recognised and skipped.
+A process listens on one channel-layer channel of its own, which joins the play group of
+each match at least one of its sockets follows (``play_group_name``). Two kinds of message
+arrive there:
+
+- a move made over a play socket comes with its pushes ready-made, one per seat and one
+  for spectators (``PLAY_FRAMES_TYPE``, sent by the process where the move was made, which
+  also hands them to its own sockets at once): a follower is sent the one of its seat, and
+  no process reads the match again;
+- any other change (a REST or bot move, a join, a timeout, the end) is announced by match,
+  ply and status only (games.matches.notifications), and the process brings its followers
+  up to date with one read of the match whatever their number (``pushes.load_since``).
+
+Each follower is brought up to date from the ply it was last sent (``Follow.ply``): every
+``update`` carries exactly the moves since the previous one, in order, and a follower that
+finds a gap is read up to date instead. A lost message (Redis away, a process killed
+between its commit and its push) is caught by a check of the followed matches' plies every
+PLAY_RESYNC_SECONDS.
 
 Database work runs in a small pool of threads of this process (``run``): Django's ORM is
 synchronous, and a socket never blocks the event loop that serves all the others.
-
-Each follower is brought up to date from the ply it was last sent (``Follow.ply``), so
-every ``update`` carries exactly the moves since the previous one, in order.
 """
 
 from __future__ import annotations
@@ -29,29 +36,30 @@ from django.conf import settings
 from django.db import close_old_connections
 from rest_framework.authtoken.models import Token
 
-from games.matches.notifications import MATCH_UPDATE_TYPE, match_group_name
+from games.matches.models import Match
+from games.matches.notifications import MATCH_UPDATE_TYPE, PLAY_FRAMES_TYPE, play_group_name
 from games.play import pushes
 from games.play.protocol import frame
-
-#: a socket (games.play.connection.PlayConnection): its ``user``, ``follows``,
-#: ``send_update`` and ``enqueue`` are all the hub uses
-Socket = Any
 
 logger = logging.getLogger(__name__)
 
 #: a lost channel layer is retried after this long (then doubling, up to the maximum)
 RECONNECT_SECONDS, RECONNECT_MAX_SECONDS = 0.5, 10.0
+#: the key of the spectators' push in a frames message (seats are "0", "1", ...)
+SPECTATOR = "-"
+
+#: a socket (games.play.connection.PlayConnection): its ``user``, ``follows``,
+#: ``send_update``, ``enqueue`` and ``revoke`` are all the hub uses
+Socket = Any
 
 
 @dataclass
 class Follow:
-    """One socket following one match: the ply and status it was last sent, and the
-    (ply, status) it was sent straight from a move in this process, whose announcement is
-    then not read again."""
+    """One socket following one match: the ply, status and seat it was last sent."""
 
     ply: int
     status: str
-    pushed_from_move: tuple[int, str] | None = None
+    seat: int | None
 
 
 @dataclass
@@ -59,6 +67,10 @@ class _MatchFollowers:
     sockets: set = field(default_factory=set)
     refreshing: bool = False
     again: bool = False
+
+
+def seat_key(seat: int | None) -> str:
+    return SPECTATOR if seat is None else str(seat)
 
 
 def _in_thread(function, *args):
@@ -77,8 +89,7 @@ class Hub:
                                             thread_name_prefix="play")
         self._matches: dict[int, _MatchFollowers] = {}
         self._channel: str | None = None
-        self._listener: asyncio.Task | None = None
-        self._access_watch: asyncio.Task | None = None
+        self._tasks: dict[str, asyncio.Task] = {}
         self.sockets: set[Socket] = set()
 
     # -- threads --------------------------------------------------------------------------
@@ -87,11 +98,17 @@ class Hub:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, partial(_in_thread, function, *args))
 
+    def _keep_running(self, name: str, job) -> None:
+        task = self._tasks.get(name)
+        if task is None or task.done():
+            self._tasks[name] = asyncio.get_running_loop().create_task(job())
+
     # -- who follows what -----------------------------------------------------------------
     async def follow(self, socket: Socket, match_id: int) -> None:
         """Let ``socket`` hear of ``match_id`` (its ``Follow`` is set by the caller once
         it has read the match: a change in between is announced, never lost)."""
-        self._ensure_listening()
+        self._keep_running("listen", self._listen)
+        self._keep_running("resync", self._resync)
         followers = self._matches.get(match_id)
         if followers is None:
             followers = self._matches[match_id] = _MatchFollowers()
@@ -112,64 +129,45 @@ class Hub:
         if layer is None or self._channel is None:
             return
         try:
-            await getattr(layer, action)(match_group_name(match_id), self._channel)
+            await getattr(layer, action)(play_group_name(match_id), self._channel)
         except Exception:  # noqa: BLE001 - the listener re-joins every group on reconnect
             logger.warning("play hub could not %s match %s", action, match_id, exc_info=True)
 
-    # -- pushing straight from a move -----------------------------------------------------
-    def deliver(self, match_id: int, bodies: dict[Socket, dict]) -> None:
-        """Send each socket its ``update`` built in this process from a committed move
-        (``bodies`` were built from the ply each socket had been sent when the move was
-        made; one whose ply moved on meanwhile is brought up to date from the database)."""
+    def followers_of(self, match_id: int) -> list[Socket]:
+        followers = self._matches.get(match_id)
+        return list(followers.sockets) if followers is not None else []
+
+    # -- a move's ready-made pushes ---------------------------------------------------------
+    def deliver(self, message: dict) -> None:
+        """Send each follower of the match the push of its seat from a frames message
+        (``frames_message``), if it was last sent the ply the move was made at; one that
+        was not is read up to date instead."""
+        match_id, since, frames = message["match_id"], message["since"], message["frames"]
         behind = False
-        for socket, body in bodies.items():
+        for socket in self.followers_of(match_id):
             follow = socket.follows.get(match_id)
-            if follow is None:
+            if follow is None or follow.ply > since:
+                continue  # sent already (this process made the move) or further on
+            text = frames.get(seat_key(follow.seat))
+            if follow.ply < since or text is None:
+                behind = True
                 continue
-            if follow.ply != body["since"]:
-                behind = behind or follow.ply < body["ply"]
-                continue
-            socket.send_update(match_id, body)
-            follow.pushed_from_move = (body["ply"], body["status"])
+            follow.ply, follow.status = message["ply"], message["status"]
+            socket.enqueue(text)
         if behind:
             self.refresh_soon(match_id)
 
-    def followers_from(self, match_id: int) -> list[tuple[Socket, Any, int]]:
-        """``(socket, user, ply it was last sent)`` of every local follower of a match."""
-        followers = self._matches.get(match_id)
-        if followers is None:
-            return []
-        return [(socket, socket.user, socket.follows[match_id].ply)
-                for socket in followers.sockets if match_id in socket.follows]
+    def publish(self, message: dict) -> None:
+        """Send a move's frames message to the other processes following the match (best
+        effort: a lost one is caught by the resync check)."""
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        task = asyncio.get_running_loop().create_task(
+            layer.group_send(play_group_name(message["match_id"]), message))
+        task.add_done_callback(_log_failed_publish)
 
     # -- announcements from the channel layer ---------------------------------------------
-    def _ensure_listening(self) -> None:
-        if self._listener is None or self._listener.done():
-            self._listener = asyncio.get_running_loop().create_task(self._listen())
-
-    # -- access: a revoked token, a deactivated user, a changed password ------------------
-    def watch_access(self) -> None:
-        """Check every signed-in socket's access every PLAY_ACCESS_CHECK_SECONDS, with one
-        query for the whole process, and close (4401) those whose token was deleted, whose
-        user was deactivated or whose password changed since their ``hello``."""
-        if self._access_watch is None or self._access_watch.done():
-            self._access_watch = asyncio.get_running_loop().create_task(self._check_access())
-
-    async def _check_access(self) -> None:
-        while True:
-            await asyncio.sleep(settings.PLAY_ACCESS_CHECK_SECONDS)
-            holders = [socket for socket in self.sockets if socket.token]
-            if not holders:
-                continue
-            try:
-                current = await self.run(_access_now, {socket.token for socket in holders})
-            except Exception:  # noqa: BLE001 - the database is away: check again next time
-                logger.warning("play hub could not check access", exc_info=True)
-                continue
-            for socket in holders:
-                if current.get(socket.token) != socket.password_at_hello:
-                    socket.revoke()
-
     async def _listen(self) -> None:
         wait = RECONNECT_SECONDS
         while True:
@@ -180,7 +178,7 @@ class Hub:
                 if self._channel is None:
                     self._channel = await layer.new_channel("play.")
                     for match_id in list(self._matches):
-                        await layer.group_add(match_group_name(match_id), self._channel)
+                        await layer.group_add(play_group_name(match_id), self._channel)
                     # what was announced while we were away is read now
                     for match_id in list(self._matches):
                         self.refresh_soon(match_id)
@@ -195,27 +193,39 @@ class Hub:
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, RECONNECT_MAX_SECONDS)
                 continue
-            if message.get("type") == MATCH_UPDATE_TYPE:
+            kind = message.get("type")
+            if kind == PLAY_FRAMES_TYPE:
+                self.deliver(message)
+            elif kind == MATCH_UPDATE_TYPE:
                 self._announced(message)
 
     def _announced(self, message: dict) -> None:
-        match_id, ply, status = message.get("match_id"), message.get("ply"), message.get("status")
-        followers = self._matches.get(match_id)
-        if followers is None or not isinstance(ply, int):
+        match_id, ply = message.get("match_id"), message.get("ply")
+        if not isinstance(ply, int):
             return
-        stale = False
-        for socket in followers.sockets:
-            follow = socket.follows.get(match_id)
-            if follow is None:
-                continue
-            if follow.pushed_from_move == (ply, status):
-                follow.pushed_from_move = None  # this process pushed that move already
-                continue
-            if follow.ply > ply:
-                continue
-            stale = True
-        if stale:
+        if any(socket.follows[match_id].ply <= ply for socket in self.followers_of(match_id)
+               if match_id in socket.follows):
             self.refresh_soon(match_id)
+
+    async def _resync(self) -> None:
+        """The safety net under the messages: every PLAY_RESYNC_SECONDS, one query for
+        the ply and status of every followed match; followers that are behind are read up
+        to date."""
+        while True:
+            await asyncio.sleep(settings.PLAY_RESYNC_SECONDS)
+            followed = list(self._matches)
+            if not followed:
+                continue
+            try:
+                now = await self.run(_plies_and_statuses, followed)
+            except Exception:  # noqa: BLE001 - the database is away: next time
+                logger.warning("play hub could not check its matches", exc_info=True)
+                continue
+            for match_id, (ply, status) in now.items():
+                if any((socket.follows[match_id].ply, socket.follows[match_id].status)
+                       != (ply, status) for socket in self.followers_of(match_id)
+                       if match_id in socket.follows):
+                    self.refresh_soon(match_id)
 
     # -- bringing followers up to date from the database -----------------------------------
     def refresh_soon(self, match_id: int) -> None:
@@ -232,24 +242,48 @@ class Hub:
         try:
             while True:
                 followers.again = False
-                readers = self.followers_from(match_id)
+                readers = [(socket, socket.user, socket.follows[match_id].ply)
+                           for socket in self.followers_of(match_id)
+                           if match_id in socket.follows]
                 if not readers:
                     return
                 try:
                     bodies = await self.run(_bodies_from_database, match_id, readers)
-                except Exception:  # noqa: BLE001 - a later announcement or resync catches up
+                except Exception:  # noqa: BLE001 - the resync check tries again
                     logger.warning("play hub could not read match %s", match_id,
                                    exc_info=True)
                     return
                 for socket, body in bodies.items():
                     follow = socket.follows.get(match_id)
                     if follow is None or follow.ply != body["since"]:
-                        continue  # moved on meanwhile (a move pushed directly): skip
+                        continue  # moved on meanwhile (a move's push): skip
                     socket.send_update(match_id, body)
                 if not followers.again:
                     return
         finally:
             followers.refreshing = False
+
+    # -- access: a revoked token, a deactivated user, a changed password ------------------
+    def watch_access(self) -> None:
+        """Check every signed-in socket's access every PLAY_ACCESS_CHECK_SECONDS, with one
+        query for the whole process, and close (4401) those whose token was deleted, whose
+        user was deactivated or whose password changed since their ``hello``."""
+        self._keep_running("access", self._check_access)
+
+    async def _check_access(self) -> None:
+        while True:
+            await asyncio.sleep(settings.PLAY_ACCESS_CHECK_SECONDS)
+            holders = [socket for socket in self.sockets if socket.token]
+            if not holders:
+                continue
+            try:
+                current = await self.run(_access_now, {socket.token for socket in holders})
+            except Exception:  # noqa: BLE001 - the database is away: check again next time
+                logger.warning("play hub could not check access", exc_info=True)
+                continue
+            for socket in holders:
+                if current.get(socket.token) != socket.password_at_hello:
+                    socket.revoke()
 
     # -- the whole process ---------------------------------------------------------------
     def frame_all(self, op: str) -> None:
@@ -257,10 +291,32 @@ class Hub:
             socket.enqueue(frame(op))
 
 
+def _log_failed_publish(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("could not publish a move's pushes", exc_info=task.exception())
+
+
+# -- the database side (run in the hub's threads) -------------------------------------------
+def frames_message(match: Match, state: Any, move, since: int) -> dict:
+    """A move's pushes, one per seat and one for spectators, ready to send as they are
+    (the ``PLAY_FRAMES_TYPE`` message): built once where the move was made."""
+    frames = {}
+    for seat in [*range(match.players), None]:
+        body = pushes.seat_body(match, state, [move], seat, since)
+        frames[seat_key(seat)] = frame("update", **body)
+    return {"type": PLAY_FRAMES_TYPE, "match_id": match.pk, "since": since,
+            "ply": match.ply, "status": match.status, "frames": frames}
+
+
 def _access_now(tokens: set[str]) -> dict[str, str]:
     """Each token that still opens the API, with its user's password hash now."""
     return dict(Token.objects.filter(key__in=tokens, user__is_active=True)
                 .values_list("key", "user__password"))
+
+
+def _plies_and_statuses(match_ids: list[int]) -> dict[int, tuple[int, str]]:
+    return {pk: (ply, status) for pk, ply, status in
+            Match.objects.filter(pk__in=match_ids).values_list("pk", "ply", "status")}
 
 
 def _bodies_from_database(match_id: int, readers) -> dict:

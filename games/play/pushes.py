@@ -25,8 +25,14 @@ def match_body(match: Match, state: Any, moves: Iterable[Move], user, since: int
     """The body of a ``sync``/``update`` for ``user`` (None: a spectator): the match now,
     the moves from ply ``since`` (the caller passes exactly those), the reader's view and,
     when the reader's seat owes a decision, its legal moves."""
+    return seat_body(match, state, moves, selectors.seat_of(match, user), since)
+
+
+def seat_body(match: Match, state: Any, moves: Iterable[Move], seat: int | None,
+              since: int) -> dict:
+    """``match_body`` for whoever holds ``seat`` (None: a spectator): what a reader is
+    shown depends on their seat only."""
     engine = get_engine(match.game)
-    seat = selectors.seat_of(match, user)
     to_act, view = selectors.to_act_and_view(match, seat, state)
     legal = None
     if match.status == MatchStatus.ACTIVE and seat is not None and seat in to_act:
