@@ -288,10 +288,6 @@ CHANNEL_LAYERS = {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
             "hosts": [env_str("CHANNEL_REDIS_URL", REDIS_URL)],
-            # A web process's play hub hears every followed match on one channel
-            # (games/play/hub.py): the default capacity of 100 waiting messages would drop
-            # announcements under load, silently (group_send ignores a full channel).
-            "channel_capacity": {"play.*": env_int("PLAY_CHANNEL_CAPACITY", 10_000)},
         },
     },
 }
@@ -394,3 +390,6 @@ PLAY_ACCESS_CHECK_SECONDS = env_int("PLAY_ACCESS_CHECK_SECONDS", 2)
 # How often a web process checks, in one query, that its followers hold every followed
 # match's latest ply (the backstop behind the pushes, for a message lost with Redis).
 PLAY_RESYNC_SECONDS = env_int("PLAY_RESYNC_SECONDS", 3)
+# The play hubs hear of changes over Redis Pub/Sub on the channel layer's Redis, on channels
+# named by this prefix and the match id (games/matches/play_announcements.py).
+PLAY_CHANNEL_PREFIX = env_str("PLAY_CHANNEL_PREFIX", "play:")

@@ -11,50 +11,21 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.matches import play_announcements
+
 logger = logging.getLogger(__name__)
 
 #: the ``type`` of the channel-layer message; consumers implement a ``match_update`` handler
-MATCH_UPDATE_TYPE = "match.update"
+MATCH_UPDATE_TYPE = play_announcements.MATCH_UPDATE_TYPE
 
 
 def match_group_name(match_id: int) -> str:
     """The channel-layer group every subscriber of ``match_id`` joins."""
     return f"match-{match_id}"
-
-
-def play_group_name(match_id: int) -> str:
-    """The group of the web processes whose play sockets follow ``match_id`` (games/play/):
-    apart from ``match_group_name``'s because they are also sent messages that carry each
-    seat's ready-made push (``PLAY_FRAMES_TYPE``), which no other consumer takes."""
-    return f"play-match-{match_id}"
-
-
-#: the play hubs' message carrying a move's pushes, one per seat and one for spectators
-PLAY_FRAMES_TYPE = "play.frames"
-
-#: matches whose next change the caller announces to the play hubs itself, with the
-#: pushes ready-made (``announced_by_caller``)
-_announced_by_caller: ContextVar[frozenset[int]] = ContextVar("announced_by_caller",
-                                                               default=frozenset())
-
-
-@contextmanager
-def announced_by_caller(match_id: int) -> Iterator[None]:
-    """Within this block, changes of ``match_id`` are not announced to the play hubs: the
-    caller (a move made over a play socket) sends them each seat's push instead, which
-    spares every other web process a read of the match."""
-    token = _announced_by_caller.set(_announced_by_caller.get() | {match_id})
-    try:
-        yield
-    finally:
-        _announced_by_caller.reset(token)
 
 
 def publish_match_update(match_id: int, ply: int, status: str | None = None) -> bool:
@@ -107,8 +78,18 @@ def publish_match_update_soon(match_id: int, ply: int, status: str | None = None
     play hubs (unless ``announced_by_caller``); failures are logged."""
     message = {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status}
     publish_soon(match_group_name(match_id), message)
-    if match_id not in _announced_by_caller.get():
-        publish_soon(play_group_name(match_id), message)
+    if not play_announcements.is_announced_by_caller(match_id):
+        _soon(play_announcements.publish(match_id, message), f"play hubs of {match_id}")
+
+
+def _soon(coroutine, what: str) -> None:
+    """Run ``coroutine`` on the background loop; failures are logged, never raised."""
+    try:
+        future = asyncio.run_coroutine_threadsafe(coroutine, _background_loop())
+        future.add_done_callback(_log_failure)
+    except Exception:  # noqa: BLE001 - a notification must never break a committed change
+        coroutine.close()
+        logger.warning("could not publish to %s", what, exc_info=True)
 
 
 def publish_soon(group: str, message: dict) -> None:

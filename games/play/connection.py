@@ -20,8 +20,8 @@ from django.db import InterfaceError, OperationalError
 from games.feed.stream import follow as follow_feed
 from games.graphql.auth import InvalidToken, user_for_token
 from games.matches import selectors, services
-from games.matches.notifications import announced_by_caller
 from games.matches.parsing import parse_match_id
+from games.matches.play_announcements import announced_by_caller
 from games.play import pushes
 from games.play.hub import Follow, frames_message, hub
 from games.play.protocol import (

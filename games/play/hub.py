@@ -1,7 +1,7 @@
 """One web process's play sockets: who follows which match, and bringing them up to date.
 
-A process listens on one channel-layer channel of its own, which joins the play group of
-each match at least one of its sockets follows (``play_group_name``). Two kinds of message
+A process holds one Redis Pub/Sub connection, subscribed to the channel of each match at
+least one of its sockets follows (games.matches.play_announcements). Two kinds of message
 arrive there:
 
 - a move made over a play socket comes with its pushes ready-made, one per seat and one
@@ -31,19 +31,20 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from channels.layers import get_channel_layer
+import redis.asyncio
 from django.conf import settings
 from django.db import close_old_connections
 from rest_framework.authtoken.models import Token
 
+from games.matches import play_announcements as announcements
 from games.matches.models import Match
-from games.matches.notifications import MATCH_UPDATE_TYPE, PLAY_FRAMES_TYPE, play_group_name
+from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_FRAMES_TYPE
 from games.play import pushes
 from games.play.protocol import frame
 
 logger = logging.getLogger(__name__)
 
-#: a lost channel layer is retried after this long (then doubling, up to the maximum)
+#: a lost Redis connection is retried after this long (then doubling, up to the maximum)
 RECONNECT_SECONDS, RECONNECT_MAX_SECONDS = 0.5, 10.0
 #: the key of the spectators' push in a frames message (seats are "0", "1", ...)
 SPECTATOR = "-"
@@ -88,7 +89,8 @@ class Hub:
         self._executor = ThreadPoolExecutor(max_workers=settings.PLAY_THREADS,
                                             thread_name_prefix="play")
         self._matches: dict[int, _MatchFollowers] = {}
-        self._channel: str | None = None
+        self._redis: redis.asyncio.Redis | None = None
+        self._pubsub = None  # subscribed to the followed matches' channels while it lives
         self._tasks: dict[str, asyncio.Task] = {}
         self.sockets: set[Socket] = set()
 
@@ -107,13 +109,13 @@ class Hub:
     async def follow(self, socket: Socket, match_id: int) -> None:
         """Let ``socket`` hear of ``match_id`` (its ``Follow`` is set by the caller once
         it has read the match: a change in between is announced, never lost)."""
-        self._keep_running("listen", self._listen)
         self._keep_running("resync", self._resync)
         followers = self._matches.get(match_id)
         if followers is None:
             followers = self._matches[match_id] = _MatchFollowers()
-            await self._group("group_add", match_id)
+            await self._subscription("subscribe", match_id)
         followers.sockets.add(socket)
+        self._keep_running("listen", self._listen)
 
     async def unfollow(self, socket: Socket, match_id: int) -> None:
         followers = self._matches.get(match_id)
@@ -122,16 +124,25 @@ class Hub:
         followers.sockets.discard(socket)
         if not followers.sockets:
             del self._matches[match_id]
-            await self._group("group_discard", match_id)
+            await self._subscription("unsubscribe", match_id)
 
-    async def _group(self, action: str, match_id: int) -> None:
-        layer = get_channel_layer()
-        if layer is None or self._channel is None:
-            return
+    def _connection(self) -> redis.asyncio.Redis:
+        if self._redis is None:
+            self._redis = redis.asyncio.Redis.from_url(
+                announcements.redis_url(), socket_timeout=None, socket_connect_timeout=2,
+                health_check_interval=30)
+        return self._redis
+
+    async def _subscription(self, action: str, match_id: int) -> None:
         try:
-            await getattr(layer, action)(play_group_name(match_id), self._channel)
-        except Exception:  # noqa: BLE001 - the listener re-joins every group on reconnect
+            if self._pubsub is None:
+                if action == "unsubscribe":
+                    return
+                self._pubsub = self._connection().pubsub(ignore_subscribe_messages=True)
+            await getattr(self._pubsub, action)(announcements.play_channel(match_id))
+        except Exception:  # noqa: BLE001 - the listener subscribes again on reconnect
             logger.warning("play hub could not %s match %s", action, match_id, exc_info=True)
+            self._pubsub = None
 
     def followers_of(self, match_id: int) -> list[Socket]:
         followers = self._matches.get(match_id)
@@ -160,44 +171,43 @@ class Hub:
     def publish(self, message: dict) -> None:
         """Send a move's frames message to the other processes following the match (best
         effort: a lost one is caught by the resync check)."""
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        task = asyncio.get_running_loop().create_task(
-            layer.group_send(play_group_name(message["match_id"]), message))
+        task = asyncio.get_running_loop().create_task(self._connection().publish(
+            announcements.play_channel(message["match_id"]), announcements.encode(message)))
         task.add_done_callback(_log_failed_publish)
 
-    # -- announcements from the channel layer ---------------------------------------------
+    # -- announcements over Pub/Sub ---------------------------------------------------------
     async def _listen(self) -> None:
         wait = RECONNECT_SECONDS
-        while True:
-            layer = get_channel_layer()
-            if layer is None:
-                return
+        while self._matches:
             try:
-                if self._channel is None:
-                    self._channel = await layer.new_channel("play.")
-                    for match_id in list(self._matches):
-                        await layer.group_add(play_group_name(match_id), self._channel)
+                if self._pubsub is None:
+                    self._pubsub = self._connection().pubsub(ignore_subscribe_messages=True)
+                    await self._pubsub.subscribe(*(announcements.play_channel(match_id)
+                                                   for match_id in self._matches))
                     # what was announced while we were away is read now
                     for match_id in list(self._matches):
                         self.refresh_soon(match_id)
+                message = await self._pubsub.get_message(ignore_subscribe_messages=True,
+                                                         timeout=1.0)
                 wait = RECONNECT_SECONDS
-                message = await layer.receive(self._channel)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - Redis away: retry, then catch up
-                logger.warning("play hub lost the channel layer; retrying in %.1f s", wait,
-                               exc_info=True)
-                self._channel = None
+                logger.warning("play hub lost Redis; retrying in %.1f s", wait, exc_info=True)
+                self._pubsub = None
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, RECONNECT_MAX_SECONDS)
                 continue
-            kind = message.get("type")
+            if message is None or message.get("type") != "message":
+                continue
+            body = announcements.decode(message["data"])
+            if body is None:
+                continue
+            kind = body.get("type")
             if kind == PLAY_FRAMES_TYPE:
-                self.deliver(message)
+                self.deliver(body)
             elif kind == MATCH_UPDATE_TYPE:
-                self._announced(message)
+                self._announced(body)
 
     def _announced(self, message: dict) -> None:
         match_id, ply = message.get("match_id"), message.get("ply")
