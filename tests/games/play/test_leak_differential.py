@@ -9,9 +9,9 @@ import asyncio
 
 import pytest
 
+from games.matches import services as match_services
 from games.matches.models import Match
 from rules import get_engine
-from tests.games.graphql.support import start_match
 from tests.games.play.client import PlayClient
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -24,11 +24,20 @@ def _twin_with_other_cards(match_id: int, twin_id: int) -> None:
     engine = get_engine("han")
     state = engine.from_json(Match.objects.get(pk=match_id).state)
     hand, pile = state.hands[1], state.pile
-    # the pile's top is its end: the bottom card (index 0) is not drawn in this test
-    swap = next(index for index, card in enumerate(hand) if card != pile[0])
-    hand[swap], pile[0] = pile[0], hand[swap]
+    # the pile's top is its end: its bottom half is not drawn in this test
+    swap, deep = next((index, depth) for depth in range(len(pile) // 2)
+                      for index, card in enumerate(hand) if card != pile[depth])
+    hand[swap], pile[deep] = pile[deep], hand[swap]
     hand.sort(key=state.board.color_index.__getitem__)
     Match.objects.filter(pk=twin_id).update(state=engine.to_json(state))
+
+
+def _seeded_match(players, seed: str) -> int:
+    """An active two-player Han match with a fixed deal (the test does not depend on luck)."""
+    match = match_services.create_match(user=players[0].user, game="han", players=2,
+                                        seed=seed)
+    match_services.join_match(user=players[1].user, match_id=match.pk)
+    return match.pk
 
 
 def _normalised(frames: list[dict], match_id: int) -> list[dict]:
@@ -43,8 +52,7 @@ def _normalised(frames: list[dict], match_id: int) -> list[dict]:
 
 
 def test_no_push_to_a_non_owner_differs_between_twins(web_tier, players):
-    first = start_match("han", players[:2])
-    second = start_match("han", players[:2])
+    first, second = (_seeded_match(players, seed) for seed in ("twin-a", "twin-b"))
     _twin_with_other_cards(first, second)
 
     async def scenario():
