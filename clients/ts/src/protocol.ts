@@ -61,6 +61,8 @@ export interface MatchPush<G extends GameName = GameName> {
   to_act: number[];
   /** The reader's seat, or null for a spectator. */
   seat: number | null;
+  /** The seats, as in REST's match (sent by the server though docs/play.md does not list it). */
+  seats?: Schemas["Seat"][];
   moves: LoggedMove[];
   /** engine.view for the reader's seat (or the spectator's): the game's README. */
   view: unknown;

@@ -210,6 +210,8 @@ interface FeedEntry {
 
 interface HelloWaiter {
   ref: Ref;
+  /** the server's `error` answering hello, if any (the close follows) */
+  refusal?: { code: string; message: string; details: unknown };
   resolve: (welcome: WelcomeMessage) => void;
   reject: (error: PlayError) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -395,6 +397,9 @@ export class PlayClient {
       throw new PlayError("error", "authentication_required",
         "the feed needs a signed-in socket: connect with a token", { status: 401 });
     }
+    if (this.#feed) {
+      throw new PlayError("error", "already_following", "this client follows its feed already");
+    }
     this.#feed = { after: after ?? null, onEvent };
     this.#lastEventId = after ?? null;
     if (this.#state === "open") this.#sendFeed();
@@ -506,13 +511,7 @@ export class PlayClient {
     this.#ws = null;
     this.#disarmWatchdog();
     if (this.#hello) {
-      // before welcome: this attempt failed
-      const unauthorized = info.code === UNAUTHORIZED;
-      this.#failHello(new PlayError(unauthorized ? "closed" : "disconnected",
-        unauthorized ? "not_authenticated" : "connection_failed",
-        unauthorized ? `the server refused the token (${info.code} ${info.reason})`.trim()
-          : `the connection to ${this.url} closed before welcome (${info.code} ${info.reason})`.trim(),
-        { status: unauthorized ? 401 : null, details: info }));
+      this.#failHello(helloFailure(this.url, info, this.#hello.refusal));
       return;
     }
     if (this.#state !== "open") return;
@@ -561,7 +560,7 @@ export class PlayClient {
         (welcome) => this.#options.onReconnect?.(welcome),
         (error: PlayError) => {
           if (this.#state !== "reconnecting") return;
-          if (error.code === "not_authenticated") {
+          if (error.kind === "closed" && error.status === 401) {
             this.#finish({ code: UNAUTHORIZED, reason: error.message }, "auth");
           } else {
             this.#scheduleReconnect({ code: 1006, reason: error.message });
@@ -831,9 +830,8 @@ export class PlayClient {
     if (hello && message.ref !== undefined && String(message.ref) === String(hello.ref)) {
       const retry = (details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds;
       if (typeof retry === "number") this.#retryAfterMs = retry * 1000;
-      const ws = this.#ws;
-      this.#failHello(new PlayError("error", code, text, { status, details }));
-      if (ws) this.#abandon(ws);
+      // the server closes the socket next (4401); the close decides what follows
+      hello.refusal = { code, message: text, details };
       return;
     }
     const pending = this.#settle(message.ref);
@@ -876,6 +874,32 @@ export class PlayClient {
     this.#lastEventId = event.id;
     this.#feed.onEvent(event);
   }
+}
+
+/** Hello refusals that say nothing about the token: the next attempt may succeed. */
+const TRANSIENT_REFUSALS: Readonly<Record<string, number>> = {
+  throttled: 429, database_unavailable: 503, service_unavailable: 503, server_error: 500,
+  internal_error: 500,
+};
+
+/** Why an attempt ended before `welcome`. A 4401 close means the token was refused (kind
+ * `closed`, code `not_authenticated`, status 401: no retry), unless the server's `error`
+ * before it named a passing refusal (`throttled`, `database_unavailable`): then the
+ * attempt failed like a lost connection and the client retries. */
+function helloFailure(url: string, info: CloseInfo,
+                      refusal: HelloWaiter["refusal"]): PlayError {
+  if (refusal && refusal.code in TRANSIENT_REFUSALS) {
+    return new PlayError("disconnected", refusal.code, refusal.message,
+      { status: TRANSIENT_REFUSALS[refusal.code], details: refusal.details });
+  }
+  if (info.code === UNAUTHORIZED || refusal) {
+    return new PlayError("closed", "not_authenticated",
+      refusal?.message ?? `the server refused the token (${info.code} ${info.reason})`.trim(),
+      { status: 401, details: refusal?.details ?? info });
+  }
+  return new PlayError("disconnected", "connection_failed",
+    `the connection to ${url} closed before welcome (${info.code} ${info.reason})`.trim(),
+    { details: info });
 }
 
 function decode(data: unknown): string {

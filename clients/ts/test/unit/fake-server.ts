@@ -17,6 +17,8 @@ export interface FakeOptions {
   tokens?: string[];
   /** answer moves at all (false: never answer, for timeouts) */
   answerMoves?: boolean;
+  /** refuse this many hellos as throttled (then close 4401, as the real server does) */
+  throttleHellos?: number;
 }
 
 export class FakePlayServer {
@@ -33,7 +35,8 @@ export class FakePlayServer {
 
   private constructor(wss: WebSocketServer, options: FakeOptions) {
     this.wss = wss;
-    this.options = { heartbeatSeconds: 30, tokens: ["good"], answerMoves: true, ...options };
+    this.options = { heartbeatSeconds: 30, tokens: ["good"], answerMoves: true, throttleHellos: 0,
+                     ...options };
     wss.on("connection", (ws) => this.accept(ws));
   }
 
@@ -124,8 +127,17 @@ export class FakePlayServer {
       this.received.push({ socket: index, message });
       const ref = message.ref;
       if (!welcomed) {
+        if (this.options.throttleHellos > 0) {
+          this.options.throttleHellos -= 1;
+          this.send(ws, { op: "error", ref, error: { code: "throttled", message: "slow down",
+                                                     details: { retry_after_seconds: 0.2 } } });
+          ws.close(4401);
+          return;
+        }
         if (message.op !== "hello" || !this.options.tokens.includes(message.token)) {
-          ws.close(4401, "who are you");
+          this.send(ws, { op: "error", ref, error: { code: "not_authenticated", message: "Invalid token.",
+                                                     details: { reason: "authentication_failed" } } });
+          ws.close(4401);
           return;
         }
         welcomed = true;

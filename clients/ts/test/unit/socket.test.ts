@@ -59,6 +59,7 @@ describe("connecting", () => {
     assert.ok(error instanceof PlayError);
     assert.equal(error.code, "not_authenticated");
     assert.equal(error.status, 401);
+    assert.equal(error.message, "Invalid token.");
     await sleep(100);
     assert.equal(server.sockets.length, 1);
   });
@@ -247,6 +248,13 @@ describe("reconnecting", () => {
     assert.equal(client.lastEventId, 3);
   });
 
+  it("follows the feed once per client", async () => {
+    const client = await open();
+    client.feed(null, () => {});
+    assert.throws(() => client.feed(3, () => {}), (e: unknown) =>
+      e instanceof PlayError && e.code === "already_following");
+  });
+
   it("never delivers a feed event twice", async () => {
     const events: FeedEvent[] = [];
     const client = await open();
@@ -271,6 +279,21 @@ describe("reconnecting", () => {
     assert.equal(error.code, "not_authenticated");
     await sleep(100);
     assert.equal(server.sockets.length, 1);
+  });
+
+  it("retries a throttled hello after retry_after_seconds, though the server closes it 4401", async () => {
+    const disconnects: DisconnectInfo[] = [];
+    let reconnected = 0;
+    const client = await open({
+      onDisconnect: (info) => disconnects.push(info),
+      onReconnect: () => { reconnected += 1; },
+    });
+    server.options.throttleHellos = 1;
+    server.closeAll(1001);
+    await server.until(() => reconnected === 1);
+    assert.equal(client.state, "open");
+    assert.deepEqual(disconnects.map((d) => d.delayMs), [20, 200]);
+    assert.equal(server.sockets.length, 3);
   });
 
   it("does not reconnect after 1000 from the server", async () => {
