@@ -18,13 +18,14 @@ export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status browser run test test-fast lint
+.PHONY: help install services services-stop services-status browser clients run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
 	@echo "make test             venv + services, then the import contracts and pytest (extra args: PYTEST_ARGS=...)"
 	@echo "make test-fast        the same without the tests marked slow"
 	@echo "make lint             ruff"
+	@echo "make clients          install the TypeScript client's packages (clients/ts, npm ci)"
 	@echo "make services         start the local PostgreSQL and Redis (.var/)"
 	@echo "make services-stop    stop them"
 	@echo "make services-status  report on them"
@@ -53,16 +54,29 @@ services-status:
 browser:
 	scripts/chromium.sh
 
+# The TypeScript client's packages (clients/ts; tests/clients build and run it with node):
+# `npm ci` from the committed lock file when node_modules is missing or older than it.
+# Without npm the client's tests are skipped (under CI they fail).
+CLIENT_TS := clients/ts
+$(CLIENT_TS)/node_modules/.package-lock.json: $(CLIENT_TS)/package-lock.json $(CLIENT_TS)/package.json
+	@if command -v npm >/dev/null; then \
+		cd $(CLIENT_TS) && npm ci --no-audit --no-fund; \
+	else \
+		echo "[clients] no npm: the TypeScript client's tests will be skipped (install nodejs and npm)"; \
+	fi
+
+clients: $(CLIENT_TS)/node_modules/.package-lock.json
+
 run: install services
 	scripts/run.sh
 
-test: install services browser
+test: install services browser clients
 	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The quick loop while working: the contracts and every test not marked slow (no fault,
 # worker, browser or whole-match end-to-end runs). CI runs `make test`.
-test-fast: install services
+test-fast: install services clients
 	$(BIN)/lint-imports
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
