@@ -584,7 +584,7 @@ export class PlayClient {
       ws.onopen = ws.onmessage = ws.onclose = null;
       ws.onerror = () => {};
       try {
-        ws.close(1000, info.reason.slice(0, 100));
+        ws.close(1000);
       } catch {
         // already closed
       }
@@ -663,7 +663,6 @@ export class PlayClient {
           ? `no answer to the move within ${timeoutMs} ms: it may still be committed; ` +
             "the match's next update tells"
           : `no answer to ${kind} within ${timeoutMs} ms`, { match }));
-        if (kind === "subscribe" && match) this.#dropSubscription(match, null);
       }, timeoutMs);
       this.#pending.set(ref, pending);
       try {
@@ -683,9 +682,14 @@ export class PlayClient {
     };
     this.#request<void>("subscribe", message, entry.match, this.#options.timeoutMs ?? 10_000)
       .catch((error: PlayError) => {
-        // refused, or timed out (dropped there), or the connection went (resumed later)
-        if (error.kind === "error" || error.kind === "refused") {
+        // refused or unanswered: the subscription ends (a lost connection resumes it)
+        if (error.kind === "error" || error.kind === "refused" || error.kind === "timeout") {
+          if (this.#subscriptions.get(entry.match) !== entry) return;
           this.#dropSubscription(entry.match, error);
+          if (error.kind === "timeout" && this.#ws && this.#state === "open") {
+            // it may still come: tell the server to stop pushing it
+            this.#sendOn(this.#ws, { op: "unsubscribe", match: entry.match, ref: this.#ref() });
+          }
         }
       });
   }

@@ -19,6 +19,8 @@ export interface FakeOptions {
   answerMoves?: boolean;
   /** refuse this many hellos as throttled (then close 4401, as the real server does) */
   throttleHellos?: number;
+  /** answer subscribes at all */
+  answerSubscribes?: boolean;
 }
 
 export class FakePlayServer {
@@ -35,7 +37,7 @@ export class FakePlayServer {
 
   private constructor(wss: WebSocketServer, options: FakeOptions) {
     this.wss = wss;
-    this.options = { heartbeatSeconds: 30, tokens: ["good"], answerMoves: true, throttleHellos: 0,
+    this.options = { heartbeatSeconds: 30, tokens: ["good"], answerMoves: true, throttleHellos: 0, answerSubscribes: true,
                      ...options };
     wss.on("connection", (ws) => this.accept(ws));
   }
@@ -150,6 +152,7 @@ export class FakePlayServer {
       }
       switch (message.op) {
         case "subscribe":
+          if (!this.options.answerSubscribes) return;
           if (String(message.match) !== "7") {
             this.send(ws, { op: "error", ref, error: { code: "match_not_found", message: "no such match" } });
             return;

@@ -154,6 +154,15 @@ describe("subscriptions and moves", () => {
     assert.equal(client.subscription(99), undefined);
   });
 
+  it("rejects a subscribe left unanswered, and tells the server to stop", async () => {
+    const client = await open({ timeoutMs: 80 });
+    server.options.answerSubscribes = false;
+    await assert.rejects(client.subscribe(7), (e: unknown) =>
+      e instanceof PlayError && e.kind === "timeout");
+    assert.equal(client.subscription(7), undefined);
+    await server.until(() => server.ops("unsubscribe").length === 1);
+  });
+
   it("refuses a second subscription to the same match", async () => {
     const client = await open();
     await client.subscribe(7);
