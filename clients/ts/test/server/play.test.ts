@@ -7,8 +7,10 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 
 import {
+  createRestClient,
   PlayError,
   unwrap,
+  type CloseInfo,
   type FeedEvent,
   type LoggedMove,
   type MatchPush,
@@ -18,7 +20,7 @@ import {
   type WebSocketConstructor,
   type WebSocketLike,
 } from "../../src/index.js";
-import { closeAll, needsServer, play, rest, startMatch, until, WS } from "./support.js";
+import { baseUrl, closeAll, needsServer, play, rest, startMatch, until, WS } from "./support.js";
 
 after(closeAll);
 
@@ -83,12 +85,12 @@ describe("the play socket", needsServer, () => {
       // committed before the ack: REST already reads the new ply
       assert.ok((await restPly(matchId)) >= ack.ply, "the move is committed when acked");
       await until(() => seats.every(([, s]) => s.ply! >= ack.ply), `both seats at ply ${ack.ply}`);
+      // on the mover's socket, the ack comes before the update of that ply (the last
+      // move's too, whose update says "scoring")
       const log = seen[mover]!.log;
-      if (seats[mover]![1].last?.status === "active") {
-        // the move that ends the match is left to the todo test below (a server bug)
-        assert.ok(log.indexOf(`ack ${ack.ply}`) < log.indexOf(`update ${ack.ply}`),
-          `the ack of ply ${ack.ply} comes before its update: ${log.slice(-4).join(", ")}`);
-      }
+      const update = log.findIndex((line) => line.startsWith(`update ${ack.ply}`));
+      assert.ok(log.indexOf(`ack ${ack.ply}`) < update,
+        `the ack of ply ${ack.ply} comes before its update: ${log.slice(-4).join(", ")}`);
       moves += 1;
     }
     await until(() => seats.every(([, s]) => s.last?.status === "finished"), "the end of the match");
@@ -102,34 +104,6 @@ describe("the play socket", needsServer, () => {
       }
       assert.deepEqual(seatSeen.errors, []);
       assert.equal(seatSeen.last.legal_moves, null);
-    }
-  });
-
-  it("acks the move that ends a match before the update of its ply", {
-    todo: "server bug: the end-of-match announcements reach the mover's socket before its ack",
-  }, async () => {
-    // docs/play.md: "On the mover's own socket the ack comes before the update of that
-    // ply." At the last move the server pushes `update` (scoring, even finished) first.
-    const matchId = await startMatch("hansa");
-    const seen = [new Seen(), new Seen()];
-    const seats = [await seat(0, matchId, seen[0]!), await seat(1, matchId, seen[1]!)];
-    for (;;) {
-      await until(() => seats.some(([, s]) => s.last?.status !== "active" || s.legalMoves?.length)
-        && seats[0]![1].ply === seats[1]![1].ply, "a seat to act");
-      const mover = seats.findIndex(([, s]) => s.legalMoves?.length);
-      if (mover < 0) break;
-      const [, subscription] = seats[mover]!;
-      const ack = await subscription.move(subscription.legalMoves![0]!);
-      seen[mover]!.log.push(`ack ${ack.ply}`);
-      await until(() => seats.every(([, s]) => s.ply! >= ack.ply), `both seats at ply ${ack.ply}`);
-      if (seats[mover]![1].last?.status !== "active") {
-        await until(() => seats.every(([, s]) => s.last?.status === "finished"), "the end");
-        const log = seen[mover]!.log;
-        const update = log.findIndex((line) => line.startsWith(`update ${ack.ply}`));
-        assert.ok(log.indexOf(`ack ${ack.ply}`) < update,
-          `the ack of the last ply ${ack.ply} comes before its update: ${log.slice(-4).join(", ")}`);
-        return;
-      }
     }
   });
 
@@ -272,6 +246,37 @@ describe("the play socket", needsServer, () => {
     assert.equal(refused.status, 401);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(attempts, 1);
+  });
+
+  it("stops when the token is revoked (4401): onAuthLost, no reconnect", async () => {
+    const anonymous = createRestClient({ baseUrl });
+    const { token } = unwrap(await anonymous.POST("/api/v1/auth/register/", {
+      body: { username: `revoked-${Date.now()}`, password: "a-long-passphrase-42" },
+    }));
+    let attempts = 0;
+    const Counting = class extends (WS as unknown as new (url: string) => WebSocketLike) {
+      constructor(url: string) {
+        super(url);
+        attempts += 1;
+      }
+    } as unknown as WebSocketConstructor;
+    const lost: CloseInfo[] = [];
+    const errors: PlayError[] = [];
+    const client = await play(null, {
+      token, WebSocket: Counting,
+      onAuthLost: (info) => lost.push(info),
+      onError: (error) => errors.push(error),
+    });
+    assert.ok(client.user);
+    const signedIn = createRestClient({ baseUrl, token });
+    const revoked = await signedIn.DELETE("/api/v1/auth/token/");
+    assert.equal(revoked.response.status, 204);
+    await until(() => lost.length === 1, "the socket closed 4401");
+    assert.equal(lost[0]!.code, 4401);
+    assert.equal(client.state, "closed");
+    assert.deepEqual(errors.map((e) => e.code), ["access_revoked"]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(attempts, 1, "no reconnection after 4401");
   });
 
   it("lets a spectator follow a match anonymously, and refuses it moves", async () => {
