@@ -785,7 +785,7 @@ export class PlayClient {
         this.#onError(message);
         return false;
       case "subscribed": {
-        this.#settle(message.ref);
+        this.#settle(message.ref)?.resolve(undefined); // subscribe() itself waits for the sync
         const entry = this.#subscriptions.get(String(message.match));
         if (entry) entry.seat = message.seat ?? null;
         return false;
