@@ -121,6 +121,8 @@ export interface SubscribeOptions {
   /** The last ply you already hold (from REST, say): the first `sync` carries only the
    * moves after it. */
   since?: number;
+  /** How long to wait for the server's answer (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
 }
 
 export interface MoveOptions {
@@ -200,6 +202,7 @@ interface SubscriptionEntry {
   ready: { resolve: (s: Subscription<any>) => void; reject: (e: PlayError) => void } | null;
   /** a sync after a reconnect */
   resyncing: boolean;
+  timeoutMs: number | undefined;
   handle: Subscription<any>;
 }
 
@@ -341,7 +344,8 @@ export class PlayClient {
     return new Promise<Subscription<G>>((resolve, reject) => {
       const entry: SubscriptionEntry = {
         match: id, handlers, ply: options.since ?? null, seat: null, last: null,
-        ready: { resolve, reject }, resyncing: false, handle: null as never,
+        ready: { resolve, reject }, resyncing: false, timeoutMs: options.timeoutMs,
+        handle: null as never,
       };
       entry.handle = new Subscription<G>(this, id, () => this.#subscriptions.get(id));
       this.#subscriptions.set(id, entry);
@@ -680,7 +684,8 @@ export class PlayClient {
     const message: ClientMessage = {
       op: "subscribe", match: entry.match, ...(entry.ply === null ? {} : { since: entry.ply }),
     };
-    this.#request<void>("subscribe", message, entry.match, this.#options.timeoutMs ?? 10_000)
+    this.#request<void>("subscribe", message, entry.match,
+      entry.timeoutMs ?? this.#options.timeoutMs ?? 10_000)
       .catch((error: PlayError) => {
         // refused or unanswered: the subscription ends (a lost connection resumes it)
         if (error.kind === "error" || error.kind === "refused" || error.kind === "timeout") {
