@@ -42,6 +42,8 @@ logger = logging.getLogger(__name__)
 
 #: the first message must come this soon after the handshake
 HELLO_SECONDS = 10.0
+#: refusals of a ``hello`` that another ``hello`` may overcome: the socket stays open
+PASSING_REFUSALS = ("throttled", "database_unavailable")
 #: how long a socket cut off for falling behind may take to read up to its close frame
 CLOSE_DRAIN_SECONDS = 10.0
 _CLOSE = object()  # the writer's last item: close with the code it carries
@@ -84,11 +86,7 @@ class PlayConnection:
         writer = self._writer = asyncio.get_running_loop().create_task(self._write())
         self._tasks += [writer, asyncio.get_running_loop().create_task(self._heartbeat())]
         try:
-            try:
-                first = await asyncio.wait_for(self._next_text(), HELLO_SECONDS)
-            except TimeoutError:
-                first = None
-            if first is None or not await self._hello(first):
+            if not await self._greeted():
                 return
             while not self._closing:
                 text = await self._next_text()
@@ -195,7 +193,27 @@ class PlayConnection:
         self.enqueue(frame(op, **body))
 
     # -- hello ------------------------------------------------------------------------------
-    async def _hello(self, text) -> bool:
+    async def _greeted(self) -> bool:
+        """Wait for a ``hello`` that opens the socket, within HELLO_SECONDS of the
+        handshake. A refusal that another try may cure (throttled, the database away)
+        leaves the socket open for another ``hello``; any other closes it (4401)."""
+        deadline = asyncio.get_running_loop().time() + HELLO_SECONDS
+        while True:
+            try:
+                text = await asyncio.wait_for(
+                    self._next_text(), deadline - asyncio.get_running_loop().time())
+            except TimeoutError:
+                text = None
+            if text is None:
+                self.close(CLOSE_UNAUTHENTICATED)
+                return False
+            answer = await self._hello(text)
+            if answer is not None:
+                return answer
+
+    async def _hello(self, text) -> bool | None:
+        """True once signed in (or anonymous); False after a final refusal; None after a
+        passing one (throttled, database unavailable)."""
         try:
             request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         except ProtocolError as exc:
@@ -219,6 +237,8 @@ class PlayConnection:
                            "again shortly.", {}, request.ref)
         if refusal is not None:
             self.enqueue(error_frame(*refusal))
+            if refusal[0] in PASSING_REFUSALS:
+                return None
             self.close(CLOSE_UNAUTHENTICATED)
             return False
         self.token = token if self.user.is_authenticated else None

@@ -174,3 +174,27 @@ def test_a_reader_that_stops_reading_is_cut_off_and_nobody_waits_for_it(small_qu
         await brisk.close()
 
     asyncio.run(scenario())
+
+
+@pytest.fixture(scope="module")
+def strict_auth_tier(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        with running_web_tier(processes=1, extra_env={
+                "DJANGO_SETTINGS_MODULE": "config.settings", "THROTTLE_AUTH": "1/min"}) as address:
+            yield address
+
+
+def test_a_throttled_hello_leaves_the_socket_open_for_another_try(strict_auth_tier, players):
+    async def scenario():
+        first = await PlayClient.open(strict_auth_tier, players[0].token)
+        await first.close()
+        second = await PlayClient.open(strict_auth_tier, hello=False)
+        await second.send({"op": "hello", "token": players[0].token})
+        refused = await second.next("error")
+        assert refused["error"]["code"] == "throttled"
+        assert refused["error"]["details"]["retry_after_seconds"] >= 1
+        await second.send({"op": "hello", "token": players[0].token})  # still open
+        assert (await second.next("error"))["error"]["code"] == "throttled"
+        await second.close()
+
+    asyncio.run(scenario())
