@@ -1,41 +1,44 @@
-// A socket driver for ../shared/peer-bench/bench.js (the contract at its top): each seat of
-// a two-player Han match holds one play socket (docs/play.md), subscribed to the match; a
-// move is one `move` message, acknowledged after the commit, and the state with the legal
-// moves of the seat to act is pushed to both sockets (no second request).
+// A socket driver for ../shared/peer-bench/bench.js (the contract at its top), built on the
+// official TypeScript client (clients/ts; build it first: `make clients` then
+// `cd clients/ts && npm run build`). Each seat of a two-player Han match holds one
+// PlayClient subscribed to the match; a move is `subscription.move()`, acknowledged after
+// the commit; the state with the legal moves of the seat to act is pushed to both clients,
+// so a move costs one message and no second request.
 //   OURS_WS_DRIVER=bench/peer_ws_driver.js python3 ../shared/peer-bench/peer_bench.py
-let nextRef = 1;
+const path = require('path');
+const { pathToFileURL } = require('url');
 
-function openSeat(port, token, WebSocket) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/play/`);
-    const seat = { ws, ply: -1, status: null, toAct: [], legal: null, waiters: [], pending: new Map() };
-    ws.on('open', () => ws.send(JSON.stringify({ op: 'hello', token })));
-    ws.on('message', (raw) => {
-      const msg = JSON.parse(raw);
-      if (msg.op === 'welcome') return resolve(seat);
-      if (msg.op === 'sync' || msg.op === 'update') {
-        if (msg.ply >= seat.ply) {
-          seat.ply = msg.ply; seat.status = msg.status; seat.toAct = msg.to_act; seat.legal = msg.legal_moves;
-        }
-        const waiting = seat.waiters; seat.waiters = [];
-        for (const w of waiting) w();
-      } else if (msg.op === 'ack' || msg.op === 'refused' || msg.op === 'error') {
-        const p = seat.pending.get(msg.ref);
-        if (p) { seat.pending.delete(msg.ref); p(msg); }
-      }
-    });
-    ws.on('error', reject);
-    setTimeout(() => reject(new Error('socket timeout')), 10000);
-  });
+let clientModule = null;
+async function client() {
+  if (!clientModule) {
+    const entry = path.resolve(__dirname, '..', 'clients', 'ts', 'dist', 'socket.js');
+    clientModule = await import(pathToFileURL(entry).href);
+  }
+  return clientModule;
 }
 
+// Wait until `pred()` holds, re-checked at every push the seat receives.
 function until(seat, pred, ms = 10000) {
   return new Promise((resolve, reject) => {
     if (pred()) return resolve();
-    const t = setTimeout(() => reject(new Error('update timeout')), ms);
-    const check = () => { if (pred()) { clearTimeout(t); resolve(); } else seat.waiters.push(check); };
+    const timer = setTimeout(() => reject(new Error('update timeout')), ms);
+    const check = () => { if (pred()) { clearTimeout(timer); resolve(); } else seat.waiters.push(check); };
     seat.waiters.push(check);
   });
+}
+
+function wake(seat) {
+  const waiting = seat.waiters;
+  seat.waiters = [];
+  for (const w of waiting) w();
+}
+
+async function openSeat(port, token, WebSocket, matchId) {
+  const { connect } = await client();
+  const seat = { waiters: [], sub: null, play: null };
+  seat.play = await connect({ url: `ws://127.0.0.1:${port}/play/`, token, WebSocket, reconnect: false });
+  seat.sub = await seat.play.subscribe(matchId, { onSync: () => wake(seat), onUpdate: () => wake(seat) });
+  return seat;
 }
 
 async function newMatch({ port, tokens, WebSocket, req }) {
@@ -43,38 +46,34 @@ async function newMatch({ port, tokens, WebSocket, req }) {
   if (c.status !== 201) throw new Error(`create ${c.status}`);
   const j = await req(port, 'POST', `/api/v1/matches/${c.json.id}/join/`, tokens[1], {});
   if (j.status !== 200 && j.status !== 201) throw new Error(`join ${j.status}`);
-  const seats = [await openSeat(port, tokens[0], WebSocket), await openSeat(port, tokens[1], WebSocket)];
-  const m = { id: String(c.json.id), seats };
-  for (const s of seats) s.ws.send(JSON.stringify({ op: 'subscribe', match: m.id }));
-  for (const s of seats) await until(s, () => s.ply >= j.json.ply);
-  return m;
+  const id = String(c.json.id);
+  const seats = [await openSeat(port, tokens[0], WebSocket, id), await openSeat(port, tokens[1], WebSocket, id)];
+  for (const s of seats) await until(s, () => s.sub.ply !== null && s.sub.ply >= j.json.ply);
+  return { id, seats };
 }
 
-// Both sockets hold the latest ply; the seat to act got its legal moves with it.
+const ply = (s) => (s.sub.ply === null ? -1 : s.sub.ply);
+
+// Both clients hold the latest ply; the seat to act got its legal moves with it.
 async function sync(m) {
-  const ply = Math.max(m.seats[0].ply, m.seats[1].ply);
-  for (const s of m.seats) await until(s, () => s.ply >= ply);
+  const latest = Math.max(ply(m.seats[0]), ply(m.seats[1]));
+  for (const s of m.seats) await until(s, () => ply(s) >= latest);
 }
 
-const over = (m) => m.seats[0].status !== null && m.seats[0].status !== 'active';
+const over = (m) => { const last = m.seats[0].sub.last; return !!last && last.status !== 'active'; };
 
 function legalMoves(m) {
-  const seat = m.seats[0].toAct[0];
-  return { seat, moves: m.seats[seat].legal };
+  const seat = m.seats[0].sub.last.to_act[0];
+  return { seat, moves: m.seats[seat].sub.legalMoves };
 }
 
 function move(m, seat, mv) {
-  const s = m.seats[seat];
-  const before = s.ply;
-  const ref = nextRef++;
-  const acked = new Promise((resolve, reject) => {
-    s.pending.set(ref, (msg) => (msg.op === 'ack' ? resolve() : reject(new Error((msg.error && msg.error.code) || msg.op))));
-  });
-  s.ws.send(JSON.stringify({ op: 'move', ref, match: m.id, move: mv, expected_ply: before }));
-  const other = until(m.seats[1 - seat], () => m.seats[1 - seat].ply > before);
+  const before = ply(m.seats[seat]);
+  const acked = m.seats[seat].sub.move(mv, { expectedPly: before });
+  const other = until(m.seats[1 - seat], () => ply(m.seats[1 - seat]) > before);
   return { acked, other };
 }
 
-function stop(m) { for (const s of m.seats) { try { s.ws.close(); } catch (e) { /* closed */ } } }
+function stop(m) { for (const s of m.seats) { try { s.play.close(); } catch (e) { /* closed */ } } }
 
 module.exports = { newMatch, sync, over, legalMoves, move, stop };
