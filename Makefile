@@ -18,7 +18,7 @@ export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status browser clients run test test-fast lint
+.PHONY: help install services services-stop services-status browser clients asyncapi-tools run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
@@ -26,6 +26,7 @@ help:
 	@echo "make test-fast        the same without the tests marked slow"
 	@echo "make lint             ruff"
 	@echo "make clients          install the TypeScript client's packages (clients/ts, npm ci)"
+	@echo "make asyncapi-tools   the AsyncAPI parser the tests validate docs/asyncapi.yaml with (npm)"
 	@echo "make services         start the local PostgreSQL and Redis (.var/)"
 	@echo "make services-stop    stop them"
 	@echo "make services-status  report on them"
@@ -66,17 +67,21 @@ $(CLIENT_TS)/node_modules/.package-lock.json: $(CLIENT_TS)/package-lock.json $(C
 	fi
 
 clients: $(CLIENT_TS)/node_modules/.package-lock.json
+# The AsyncAPI parser (npm, tools/asyncapi/) that validates docs/asyncapi.yaml in the tests:
+# `npm ci` from its lock file when node_modules is missing or older than the lock.
+asyncapi-tools:
+	scripts/asyncapi_tools.sh
 
 run: install services
 	scripts/run.sh
 
-test: install services browser clients
+test: install services browser clients asyncapi-tools
 	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The quick loop while working: the contracts and every test not marked slow (no fault,
 # worker, browser or whole-match end-to-end runs). CI runs `make test`.
-test-fast: install services clients
+test-fast: install services clients asyncapi-tools
 	$(BIN)/lint-imports
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
