@@ -16,6 +16,8 @@ COPY config config
 COPY accounts accounts
 COPY games games
 COPY rules rules
+# served at /api/v1/asyncapi.yaml (games/api/asyncapi.py)
+COPY docs/asyncapi.yaml docs/asyncapi.yaml
 COPY scripts/serve_web.sh scripts/serve_web.sh
 # The code runs from /app (the working directory is first on the path).
 # The admin's and API docs' assets are collected here, served by the web processes.

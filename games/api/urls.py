@@ -6,9 +6,12 @@ Match ids are taken as strings and parsed by the selectors, so a malformed id an
 
 from django.urls import path
 
-from games.api import catalogue, matches, moves
+from games.api import asyncapi, catalogue, matches, moves
 
 urlpatterns = [
+    # the play socket's AsyncAPI document, beside the OpenAPI schema (docs/asyncapi.yaml)
+    path("asyncapi.yaml", asyncapi.AsyncApiYamlView.as_view(), name="asyncapi-yaml"),
+    path("asyncapi.json", asyncapi.AsyncApiJsonView.as_view(), name="asyncapi-json"),
     path("games/", catalogue.GameListView.as_view(), name="game-list"),
     path("games/<str:game>/", catalogue.GameDetailView.as_view(), name="game-detail"),
     path("matches/", matches.MatchListView.as_view(), name="match-list"),
