@@ -15,6 +15,7 @@ COPY manage.py ./
 COPY config config
 COPY accounts accounts
 COPY games games
+COPY infra infra
 COPY rules rules
 # served at /api/v1/asyncapi.yaml (games/api/asyncapi.py)
 COPY docs/asyncapi.yaml docs/asyncapi.yaml
