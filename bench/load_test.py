@@ -5,6 +5,7 @@ then checks that nothing was lost, doubled or mis-scored.
     .venv/bin/python bench/load_test.py --matches 200 --minutes 10
     .venv/bin/python bench/load_test.py --matches 200 --minutes 5 --instances 2
     .venv/bin/python bench/load_test.py --matches 200 400 800 --minutes 10   # a ramp
+    .venv/bin/python bench/load_test.py --socket --matches 500 --minutes 10  # play socket
 
 It starts the service itself, as production runs it (scripts/serve_web.sh: uvicorn with
 WEB_PROCESSES processes, plus Celery workers on both queues), ``--instances`` times on
@@ -28,6 +29,9 @@ over the instances, and afterwards prints:
 
 With several sizes (``--matches 200 400 800``) it runs each in turn on the same
 services, prints that for each, and ends with one table row per size.
+
+``--socket``: people play over the play socket (bench/socket_players.py: a player's and a
+spectator's socket per match), with the figures and checks of bench/socket_checks.py.
 
 Uses the development database and broker (DATABASE_URL, REDIS_URL); its users are
 load-0 .. load-N-1 and their matches stay for inspection. Everything runs on this
@@ -61,6 +65,7 @@ import django  # noqa: E402
 
 django.setup()
 
+import socket_checks  # noqa: E402 - needs Django set up
 from django.conf import settings  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
@@ -144,6 +149,9 @@ def start_locust(args, matches: int, hosts: list[str], tokens_file: Path,
     env = {**os.environ, "LOAD_HOSTS": ",".join(hosts), "LOAD_TOKENS": str(tokens_file),
            "THINK_MIN_S": str(args.think[0]), "THINK_MAX_S": str(args.think[1]),
            "POLL_S": str(args.poll)}
+    if args.socket:
+        env.update(LOAD_MODE="socket", LOAD_RECORD=f"{prefix}_record.json",
+                   LOAD_SOCKETS=f"{prefix}_sockets")
     return subprocess.Popen(
         [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
          "-u", str(matches), "-r", str(args.spawn_rate), "-t", f"{args.minutes * 60:.0f}s",
@@ -267,10 +275,13 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     """One size: locust for ``--minutes`` with CPU accounted over its run, then the race
     and the checks on the matches it made."""
     started = timezone.now()
+    memory = socket_checks.Memory(web, prefix) if args.socket else None
     locust = start_locust(args, matches, hosts, tokens_file, prefix)
     try:
         meter, notes = cpu_meter(args, web, workers, locust)
         meter.start()
+        if memory:  # once every user holds its two sockets: the memory they cost
+            memory.sample(locust, 2 * matches, timeout=matches / args.spawn_rate + 60)
         # wait for locust to end without reaping it, so its CPU can still be read
         os.waitid(os.P_PID, locust.pid, os.WEXITED | os.WNOWAIT)
         cpu = meter.stop()
@@ -284,8 +295,10 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
                                           created_at__gte=started)
                      .values_list("pk", flat=True))
     rows = locust_rows(Path(f"{prefix}_stats.csv"))
-    move_row = rows.get("move", {})
+    move_row = rows.get("move ack" if args.socket else "move", {})
+    socket_part = socket_checks.results(prefix, match_ids, memory) if memory else {}
     return {
+        **socket_part,
         "matches": matches, "seconds": (ended - started).total_seconds(), "rows": rows,
         "moves": Move.objects.filter(match_id__in=match_ids, created_at__lte=ended).count(),
         "human_moves": int(move_row.get("Request Count", 0)) -
@@ -300,6 +313,8 @@ def print_size(args, result: dict) -> None:
     print(f"\n== {result['matches']} concurrent matches, {args.instances} instance(s) x "
           f"({args.web_processes} web processes + {args.workers} worker x "
           f"{args.worker_threads} threads), {result['seconds']:.0f} s ==")
+    if args.socket:
+        socket_checks.print_socket_lines(result)
     for name in ("move", "poll match", "legal moves", "create match", "Aggregated"):
         row = rows.get(name)
         if row:
@@ -326,15 +341,18 @@ def print_size(args, result: dict) -> None:
         print(f"  ({note})")
 
 
-def print_table(results: list[dict]) -> None:
-    """One row per size: latencies in ms; CPU as shares of the machine (cores x wall)."""
+def print_table(args, results: list[dict]) -> None:
+    """One row per size: latencies in ms; CPU as shares of the machine (cores x wall).
+    With ``--socket``: the move's ack, and the bot reply's push in place of the poll."""
     parts = list(results[0]["cpu"].seconds)
     print("\n== summary: latencies in ms; CPU in % of the machine (cores x wall) ==")
-    print(f"{'matches':>7} {'move p50/p95/p99':>18} {'poll p99':>8} {'bot p50/p99':>12} "
+    print(f"{'matches':>7} {'move p50/p95/p99':>18} "
+          f"{'push p99' if args.socket else 'poll p99':>8} {'bot p50/p99':>12} "
           f"{'moves/s':>7} {'errors':>6} {'bad log/result':>14} "
           + " ".join(f"{part[:8]:>8}" for part in [*parts, "other", "busy"]))
     for result in results:
-        move, poll = result["rows"].get("move", {}), result["rows"].get("poll match", {})
+        move = result["rows"].get("move ack" if args.socket else "move", {})
+        poll = result["rows"].get("bot reply push" if args.socket else "poll match", {})
         replies, checks, cpu = result["replies"], result["checks"], result["cpu"]
         latency = f"{move.get('50%', '-')}/{move.get('95%', '-')}/{move.get('99%', '-')}"
         bot = (f"{statistics.median(replies):.0f}/{percentile(replies, 0.99):.0f}"
@@ -363,6 +381,9 @@ def main() -> None:
     parser.add_argument("--spawn-rate", type=float, default=20)
     parser.add_argument("--think", type=float, nargs=2, default=(5.0, 10.0))
     parser.add_argument("--poll", type=float, default=1.0)
+    parser.add_argument("--socket", action="store_true",
+                        help="people play over the play socket (a player's and a "
+                        "spectator's socket per match) instead of polling REST")
     args = parser.parse_args()
     VAR.mkdir(parents=True, exist_ok=True)
 
@@ -371,6 +392,9 @@ def main() -> None:
     web, workers, hosts = start_service(args)
     results = []
     try:
+        if args.socket:
+            socket_checks.warm_up(hosts, json.loads(tokens_file.read_text())[0],
+                                  args.web_processes, http)
         for number, matches in enumerate(args.matches):
             if number:
                 time.sleep(SETTLE_S)
@@ -380,7 +404,7 @@ def main() -> None:
     finally:
         stop_process_groups(web + workers)
     if len(results) > 1:
-        print_table(results)
+        print_table(args, results)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """Locust users for bench/load_test.py: each one is a person playing two-seat matches
-against a greedy bot, one match after another.
+against a greedy bot, one match after another. This file's ``Player`` plays over REST;
+with ``LOAD_MODE=socket`` (load_test.py --socket) the users are bench/socket_players.py's
+``SocketPlayer`` instead, who play over the play socket.
 
 A user creates a match (Han for even user numbers, Hansa for odd ones) with seat 1 given
 to a greedy bot, then loops: poll the match once a second with If-None-Match (a 304 while
@@ -107,3 +109,11 @@ class Player(FastHttpUser):
                     response.failure(describe(response))
                     detail = self.client.get(url, name="poll match",
                                              headers=self.headers).json()
+
+
+# load_test.py --socket (LOAD_MODE=socket): people play over the play socket instead
+# (bench/socket_players.py); this REST user then stays out of the run.
+if os.environ.get("LOAD_MODE") == "socket":
+    from socket_players import SocketPlayer  # noqa: E402,F401 - locust finds it here
+
+    Player.abstract = True

@@ -1,0 +1,170 @@
+"""The parts of bench/load_test.py that only its play-socket mode (``--socket``) uses:
+warming the web processes up, their memory per open socket, and checking what the
+sockets were told against the move log. Django must be set up before this is imported.
+
+It prints, besides load_test's own figures: ``move ack`` p50/p95/p99 (a move sent to its
+``ack``), ``bot reply push`` p50/p99 (a human move's ack to the push of the bot's reply),
+the hellos and subscriptions, the gaps or doubled moves any socket saw in its pushes,
+the error frames, every acknowledged move found in the log (none lost), and the web
+tier's memory per open socket.
+
+Memory per open socket: the resident memory (VmRSS) of every process of the web tier
+(the uvicorn supervisors and their worker processes), summed, sampled once before the
+load client starts (after a warm-up that has every process import and start what a
+socket needs: the play hub, its threads, the channel layer) and once every user holds its
+sockets; the difference divided by the sockets. It includes whatever came with them
+(each user's REST connection, its followed matches), which is what a socket costs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import websocket
+
+from games.matches.models import Match, Move, Seat
+
+#: sockets opened (and closed) per web process before the first memory sample
+WARM_UP_SOCKETS_PER_PROCESS = 6
+
+
+def _tree(roots: list[int]) -> list[int]:
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        parents.setdefault(parent, []).append(int(entry))
+    found, todo = [], list(roots)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(parents.get(pid, []))
+    return found
+
+
+def rss_bytes(roots: list[int]) -> tuple[int, int]:
+    """(summed VmRSS in bytes, number of processes) of the trees under ``roots``."""
+    total, count = 0, 0
+    for pid in _tree(roots):
+        try:
+            with open(f"/proc/{pid}/status") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        count += 1
+                        break
+        except OSError:
+            continue
+    return total, count
+
+
+def warm_up(hosts: list[str], token: str, processes: int, http) -> None:
+    """Create a few matches and open, use and close a few sockets on every instance, so
+    that each web process has loaded what a socket and a match need before memory is
+    first sampled (``http``: load_test's). Those matches stay as they are, unplayed."""
+    for host in hosts:
+        url = host.replace("http", "ws", 1) + "/play/"
+        for number in range(WARM_UP_SOCKETS_PER_PROCESS * processes):
+            # both games' matches created and followed by every process (whichever serves)
+            status, match = http(host, "POST", "/api/v1/matches/", token,
+                                 {"game": ("han", "hansa")[number % 2], "players": 2,
+                                  "bot_seats": {"1": "greedy"}})
+            assert status == 201, match
+            ws = websocket.create_connection(url, timeout=30)
+            for message in ({"op": "hello", "token": token},
+                            {"op": "subscribe", "match": str(match["id"])},
+                            {"op": "unsubscribe", "match": str(match["id"])}):
+                ws.send(json.dumps(message))
+            while json.loads(ws.recv())["op"] != "unsubscribed":
+                pass
+            ws.close()
+
+
+class Memory:
+    """The web tier's memory before the load client starts, then once its sockets are
+    open (the client writes how many are open to ``<prefix>_sockets``)."""
+
+    def __init__(self, web, prefix: Path) -> None:
+        self.roots = [process.pid for process in web]
+        self.prefix = prefix
+        for stale in (Path(f"{prefix}_record.json"), Path(f"{prefix}_sockets")):
+            stale.unlink(missing_ok=True)
+        self.before = rss_bytes(self.roots)
+        self.line = "memory: not sampled (the sockets did not open)"
+
+    def sample(self, locust, expected: int, timeout: float) -> None:
+        path, count = Path(f"{self.prefix}_sockets"), 0
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and locust.poll() is None:
+            try:
+                count = int(path.read_text() or 0)
+            except (OSError, ValueError):
+                count = 0
+            if count >= expected:
+                break
+            time.sleep(0.5)
+        if not count:
+            return
+        time.sleep(2)  # the last hellos and subscriptions answered
+        (before, processes), (after, _) = self.before, rss_bytes(self.roots)
+        self.line = (f"memory: web tier RSS {before / 2**20:.0f} MiB ({processes} processes) "
+                     f"before, {after / 2**20:.0f} MiB with {count} open sockets: "
+                     f"{(after - before) / count / 1024:.1f} KiB per open socket")
+
+
+def results(prefix: Path, match_ids: list[int], memory: Memory) -> dict:
+    """What the socket users recorded, checked against the log (``check_acks``)."""
+    record_file = Path(f"{prefix}_record.json")
+    record = json.loads(record_file.read_text()) if record_file.exists() else {}
+    return {"record": record, "memory": memory.line,
+            "acks": check_acks(record, match_ids)}
+
+
+def check_acks(record: dict, match_ids: list[int]) -> dict:
+    """Every acknowledged move is in the log, at the ply before the ack's, by the human
+    seat (0): none lost. And the human moves of the log that were never acknowledged (a
+    move sent twice and landing twice would be one; so is a move whose ack the stop of
+    the load client cut off)."""
+    # the socket users' matches: those with a bot (not the race check's)
+    match_ids = list(Seat.objects.filter(match_id__in=match_ids, bot_kind__gt="")
+                     .values_list("match_id", flat=True))
+    acked = {(match, ply - 1) for match, ply in record.get("acks", [])}
+    human = set(Move.objects.filter(match_id__in=match_ids, seat=0)
+                .values_list("match_id", "ply"))
+    lost = sorted(acked - human)
+    unacked = sorted(human - acked)
+    # an unacknowledged human move is expected only as a match's last human move (the
+    # stop came between the commit and the ack)
+    last_human = {}
+    for match, ply in human:
+        last_human[match] = max(ply, last_human.get(match, -1))
+    suspicious = [(match, ply) for match, ply in unacked if ply != last_human[match]]
+    return {"acks": len(acked), "lost": lost, "unacked": unacked, "suspicious": suspicious,
+            "matches_finished": Match.objects.filter(pk__in=match_ids,
+                                                     status="finished").count()}
+
+
+def print_socket_lines(result: dict) -> None:
+    rows, acks, record = result["rows"], result["acks"], result["record"]
+    for name in ("move ack", "bot reply push", "player hello", "spectator hello",
+                 "player subscribe", "spectator subscribe"):
+        row = rows.get(name)
+        if row:
+            print(f"{name:<19} n={row['Request Count']:>7} failures={row['Failure Count']:>5} "
+                  f"p50={row['50%']:>5} p95={row['95%']:>5} p99={row['99%']:>5} ms")
+    print(f"pushes read: {record.get('pushes', 0)}; gaps or doubled moves seen by a socket: "
+          f"{record.get('push_gaps', '?')}; error frames: {record.get('error_frames', {})}; "
+          f"sockets closed by the server: {record.get('closed', '?')}")
+    print(f"acknowledged moves: {acks['acks']}; missing from the log (lost): "
+          f"{len(acks['lost'])} {acks['lost'][:10]}; human moves of the log never "
+          f"acknowledged: {len(acks['unacked'])} (not a match's last: "
+          f"{len(acks['suspicious'])} {acks['suspicious'][:10]})")
+    print(result["memory"])

@@ -1,0 +1,255 @@
+"""The load test's play-socket mode (bench/load_test.py --socket): each locust user is one
+person playing two-seat matches against a greedy bot over the play socket
+(docs/play.md), one match after another, with a spectator watching each of its matches.
+
+Two sockets per match. The issue asks for 500 two-player matches with one human seat each
+plus a bot, and for 1,000 open sockets; a match has one human seat, so each match gets a
+second socket: a spectator's (anonymous, ``hello`` with ``token: null``) that follows the
+same match. That is the common second reader of a live match (someone watching, a
+stream), and it costs the server what a second reader costs: its own push, built for a
+spectator's view, on every change. The user holds both sockets for its whole life:
+
+- the **player's socket** signs in with the user's token, subscribes to its match, and,
+  whenever the pushed ``legal_moves`` say its seat must act, thinks 5-10 s like a fast
+  human and sends one of them with ``expected_ply``;
+- the **spectator's socket** subscribes to the same match and only reads.
+
+Matches are created over REST (``POST /api/v1/matches/``, locust's "create match" row),
+Han for even user numbers and Hansa for odd ones, seat 1 given to a greedy bot; when a
+match ends (its push says so) both sockets unsubscribe and the next match starts.
+
+Custom locust events (request type ``WS``):
+
+- ``move ack``: from sending ``move`` to its ``ack`` (a ``refused``, an ``error`` or no
+  answer within 60 s is a failure);
+- ``bot reply push``: from the ``ack`` of a human move to the arrival, on the player's
+  socket, of the ``update`` carrying the bot's next move (the bot task queued, played by
+  a worker, committed, announced on the channel layer, read and pushed by the web tier);
+- failures ``push gap`` (an ``update`` whose ``since`` is not the previous ``ply`` of that
+  match on that socket, or whose moves are not exactly the plies from ``since`` to
+  ``ply``: a lost or doubled move as a client sees it), ``error frame``, ``socket closed``.
+
+What the server's log must agree with is written when the test stops to ``LOAD_RECORD``
+(JSON): every acknowledged ``(match, ply)`` and the counts above; load_test.py checks
+each acknowledged move is in the log, by the human seat, at the ply before the ack's.
+``LOAD_SOCKETS`` (a file) holds how many sockets are open so far, for the memory
+sample. Locust's gevent makes websocket-client's blocking sockets cooperative: one
+greenlet reads each socket.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import time
+
+import gevent
+import websocket
+from gevent.event import AsyncResult, Event
+from locust import FastHttpUser, events, task
+
+HOSTS = [host for host in os.environ.get("LOAD_HOSTS", "http://127.0.0.1:8000").split(",")
+         if host]
+TOKENS = json.loads(open(os.environ["LOAD_TOKENS"]).read()) if "LOAD_TOKENS" in os.environ \
+    else []
+THINK = (float(os.environ.get("THINK_MIN_S", 5)), float(os.environ.get("THINK_MAX_S", 10)))
+SEED = int(os.environ.get("LOAD_SEED", 14))
+ANSWER_S = 60.0
+
+_numbers = itertools.count()
+#: what load_test.py reads after the run (this locust process's users together)
+RECORD: dict = {"acks": [], "push_gaps": 0, "pushes": 0, "error_frames": {}, "closed": 0}
+_open_sockets = 0
+
+
+def _note_open(count: int) -> None:
+    global _open_sockets
+    _open_sockets += count
+    if path := os.environ.get("LOAD_SOCKETS"):
+        with open(path, "w") as handle:
+            handle.write(str(_open_sockets))
+
+
+@events.test_stop.add_listener
+def _write_record(environment, **_kwargs) -> None:
+    if path := os.environ.get("LOAD_RECORD"):
+        with open(path, "w") as handle:
+            json.dump(RECORD, handle)
+
+
+class PlaySocket:
+    """One play socket: ``hello`` sent and ``welcome`` read on opening, then one greenlet
+    reads every frame; pushes are checked for gaps and kept (``latest``), answers to
+    ``ref``s are handed to whoever waits for them."""
+
+    def __init__(self, user: SocketPlayer, url: str, token: str | None, role: str) -> None:
+        self.user, self.role = user, role
+        self.latest: dict[str, dict] = {}  # match id -> its last sync or update here
+        self.changed = Event()
+        self.waiting: dict[str, AsyncResult] = {}
+        self.on_update = None  # the player's hook (bot reply timing)
+        self.closing = False
+        self._refs = itertools.count()
+        started = time.perf_counter()
+        self.ws = websocket.create_connection(url, timeout=ANSWER_S, enable_multithread=True)
+        self.ws.send(json.dumps({"op": "hello", "token": token, "ref": "hello"}))
+        welcome = json.loads(self.ws.recv())
+        user.fire(f"{role} hello", started, welcome if welcome.get("op") == "welcome"
+                  else RuntimeError(json.dumps(welcome)[:200]))
+        self.ws.settimeout(None)
+        self.reader = gevent.spawn(self._read)
+
+    def request(self, message: dict, name: str | None = None) -> dict | None:
+        """Send ``message`` with a fresh ref; its answer (None after ANSWER_S). With
+        ``name``, the round trip is a locust event (an answer other than ack, subscribed
+        or unsubscribed is a failure)."""
+        ref = f"{self.role[0]}{next(self._refs)}"
+        waiter = self.waiting[ref] = AsyncResult()
+        started = time.perf_counter()
+        self.ws.send(json.dumps({**message, "ref": ref}))
+        answer = waiter.wait(timeout=ANSWER_S) if not self.closing else None
+        self.waiting.pop(ref, None)
+        if name:
+            good = answer is not None and answer["op"] in ("ack", "subscribed", "unsubscribed")
+            self.user.fire(name, started, answer if good else RuntimeError(
+                json.dumps(answer)[:200] if answer else f"no answer in {ANSWER_S:.0f} s"))
+        return answer
+
+    def close(self) -> None:
+        self.closing = True
+        try:
+            self.ws.close()
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+
+    def _read(self) -> None:
+        try:
+            while True:
+                text = self.ws.recv()
+                if not text:
+                    raise websocket.WebSocketConnectionClosedException("closed")
+                self._handle(json.loads(text), text)
+        except Exception as exc:  # noqa: BLE001 - the socket is gone: say so unless we closed it
+            if not self.closing:
+                RECORD["closed"] += 1
+                self.user.fire(f"{self.role} socket closed", time.perf_counter(), exc)
+            for waiter in self.waiting.values():
+                waiter.set(None)
+
+    def _handle(self, frame: dict, text: str) -> None:
+        op = frame.get("op")
+        if op in ("sync", "update"):
+            self._push(frame)
+        elif op == "error":
+            code = frame["error"]["code"]
+            RECORD["error_frames"][code] = RECORD["error_frames"].get(code, 0) + 1
+            self.user.fire("error frame", time.perf_counter(), RuntimeError(text[:200]))
+        if "ref" in frame and frame["ref"] in self.waiting:
+            self.waiting[frame["ref"]].set(frame)
+        self.changed.set()
+
+    def _push(self, frame: dict) -> None:
+        RECORD["pushes"] += 1
+        previous = self.latest.get(frame["match"])
+        plies = [move["ply"] for move in frame["moves"]]
+        gap = plies != list(range(frame["since"], frame["ply"])) or (
+            frame["op"] == "update" and (previous is None or frame["since"] != previous["ply"]))
+        if gap:
+            RECORD["push_gaps"] += 1
+            self.user.fire("push gap", time.perf_counter(), RuntimeError(
+                f"{self.role} match {frame['match']}: since {frame['since']} after ply "
+                f"{previous and previous['ply']}, moves {plies[:5]}..., ply {frame['ply']}"))
+        self.latest[frame["match"]] = frame
+        if self.on_update is not None and frame["op"] == "update":
+            self.on_update(frame)
+
+
+class SocketPlayer(FastHttpUser):
+    host = HOSTS[0]
+    concurrency = 1  # the REST connection only creates matches
+
+    def __init__(self, environment):
+        self.number = next(_numbers)
+        self.host = HOSTS[self.number % len(HOSTS)]  # spread over the instances
+        super().__init__(environment)
+        self.token = TOKENS[self.number % len(TOKENS)]
+        self.headers = {"Authorization": f"Token {self.token}"}
+        self.game = ("han", "hansa")[self.number % 2]
+        self.random = random.Random(SEED * 100003 + self.number)
+        self.sockets: list[PlaySocket] = []
+        self.last_ack: tuple[float, int] | None = None  # (when, ply) of the last human ack
+        self.seat = 0
+
+    def fire(self, name: str, started: float, outcome) -> None:
+        """One locust event of type WS: a failure when ``outcome`` is an exception."""
+        failed = isinstance(outcome, Exception)
+        self.environment.events.request.fire(
+            request_type="WS", name=name, response_time=(time.perf_counter() - started) * 1000,
+            response_length=0, exception=outcome if failed else None, context={})
+
+    def on_start(self) -> None:
+        url = self.host.replace("http", "ws", 1) + "/play/"
+        self.player = PlaySocket(self, url, self.token, "player")
+        self.spectator = PlaySocket(self, url, None, "spectator")
+        self.sockets = [self.player, self.spectator]
+        self.player.on_update = self._bot_reply
+        _note_open(2)
+
+    def on_stop(self) -> None:
+        for socket in self.sockets:
+            socket.close()
+
+    def _bot_reply(self, update: dict) -> None:
+        if self.last_ack is None:
+            return
+        when, ply = self.last_ack
+        if any(move["seat"] != self.seat and move["ply"] >= ply for move in update["moves"]):
+            self.fire("bot reply push", when, update)
+            self.last_ack = None
+
+    @task
+    def play_matches(self):
+        while True:
+            self.play_one_match()
+
+    def play_one_match(self) -> None:
+        with self.client.post("/api/v1/matches/", name="create match", headers=self.headers,
+                              json={"game": self.game, "players": 2,
+                                    "bot_seats": {"1": "greedy"}},
+                              catch_response=True) as response:
+            if response.status_code != 201:
+                response.failure(f"{response.status_code} {(response.text or '')[:200]}")
+                gevent.sleep(1)
+                return
+            detail = response.json()
+        match, self.seat, self.last_ack = str(detail["id"]), detail["your_seat"], None
+        for socket in self.sockets:
+            answer = socket.request({"op": "subscribe", "match": match},
+                                    f"{socket.role} subscribe")
+            if answer is None or answer["op"] != "subscribed":
+                return
+        moved_at = None
+        while True:
+            self.player.changed.clear()  # before reading: a push after the read wakes us
+            push = self.player.latest.get(match)
+            if push is not None and push["status"] != "active":
+                break
+            if push is None or not push["legal_moves"] or push["ply"] == moved_at:
+                self.player.changed.wait(timeout=5)
+                continue
+            gevent.sleep(self.random.uniform(*THINK))
+            push = self.player.latest[match]  # a simultaneous choice may have landed
+            if push["status"] != "active" or not push["legal_moves"]:
+                continue
+            moved_at = push["ply"]
+            answer = self.player.request(
+                {"op": "move", "match": match, "move": self.random.choice(push["legal_moves"]),
+                 "expected_ply": push["ply"]}, "move ack")
+            if answer is not None and answer["op"] == "ack":
+                self.last_ack = (time.perf_counter(), answer["ply"])
+                RECORD["acks"].append([int(match), answer["ply"]])
+        for socket in self.sockets:
+            socket.request({"op": "unsubscribe", "match": match})
+            socket.latest.pop(match, None)
