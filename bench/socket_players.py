@@ -89,7 +89,7 @@ class PlaySocket:
         self.latest: dict[str, dict] = {}  # match id -> its last sync or update here
         self.changed = Event()
         self.waiting: dict[str, AsyncResult] = {}
-        self.on_update = None  # the player's hook (bot reply timing)
+        self.on_frame = None  # the player's hook (bot reply timing), before anyone waiting
         self.closing = False
         self._refs = itertools.count()
         started = time.perf_counter()
@@ -146,6 +146,8 @@ class PlaySocket:
             code = frame["error"]["code"]
             RECORD["error_frames"][code] = RECORD["error_frames"].get(code, 0) + 1
             self.user.fire("error frame", time.perf_counter(), RuntimeError(text[:200]))
+        if self.on_frame is not None:
+            self.on_frame(frame)
         if "ref" in frame and frame["ref"] in self.waiting:
             self.waiting[frame["ref"]].set(frame)
         self.changed.set()
@@ -162,8 +164,6 @@ class PlaySocket:
                 f"{self.role} match {frame['match']}: since {frame['since']} after ply "
                 f"{previous and previous['ply']}, moves {plies[:5]}..., ply {frame['ply']}"))
         self.latest[frame["match"]] = frame
-        if self.on_update is not None and frame["op"] == "update":
-            self.on_update(frame)
 
 
 class SocketPlayer(FastHttpUser):
@@ -194,20 +194,25 @@ class SocketPlayer(FastHttpUser):
         self.player = PlaySocket(self, url, self.token, "player")
         self.spectator = PlaySocket(self, url, None, "spectator")
         self.sockets = [self.player, self.spectator]
-        self.player.on_update = self._bot_reply
+        self.player.on_frame = self._bot_reply
         _note_open(2)
 
     def on_stop(self) -> None:
         for socket in self.sockets:
             socket.close()
 
-    def _bot_reply(self, update: dict) -> None:
-        if self.last_ack is None:
-            return
-        when, ply = self.last_ack
-        if any(move["seat"] != self.seat and move["ply"] >= ply for move in update["moves"]):
-            self.fire("bot reply push", when, update)
-            self.last_ack = None
+    def _bot_reply(self, frame: dict) -> None:
+        """On the player's socket, in the order frames arrive (the reading greenlet, before
+        the moving one wakes): an ``ack`` starts the clock, the first ``update`` after it
+        that carries a bot move stops it."""
+        if frame["op"] == "ack":
+            self.last_ack = (time.perf_counter(), frame["ply"])
+        elif frame["op"] == "update" and self.last_ack is not None:
+            when, ply = self.last_ack
+            if any(move["seat"] != self.seat and move["ply"] >= ply
+                   for move in frame["moves"]):
+                self.fire("bot reply push", when, frame)
+                self.last_ack = None
 
     @task
     def play_matches(self):
@@ -248,7 +253,6 @@ class SocketPlayer(FastHttpUser):
                 {"op": "move", "match": match, "move": self.random.choice(push["legal_moves"]),
                  "expected_ply": push["ply"]}, "move ack")
             if answer is not None and answer["op"] == "ack":
-                self.last_ack = (time.perf_counter(), answer["ply"])
                 RECORD["acks"].append([int(match), answer["ply"]])
         for socket in self.sockets:
             socket.request({"op": "unsubscribe", "match": match})
