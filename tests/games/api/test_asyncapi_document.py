@@ -98,9 +98,11 @@ def test_the_error_codes_and_close_codes_are_those_of_docs_play_md():
     described = doc["components"]["messages"]["error"]["description"]
     for code in codes:
         assert f"`{code}`" in described, code
-    closes = sorted(int(code) for code in first_column_codes(play_md_section("### Close codes")))
-    assert sorted(entry["code"] for entry in doc["channels"]["play"]["x-close-codes"]) == closes
-    for code in closes:
+    closes = {int(code) for code in first_column_codes(play_md_section("### Close codes"))}
+    documented = {entry["code"] for entry in doc["channels"]["play"]["x-close-codes"]}
+    # and 1012, which uvicorn sends on shutdown where docs/play.md names 1001
+    assert documented == closes | {1012}
+    for code in documented:
         assert str(code) in doc["info"]["description"]
         assert str(code) in doc["channels"]["play"]["description"]
 
