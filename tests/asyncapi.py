@@ -151,7 +151,8 @@ def frame_errors(frame: dict, direction: str = "server", *, closed: bool = True)
 
 
 def parser_available() -> bool:
-    return bool(shutil.which("node")) and (TOOLS / "node_modules" / "@asyncapi" / "parser").is_dir()
+    """node, and a complete install (npm writes node_modules/.package-lock.json last)."""
+    return bool(shutil.which("node")) and (TOOLS / "node_modules" / ".package-lock.json").is_file()
 
 
 def run_parser(path: Path = DOCUMENT) -> dict:
