@@ -123,6 +123,8 @@ def test_the_moves_point_at_the_openapi_components_instead_of_copying_them(clien
         assert name in openapi
         assert f"`{name}`" in schemas["Move"]["description"]
     assert schemas["Move"]["x-openapi-component"] == "#/components/schemas/Move"
+    named = set(re.findall(r"`((?:Han|Hansa)\w*Move)`", asyncapi.DOCUMENT.read_text()))
+    assert {"HanPlaceMove", "HansaKeepMove"} <= named and named <= set(openapi)
     # no move type is spelled out here: they stay in one place
     text = asyncapi.DOCUMENT.read_text()
     assert "HanPlaceMove" in text  # named once, as an example of a component
