@@ -67,9 +67,10 @@ def rss_bytes(roots: list[int]) -> tuple[int, int]:
 
 
 def warm_up(hosts: list[str], token: str, processes: int, http) -> None:
-    """Create a few matches and open, use and close a few sockets on every instance, so
-    that each web process has loaded what a socket and a match need before memory is
-    first sampled (``http``: load_test's). Those matches stay as they are, unplayed."""
+    """Create a few matches and open, use (hello, subscribe, a move when the seat must
+    act, unsubscribe) and close a few sockets on every instance, so that each web process
+    has loaded what a socket, a match and a move need before memory is first sampled
+    (``http``: load_test's). The bots answer those moves; the matches then wait."""
     for host in hosts:
         url = host.replace("http", "ws", 1) + "/play/"
         for number in range(WARM_UP_SOCKETS_PER_PROCESS * processes):
@@ -79,13 +80,23 @@ def warm_up(hosts: list[str], token: str, processes: int, http) -> None:
                                   "bot_seats": {"1": "greedy"}})
             assert status == 201, match
             ws = websocket.create_connection(url, timeout=30)
-            for message in ({"op": "hello", "token": token},
-                            {"op": "subscribe", "match": str(match["id"])},
-                            {"op": "unsubscribe", "match": str(match["id"])}):
-                ws.send(json.dumps(message))
-            while json.loads(ws.recv())["op"] != "unsubscribed":
-                pass
+            ws.send(json.dumps({"op": "hello", "token": token}))
+            ws.send(json.dumps({"op": "subscribe", "match": str(match["id"])}))
+            sync = _next(ws, "sync")
+            if sync["legal_moves"]:  # the move path too: the ack, the pushes, the bot's task
+                ws.send(json.dumps({"op": "move", "match": str(match["id"]),
+                                    "move": sync["legal_moves"][0],
+                                    "expected_ply": sync["ply"]}))
+                _next(ws, "ack", "refused")
+            ws.send(json.dumps({"op": "unsubscribe", "match": str(match["id"])}))
+            _next(ws, "unsubscribed")
             ws.close()
+
+
+def _next(ws, *ops: str) -> dict:
+    while (frame := json.loads(ws.recv()))["op"] not in ops:
+        pass
+    return frame
 
 
 class Memory:
