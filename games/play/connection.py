@@ -74,6 +74,8 @@ class PlayConnection:
         self._closing = False
         self._tasks: list[asyncio.Task] = []
         self._writer: asyncio.Task | None = None
+        self._peer_gone = False  # the client closed, or the server is shutting down
+        self._close_requested = False  # a close frame is queued behind the frames
         self._closer: asyncio.Task | None = None
 
     # -- the life of a socket -------------------------------------------------------------
@@ -101,9 +103,9 @@ class PlayConnection:
             for task in self._tasks:
                 if task is not writer:
                     task.cancel()
-            if not self._closing:
-                self._closing = True
-                self._queue.put_nowait(None)  # ends the writer (the peer has gone)
+            self._closing = True
+            if self._peer_gone or not self._close_requested:
+                writer.cancel()  # nobody to write to, or nothing more to write
             await asyncio.gather(writer, return_exceptions=True)
             if self._closer is not None:
                 # the close frame waits behind what the kernel holds for a slow reader:
@@ -115,7 +117,7 @@ class PlayConnection:
         while True:
             message = await self._receive()
             if message["type"] == "websocket.disconnect":
-                self._closing = True
+                self._closing = self._peer_gone = True
                 return None
             if message["type"] == "websocket.receive":
                 return message.get("text") if message.get("text") is not None \
@@ -158,6 +160,7 @@ class PlayConnection:
                 self._writer.cancel()
                 self._closer = asyncio.get_running_loop().create_task(self._send_close(code))
                 return
+        self._close_requested = True
         self._queue.put_nowait((_CLOSE, code))
 
     async def _send_close(self, code: int) -> None:
