@@ -295,11 +295,6 @@ class Hub:
                 if current.get(socket.token) != socket.password_at_hello:
                     socket.revoke()
 
-    # -- the whole process ---------------------------------------------------------------
-    def frame_all(self, op: str) -> None:
-        for socket in list(self.sockets):
-            socket.enqueue(frame(op))
-
 
 def _log_failed_publish(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
