@@ -30,6 +30,7 @@ import random
 
 import gevent
 from locust import FastHttpUser, task
+from locust_matches import create_bot_match, describe
 
 HOSTS = [host for host in os.environ.get("LOAD_HOSTS", "http://127.0.0.1:8000").split(",")
          if host]
@@ -40,13 +41,6 @@ POLL_S = float(os.environ.get("POLL_S", 1.0))
 SEED = int(os.environ.get("LOAD_SEED", 14))
 
 _numbers = itertools.count()
-
-
-def describe(response) -> str:
-    """A failure's message: the status and the start of the body, or the connection error
-    (status 0, no body)."""
-    text = response.text or repr(getattr(response, "error", None))
-    return f"{response.status_code} {text[:200]}"
 
 
 class Player(FastHttpUser):
@@ -68,15 +62,9 @@ class Player(FastHttpUser):
             self.play_one_match()
 
     def play_one_match(self) -> None:
-        with self.client.post("/api/v1/matches/", name="create match", headers=self.headers,
-                              json={"game": self.game, "players": 2,
-                                    "bot_seats": {"1": "greedy"}},
-                              catch_response=True) as response:
-            if response.status_code != 201:
-                response.failure(describe(response))
-                gevent.sleep(POLL_S)
-                return
-            detail = response.json()
+        detail = create_bot_match(self.client, self.headers, self.game, pause_s=POLL_S)
+        if detail is None:
+            return
         match_id, seat, etag = detail["id"], detail["your_seat"], None
         url = f"/api/v1/matches/{match_id}/"
         while detail["status"] == "active":

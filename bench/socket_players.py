@@ -49,6 +49,7 @@ import gevent
 import websocket
 from gevent.event import AsyncResult, Event
 from locust import FastHttpUser, events, task
+from locust_matches import create_bot_match
 
 HOSTS = [host for host in os.environ.get("LOAD_HOSTS", "http://127.0.0.1:8000").split(",")
          if host]
@@ -220,15 +221,9 @@ class SocketPlayer(FastHttpUser):
             self.play_one_match()
 
     def play_one_match(self) -> None:
-        with self.client.post("/api/v1/matches/", name="create match", headers=self.headers,
-                              json={"game": self.game, "players": 2,
-                                    "bot_seats": {"1": "greedy"}},
-                              catch_response=True) as response:
-            if response.status_code != 201:
-                response.failure(f"{response.status_code} {(response.text or '')[:200]}")
-                gevent.sleep(1)
-                return
-            detail = response.json()
+        detail = create_bot_match(self.client, self.headers, self.game, pause_s=1)
+        if detail is None:
+            return
         match, self.seat, self.last_ack = str(detail["id"]), detail["your_seat"], None
         for socket in self.sockets:
             answer = socket.request({"op": "subscribe", "match": match},
