@@ -31,6 +31,8 @@ from django.test import Client  # noqa: E402
 from graphql import parse  # noqa: E402
 
 from games.graphql import limits  # noqa: E402
+from games.graphql.cost_estimate import estimate  # noqa: E402
+from games.graphql.schema import schema  # noqa: E402
 from games.matches import selectors, services  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
 from games.matches.models import Match  # noqa: E402
@@ -95,7 +97,7 @@ def main() -> None:
             code = body["errors"][0]["extensions"]["code"]
             print(f"refused {name:<42} median {statistics.median(samples):7.2f} ms   "
                   f"max {max(samples):7.2f} ms   ({code})")
-        cost, _depth = limits.estimate(parse(HEAVY), None, None)
+        cost = estimate(schema._schema, parse(HEAVY), None, None).cost
         samples, body = [], {}
         for _ in range(max(3, args.runs // 4)):
             elapsed, body = post(client, HEAVY)

@@ -11,11 +11,13 @@ strawberry's depth rule exponential in nested fragment spreads):
 2. parsing stops after ``MAX_TOKENS`` tokens (strawberry's ``MaxTokensLimiter``);
 3. ``QueryCost``, our rule, walks the document once (fragments memoised) before the
    standard validation and refuses more than ``MAX_FIELDS`` fields as written, a depth
-   over ``MAX_DEPTH`` or an estimated cost over ``MAX_COST``. The estimate is the number
-   of fields the operation may resolve, each weighted by its work (``FIELD_WEIGHTS``: a
-   view, legal moves, a replay) and multiplied by the sizes of the lists around it: a
-   page of matches counts ``limit`` matches, a move log its ``limit`` moves. A refusal
-   costs a few milliseconds (bench/graphql_limits_bench.py);
+   over ``MAX_DEPTH``, an estimated cost over ``MAX_COST`` (about 250 ms) or more than
+   ``MAX_PASSWORD_CHECKS`` register or login. The estimate (games/graphql/
+   cost_estimate.py) prices every field the operation may resolve by its measured work
+   (games/graphql/field_weights.py: a profile, a replay, a view, a plain attribute),
+   multiplied by the sizes of the lists around it: a page of matches counts ``limit``
+   matches, a move log its ``limit`` moves. A refusal costs a few milliseconds
+   (bench/graphql_limits_bench.py);
 4. strawberry's ``QueryDepthLimiter`` and ``MaxAliasesLimiter`` (``MAX_ALIASES``) run
    with the standard validation, on documents the cost rule has already bounded;
 5. ``Deadline``: a query or mutation still resolving fields after ``TIMEOUT_SECONDS``
@@ -34,19 +36,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
-from graphql import (
-    DocumentNode,
-    FieldNode,
-    FragmentDefinitionNode,
-    FragmentSpreadNode,
-    GraphQLError,
-    InlineFragmentNode,
-    IntValueNode,
-    OperationDefinitionNode,
-    OperationType,
-    SelectionSetNode,
-    VariableNode,
-)
+from graphql import GraphQLError, OperationType
 from strawberry.extensions import (
     MaxAliasesLimiter,
     MaxTokensLimiter,
@@ -54,7 +44,8 @@ from strawberry.extensions import (
     SchemaExtension,
 )
 
-from games.matches import parsing
+from games.graphql.cost_estimate import Estimate, count_fields, estimate
+from games.graphql.field_weights import UNIT_MS
 
 logger = logging.getLogger(__name__)
 
@@ -68,32 +59,12 @@ MAX_ALIASES = 20
 #: fields written in the document (fragments once): the standard validation compares
 #: same-named fields pairwise, so thousands of them cost it seconds
 MAX_FIELDS = 500
+#: about 250 ms of a web process's time (field_weights.UNIT_MS a unit): what one
+#: operation may ask for
 MAX_COST = 5_000
 
-#: the work of a field beyond reading a value (1): engine calls, extra SQL queries
-FIELD_WEIGHTS = {
-    "view": 10,  # engine.view of the match state
-    "legalMoves": 10,  # engine.legal_moves
-    "log": 5,  # a query on the move log
-    "events": 10,  # the log and a view
-    "result": 5,
-    "replay": 50,  # rebuilds the state from the whole log (about 8 ms for a Han game)
-    "match": 2,
-    "matches": 5,  # a count and a page
-    "maps": 20,  # every board of the catalogue
-    "matchUpdates": 20,
-}
-#: (field, child) -> (argument of ``field`` giving the list size, its default): a page of
-#: matches holds ``limit`` results; a list field's own ``limit`` counts for its items
-PAGE_ARGUMENTS = {
-    ("matches", "results"): "limit",
-    ("events", "moves"): "limit",
-}
-LIST_ARGUMENTS = {"log": "limit"}
-#: lists whose size the schema bounds: seats, results of a match, the catalogue
-LIST_SIZES = {"seats": 5, "results": 5, "games": 2, "moves": parsing.MAX_PAGE_SIZE,
-              "toAct": 5}
-DEFAULT_LIST_SIZE = {"limit": parsing.MAX_PAGE_SIZE}
+#: register and login hash a password each (field_weights.PASSWORD_CHECKS)
+MAX_PASSWORD_CHECKS = 1
 
 
 def _timeout_seconds() -> float:
@@ -115,127 +86,19 @@ def query_too_large(query: Any) -> QueryRefused | None:
     return None
 
 
-# -- the cost estimate ------------------------------------------------------------------------
-class _Estimate:
-    """One pass over a document: (cost, depth) of each selection set, with fragment
-    spreads memoised by (fragment, list size handed down), so nested spreads cost one
-    visit each however often they are used; a spread inside itself counts nothing."""
-
-    def __init__(self, document: DocumentNode, variables: dict[str, Any] | None) -> None:
-        self.fragments = {d.name.value: d for d in document.definitions
-                          if isinstance(d, FragmentDefinitionNode)}
-        self.variables = variables or {}
-        self.memo: dict[tuple[str, str | None, int | None], tuple[int, int]] = {}
-        self.active: set[str] = set()
-
-    def _argument(self, node: FieldNode, name: str) -> int | None:
-        """An integer argument of ``node``: a literal or a variable's value, bounded to
-        [1, MAX_PAGE_SIZE] (the resolvers refuse anything else); None when absent."""
-        for argument in node.arguments or ():
-            if argument.name.value != name:
-                continue
-            value: Any = None
-            if isinstance(argument.value, IntValueNode):
-                value = argument.value.value
-            elif isinstance(argument.value, VariableNode):
-                value = self.variables.get(argument.value.name.value)
-            try:
-                number = int(value)
-            except (TypeError, ValueError):
-                return parsing.MAX_PAGE_SIZE  # refused later: count the worst
-            return min(max(number, 1), parsing.MAX_PAGE_SIZE)
-        return None
-
-    def selection_set(self, selections: SelectionSetNode | None, parent: str | None,
-                      page: int | None) -> tuple[int, int]:
-        """(cost, depth) of a selection set under field ``parent``, whose page size (for
-        PAGE_ARGUMENTS children) is ``page``."""
-        if selections is None:
-            return 0, 0
-        cost = depth = 0
-        for selection in selections.selections:
-            if isinstance(selection, FieldNode):
-                field_cost, field_depth = self.field(selection, parent, page)
-            elif isinstance(selection, InlineFragmentNode):
-                field_cost, field_depth = self.selection_set(selection.selection_set,
-                                                             parent, page)
-            elif isinstance(selection, FragmentSpreadNode):
-                field_cost, field_depth = self.spread(selection.name.value, parent, page)
-            else:
-                continue
-            cost += field_cost
-            depth = max(depth, field_depth)
-        return cost, depth
-
-    def spread(self, name: str, parent: str | None, page: int | None) -> tuple[int, int]:
-        fragment = self.fragments.get(name)
-        if fragment is None or name in self.active:
-            return 0, 0  # unknown or cyclic: the standard validation refuses it
-        key = (name, parent, page)
-        if key not in self.memo:
-            self.active.add(name)
-            self.memo[key] = self.selection_set(fragment.selection_set, parent, page)
-            self.active.discard(name)
-        return self.memo[key]
-
-    def field(self, node: FieldNode, parent: str | None, page: int | None) -> tuple[int, int]:
-        name = node.name.value
-        if name.startswith("__"):  # introspection: small, fixed, and not counted in depth
-            cost, _depth = self.selection_set(node.selection_set, name, None)
-            return 1 + cost, 0
-        size = 1
-        if (parent, name) in PAGE_ARGUMENTS:
-            size = page if page is not None else parsing.DEFAULT_PAGE_SIZE
-        elif name in LIST_ARGUMENTS:
-            size = self._argument(node, LIST_ARGUMENTS[name]) or DEFAULT_LIST_SIZE["limit"]
-        elif name in LIST_SIZES:
-            size = LIST_SIZES[name]
-        own_page = None
-        for (page_parent, _child), argument in PAGE_ARGUMENTS.items():
-            if page_parent == name:
-                own_page = self._argument(node, argument)
-                if own_page is None:
-                    own_page = (parsing.DEFAULT_PAGE_SIZE if name == "matches"
-                                else parsing.MAX_PAGE_SIZE)
-        children_cost, children_depth = self.selection_set(node.selection_set, name, own_page)
-        # A list of scalars (toAct, legalMoves' moves) is one value of its parent's work.
-        return FIELD_WEIGHTS.get(name, 1) + size * children_cost, 1 + children_depth
+#: where QueryCost leaves its estimate on the operation's execution context (one per
+#: operation; the GraphQL context may be a websocket's, shared by its operations)
+_ESTIMATE = "game_cost_estimate"
 
 
-def count_fields(document: DocumentNode) -> int:
-    """Fields as written in the document, every definition once (no expansion)."""
-    count = 0
-    pending = [d.selection_set for d in document.definitions
-               if isinstance(d, (OperationDefinitionNode, FragmentDefinitionNode))]
-    while pending:
-        selection_set = pending.pop()
-        if selection_set is None:
-            continue
-        for selection in selection_set.selections:
-            if isinstance(selection, FieldNode):
-                count += 1
-                pending.append(selection.selection_set)
-            elif isinstance(selection, InlineFragmentNode):
-                pending.append(selection.selection_set)
-    return count
-
-
-def estimate(document: DocumentNode, operation_name: str | None,
-             variables: dict[str, Any] | None) -> tuple[int, int]:
-    """(estimated cost, depth) of the operation that would run (all of them when the name
-    matches none: validation refuses that anyway, after us)."""
-    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    chosen = [op for op in operations if op.name and op.name.value == operation_name]
-    walker = _Estimate(document, variables)
-    cost = depth = 0
-    for operation in chosen or operations:
-        op_cost, op_depth = walker.selection_set(operation.selection_set, None, None)
-        cost, depth = cost + op_cost, max(depth, op_depth)
-    return cost, depth
+def recorded_estimate(execution_context) -> Estimate | None:
+    """The estimate QueryCost made of this operation (None if it made none: the operation
+    was refused before), for the extensions after it (games/graphql/concurrency.py)."""
+    return getattr(execution_context, _ESTIMATE, None)
 
 
 class QueryCost(SchemaExtension):
-    """Refuse too deep or too costly operations before the standard validation runs."""
+    """Refuse too large, deep or costly operations before the standard validation runs."""
 
     def on_operation(self) -> Iterator[None]:
         yield
@@ -250,29 +113,39 @@ class QueryCost(SchemaExtension):
         context = self.execution_context
         document = context.graphql_document
         if document is not None and context.pre_execution_errors is None:
-            fields = count_fields(document)
-            cost, depth = (0, 0) if fields > MAX_FIELDS else estimate(
-                document, context.operation_name, context.variables)
-            if fields > MAX_FIELDS:
-                refusal = QueryRefused(
-                    f"The document has {fields} fields; at most {MAX_FIELDS} are accepted.",
-                    "query_too_large", {"fields": fields, "max_fields": MAX_FIELDS})
-            elif depth > MAX_DEPTH:
-                refusal = QueryRefused(
-                    f"The operation is {depth} fields deep; at most {MAX_DEPTH} are "
-                    "accepted.", "query_too_deep", {"depth": depth, "max_depth": MAX_DEPTH})
-            elif cost > MAX_COST:
-                refusal = QueryRefused(
-                    f"The operation's estimated cost is {cost}; at most {MAX_COST} is "
-                    "accepted. Ask for fewer fields, smaller pages (limit) or fewer "
-                    "views and logs per request.", "query_too_costly",
-                    {"cost": cost, "max_cost": MAX_COST})
-            else:
-                refusal = None
+            refusal = self._refusal(context, document)
             if refusal is not None:
                 # strawberry skips its validation when errors are already set
                 context.pre_execution_errors = [refusal]
         yield
+
+    def _refusal(self, context, document) -> QueryRefused | None:
+        fields = count_fields(document)
+        if fields > MAX_FIELDS:
+            return QueryRefused(
+                f"The document has {fields} fields; at most {MAX_FIELDS} are accepted.",
+                "query_too_large", {"fields": fields, "max_fields": MAX_FIELDS})
+        found = estimate(context.schema._schema, document, context.operation_name,
+                         context.variables)
+        setattr(context, _ESTIMATE, found)
+        if found.depth > MAX_DEPTH:
+            return QueryRefused(
+                f"The operation is {found.depth} fields deep; at most {MAX_DEPTH} are "
+                "accepted.", "query_too_deep", {"depth": found.depth, "max_depth": MAX_DEPTH})
+        if found.cost > MAX_COST:
+            return QueryRefused(
+                f"The operation's estimated cost is {found.cost} (about "
+                f"{found.cost * UNIT_MS:.0f} ms); at most {MAX_COST} is accepted. Ask for "
+                "fewer fields, smaller pages (limit) or fewer views, logs, profiles, "
+                "replays and records per request.", "query_too_costly",
+                {"cost": found.cost, "max_cost": MAX_COST})
+        if found.password_checks > MAX_PASSWORD_CHECKS:
+            return QueryRefused(
+                f"The operation holds {found.password_checks} password checks (register, "
+                f"login); at most {MAX_PASSWORD_CHECKS} is accepted.", "query_too_costly",
+                {"password_checks": found.password_checks,
+                 "max_password_checks": MAX_PASSWORD_CHECKS})
+        return None
 
 
 # -- the deadline -----------------------------------------------------------------------------
