@@ -1,0 +1,115 @@
+"""The database bench/graphql_field_costs.py measures on: a player with a realistic past.
+
+``bench-cost-hero`` has played ``matches`` finished matches (Han with 2-5 seats and Hansa
+with 2-4, alternately) against random bots, so their profile aggregates that many seats,
+their rating history has as many changes and their feed as many events; they sit in
+``active`` running matches where they are to act, and have an invitation and a quick-match
+request waiting. Made through the services, as play would make them (bot turns and
+scoring inline); kept between runs (``--keep``) because playing 50 games takes minutes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+
+from config.celery import app as celery_app
+from games.lobby import services as lobby_services
+from games.lobby.models import Invitation
+from games.matches import selectors, services
+from games.matches.models import Match, MatchStatus
+from games.quickmatch import services as quickmatch_services
+from games.quickmatch.models import QuickMatchRequest
+
+PREFIX = "bench-cost-"
+HERO = f"{PREFIX}hero"
+#: 2-5 Han seats and 2-4 Hansa seats, in turn
+SHAPES = [("han", 2), ("hansa", 2), ("han", 3), ("hansa", 3), ("han", 4), ("hansa", 4),
+          ("han", 5)]
+
+
+@dataclass
+class CostData:
+    hero: object
+    token: str
+    #: another signed-in player (invitations, joins)
+    friend: object
+    friend_token: str
+    finished: list[int]
+    #: the finished match with the most moves: replays, records, logs
+    longest: int
+    #: running matches where the hero is to act
+    active: list[int]
+
+
+def _user(name: str):
+    user, made = get_user_model().objects.get_or_create(username=name)
+    if made:
+        user.set_password("bench-cost-password")
+        user.save(update_fields=["password"])
+    return user, Token.objects.get_or_create(user=user)[0].key
+
+
+def _play_hero(match_id: int, hero, rng: random.Random, plies: int | None = None) -> None:
+    """Play the hero's turns with random legal moves (the bots answer inline) until the
+    match ends, or for ``plies`` of the hero's moves, stopping where the hero is to act."""
+    played = 0
+    while plies is None or played < plies:
+        match = selectors.get_match(match_id)
+        if match.status != MatchStatus.ACTIVE:
+            return
+        moves = selectors.legal_moves_for(match, hero)["moves"]
+        if not moves:
+            raise RuntimeError(f"match {match_id} waits for someone else")
+        services.submit_move(match_id=match_id, user=hero, move=rng.choice(moves),
+                             expected_ply=match.ply)
+        played += 1
+
+
+def _new_match(hero, game: str, players: int, seed: str) -> int:
+    match = services.create_match(
+        user=hero, game=game, players=players, creator_seat=0, seed=seed,
+        bot_seats={seat: "random" for seat in range(1, players)})
+    return match.pk
+
+
+def build(matches: int, active: int = 10) -> CostData:
+    """The hero's past, made once (finds what an earlier run kept)."""
+    celery_app.conf.task_always_eager = True  # bot turns and scoring inline while building
+    try:
+        hero, token = _user(HERO)
+        friend, friend_token = _user(f"{PREFIX}friend")
+        rng = random.Random(1)
+        mine = Match.objects.filter(seats__user=hero).order_by("pk")
+        finished = list(mine.filter(status=MatchStatus.FINISHED).values_list("pk", flat=True))
+        for index in range(len(finished), matches):
+            game, players = SHAPES[index % len(SHAPES)]
+            match_id = _new_match(hero, game, players, f"{PREFIX}{index}")
+            _play_hero(match_id, hero, rng)
+            finished.append(match_id)
+        running = list(mine.filter(status=MatchStatus.ACTIVE).values_list("pk", flat=True))
+        for index in range(len(running), active):
+            match_id = _new_match(hero, "han", 4, f"{PREFIX}active-{index}")
+            _play_hero(match_id, hero, rng, plies=8)
+            running.append(match_id)
+        if not Invitation.objects.filter(invitee=hero).exists():
+            lobby_services.create_private_match(user=friend, game="hansa", players=3,
+                                                invite=[HERO])
+        if not QuickMatchRequest.objects.filter(user=hero).exists():
+            quickmatch_services.request_quick_match(user=hero, game="han", players=5)
+    finally:
+        celery_app.conf.task_always_eager = False
+    longest = max(finished, key=lambda pk: Match.objects.get(pk=pk).ply)
+    return CostData(hero=hero, token=token, friend=friend, friend_token=friend_token,
+                    finished=finished, longest=longest, active=running)
+
+
+def delete() -> None:
+    """Everything the bench made: the users' matches, then the users."""
+    users = get_user_model().objects.filter(username__startswith=PREFIX)
+    Match.objects.filter(seats__user__in=users).delete()
+    Match.objects.filter(created_by__in=users).delete()
+    users.delete()

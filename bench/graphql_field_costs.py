@@ -1,0 +1,293 @@
+"""What each GraphQL field costs, measured, and the weight games/graphql/field_weights.py
+should give it (issue 21, item 3).
+
+    eval "$(scripts/services.sh env)"    # with your PG_PORT and REDIS_PORT
+    .venv/bin/python bench/graphql_field_costs.py [--runs 15] [--matches 50] [--keep]
+
+On a realistic database (bench/graphql_cost_data.py: a player with ``--matches`` finished
+matches, the longest Han game, running matches where they are to act), each probe posts
+one operation through Django's test client (the whole middleware, auth and strawberry
+stack, minus the socket) with the field repeated (aliases, or a list of ``n`` items) and
+the same operation without it, interleaved ``--runs`` times; the field's cost is the
+difference of the medians divided by the repetitions. The weight is that cost in units of
+``UNIT_MS`` (50 us), rounded up. Mutations: bench/graphql_mutation_costs.py; the per-push
+work of subscriptions is timed on the functions they call.
+
+The last lines time the heaviest operations the cost cap accepts, and compare each field
+with the table: ``LOW`` marks a weight under the measured cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_env import prepare  # noqa: E402 - bench/ is the script folder
+
+prepare()
+
+import django  # noqa: E402
+
+django.setup()
+
+import graphql_cost_data as cost_data  # noqa: E402
+from django.test import Client  # noqa: E402
+from graphql import parse  # noqa: E402
+
+from games.feed.selectors import events_after  # noqa: E402
+from games.graphql import field_weights, limits  # noqa: E402
+from games.graphql.cost_estimate import estimate  # noqa: E402
+from games.graphql.schema import schema  # noqa: E402
+from games.graphql.subscriptions import _read  # noqa: E402 - the per-push work itself
+from games.lobby import selectors as lobby_selectors  # noqa: E402
+from games.records.format import MAX_RECORD_MOVES  # noqa: E402
+from games.records.selectors import record_of  # noqa: E402
+
+clock = time.perf_counter
+UNIT_MS = field_weights.UNIT_MS
+
+
+@dataclass
+class Probe:
+    """``key`` ("Type.field", "+item" for a list's per-item cost) measured as
+    (time of ``query`` - time of ``base``) / ``calls``."""
+
+    key: str
+    query: str
+    base: str
+    calls: int
+    variables: dict = field(default_factory=dict)
+
+
+def cost_of(query: str) -> int:
+    return estimate(schema._schema, parse(query), None, None).cost
+
+
+def post(client: Client, token: str, query: str,
+         variables: dict | None = None) -> tuple[float, dict]:
+    body = json.dumps({"query": query, "variables": variables or {}})
+    started = clock()
+    response = client.post("/graphql/", data=body, content_type="application/json",
+                           HTTP_AUTHORIZATION=f"Token {token}")
+    elapsed = (clock() - started) * 1000
+    return elapsed, response.json()
+
+
+def aliases(count: int, selection: str, head: str = "") -> str:
+    return f"{head}{{ " + " ".join(f"a{i}: {selection}" for i in range(count)) + " }"
+
+
+def repeated(key: str, selection: str, base: str | None, count: int, per: int = 1,
+             variables: dict | None = None) -> Probe:
+    """``selection`` ``count`` times against ``base`` (None: an empty operation) as many
+    times, each standing for ``per`` calls (or items)."""
+    head = "query($r: JSON!) " if variables else ""
+    return Probe(key, aliases(count, selection, head),
+                 aliases(count, base, head) if base else "{ __typename }", count * per,
+                 variables or {})
+
+
+def measure(client: Client, token: str, probe: Probe, runs: int) -> float:
+    post(client, token, probe.query, probe.variables)  # warm caches, check it answers
+    with_field, without = [], []
+    for _ in range(runs):
+        elapsed, body = post(client, token, probe.query, probe.variables)
+        if body.get("errors"):
+            raise RuntimeError(f"{probe.key}: {body['errors'][0]}")
+        with_field.append(elapsed)
+        without.append(post(client, token, probe.base, probe.variables)[0])
+    return (statistics.median(with_field) - statistics.median(without)) / probe.calls
+
+
+def match_field_probes(match_id: int, selections: dict[str, str],
+                       count: int = 20) -> list[Probe]:
+    """Fields of Match read through ``match(id)`` ``count`` times (each alias reads the
+    match anew, as a page of matches hands each one over)."""
+    base = aliases(count, f"match(id: {match_id}) {{ id }}")
+    return [Probe(key, aliases(count, f"match(id: {match_id}) {{ id {selection} }}"), base,
+                  count) for key, selection in selections.items()]
+
+
+def listed_field_probes(listed: int, selections: dict[str, str]) -> list[Probe]:
+    """Fields of Match read on a page of ``listed`` matches (list_matches' rows)."""
+    base = f"{{ matches(limit: {listed}) {{ results {{ id }} }} }}"
+    return [Probe(key, f"{{ matches(limit: {listed}) {{ results {{ id {selection} }} }} }}",
+                  base, listed) for key, selection in selections.items()]
+
+
+def probes(data: cost_data.CostData) -> list[Probe]:
+    hero = cost_data.HERO
+    longest, active = data.longest, data.active[0]
+    record = record_of(longest)
+    # the most a record may carry: the real game, then moves past its end (refused there)
+    moves = record["moves"]
+    padded = {**record, "moves": moves + [{**moves[-1], "ply": ply}
+                                          for ply in range(len(moves), MAX_RECORD_MOVES)]}
+    listed = min(100, lobby_selectors.list_matches(user=data.hero).count())
+    player = f'player(username: "{hero}")'
+    page = f"matches(limit: {listed}) {{ results {{ id }} }}"
+    log, events = f"match(id: {longest}) {{ log", f"match(id: {longest}) {{ events"
+    entry = "{ ply move events }"
+    found = [
+        repeated("Query.games", "games { game }", None, 10),
+        repeated("Query.game", 'game(game: "han") { game }', None, 10),
+        *[repeated(f"Game.{name}", f'game(game: "han") {{ game {name} }}',
+                   'game(game: "han") { game }', 10)
+          for name in ("maps", "drawing", "moveSchema", "botLevels", "options")],
+        repeated("Query.matches", "matches(limit: 1) { totalCount }", None, 10),
+        repeated("MatchPage.results+item", page, "matches(limit: 1) { results { id } }", 1,
+                 per=listed - 1),
+        repeated("Query.match", f"match(id: {active}) {{ id }}", None, 10),
+        repeated("Query.replay", f"replay(matchId: {longest}) {{ ply }}", None, 5),
+        repeated("Query.replay", f"replay(matchId: {longest}) {{ ply state views }}", None, 5),
+        repeated("Query.me", "me { username }", None, 10),
+        repeated("Query.matchRecord", f"matchRecord(matchId: {longest})", None, 5),
+        repeated("Query.verifyRecord", "verifyRecord(record: $r) { valid }", None, 5,
+                 variables={"r": record}),
+        repeated("Query.verifyRecord", "verifyRecord(record: $r) { valid }", None, 3,
+                 variables={"r": padded}),
+        repeated("Query.leaderboard",
+                 'leaderboard(game: "han", limit: 100) { results { rank username } }', None, 10),
+        repeated("Query.player", f"{player} {{ username }}", None, 10),
+        repeated("Player.ratingHistory", f"{player} {{ ratingHistory(limit: 1) {{ matchId }} }}",
+                 f"{player} {{ username }}", 10),
+        repeated("Player.ratingHistory+item",
+                 f"{player} {{ ratingHistory(limit: 100) {{ matchId }} }}",
+                 f"{player} {{ ratingHistory(limit: 1) {{ matchId }} }}", 5,
+                 per=len(data.finished) - 1),
+        repeated("Query.myInvitations", "myInvitations { id }", None, 10),
+        repeated("Query.myQuickMatches", "myQuickMatches { id }", None, 10),
+        repeated("Match.log+item", f"{log}(limit: 100) {entry} }}", f"{log}(limit: 1) {entry} }}",
+                 5, per=99),
+        repeated("MatchEvents.moves+item", f"{events}(limit: 100) {{ moves {entry} }} }}",
+                 f"{events}(limit: 1) {{ moves {entry} }} }}", 5, per=99),
+    ]
+    # a field with the least selection under it (one scalar): its weight includes that
+    plain = {"Match.status": "status", "Match.createdBy": "createdBy", "Match.seed": "seed",
+             "Match.seats": "seats { position }", "Match.yourSeat": "yourSeat",
+             "Match.toAct": "toAct", "Match.timeControl": "timeControl",
+             "Match.clocks": "clocks { seat }", "Match.reclaimableSeat": "reclaimableSeat",
+             "Match.incidents": "incidents { kind }", "Match.view": "view",
+             "(plain field x10)": "game players ply seedCommitment rulesVersion createdAt "
+                                  "startedAt finishedAt abortReason options"}
+    per_match = {"Match.log": "log(limit: 1) { ply }", "Match.events": "events(limit: 1) { ply }"}
+    found += listed_field_probes(listed, plain)
+    found += match_field_probes(active, {**plain, **per_match,
+                                         "Match.legalMoves": "legalMoves { seat }"})
+    found += match_field_probes(longest, {**plain, **per_match,
+                                          "Match.result": "result { winners }"})
+    return found
+
+
+def subscription_costs(data: cost_data.CostData, runs: int) -> dict[str, float]:
+    """The work of one push: matchUpdates' read of the match since ply 0 (the longest log a
+    push may carry), myEvents' first page of the feed."""
+    def timed(function: Callable[[], object]) -> float:
+        samples = []
+        for _ in range(runs):
+            started = clock()
+            function()
+            samples.append((clock() - started) * 1000)
+        return statistics.median(samples)
+
+    return {"Subscription.matchUpdates": timed(lambda: _read(data.longest, data.hero, 0)),
+            "Subscription.myEvents": timed(lambda: events_after(data.hero, 0))}
+
+
+def heaviest_accepted(data: cost_data.CostData) -> dict[str, str]:
+    """For each costly root field, as many aliases as the cap accepts."""
+    hero, longest = cost_data.HERO, data.longest
+    player = f'player(username: "{hero}")'
+    fields = {"player": f"{player} {{ username ratingHistory(limit: 100) {{ matchId }} "
+                        "recentMatches { id view } }",
+              "replay": f"replay(matchId: {longest}) {{ ply view state views }}",
+              "matchRecord": f"matchRecord(matchId: {longest})",
+              "match log": f"match(id: {longest}) {{ view result {{ winners }} "
+                           "log { ply move events } }",
+              "matches view": "matches(limit: 100) { results { id view seats { user } toAct } }",
+              "matches incidents": "matches(limit: 100) { results { id incidents { kind } } }"}
+    heaviest = {}
+    for name, selection in fields.items():
+        one = cost_of(f"{{ {selection} }}")
+        count = max(1, min(limits.MAX_ALIASES, limits.MAX_COST // max(one, 1)))
+        heaviest[f"{count} x {name}"] = aliases(count, selection)
+    return heaviest
+
+
+def measure_all(client: Client, data: cost_data.CostData, runs: int) -> dict[str, list[float]]:
+    """Each line's ms per call, one number per context it was measured in."""
+    from graphql_mutation_costs import mutation_costs  # noqa: PLC0415 - same folder
+
+    measured: dict[str, list[float]] = {}
+    for probe in probes(data):
+        measured.setdefault(probe.key, []).append(measure(client, data.token, probe, runs))
+    others = {**subscription_costs(data, runs), **mutation_costs(client, data, runs)}
+    for key, ms in others.items():
+        measured[key] = [ms]
+    return measured
+
+
+def report(rounds: list[dict[str, list[float]]]) -> None:
+    """Per line: each context's median over the rounds; the weight from the worst."""
+    print(f"{'field':<34} {'ms per call (each context)':<28} {'weight':>7} {'table':>7}")
+    for key in rounds[0]:
+        contexts = [statistics.median(values)
+                    for values in zip(*(r[key] for r in rounds), strict=True)]
+        weight = max(1, math.ceil(max(contexts) / UNIT_MS))
+        table = field_weights.table_weight(key)
+        flag = "  LOW" if table is not None and table < weight * 0.8 else ""
+        shown = ", ".join(f"{ms:.3f}" for ms in contexts)
+        print(f"{key:<34} {shown:<28} {weight:>7} {'-' if table is None else table:>7}{flag}")
+
+
+def time_heaviest(client: Client, data: cost_data.CostData, runs: int) -> None:
+    print(f"\nthe heaviest operations the cap ({limits.MAX_COST}, about "
+          f"{limits.MAX_COST * UNIT_MS:.0f} ms) accepts:")
+    for name, query in heaviest_accepted(data).items():
+        samples, body = [], {}
+        for _ in range(runs):
+            elapsed, body = post(client, data.token, query)
+            samples.append(elapsed)
+        refused = ", ".join(error["extensions"]["code"] for error in body.get("errors", []))
+        print(f"  {name:<24} cost {cost_of(query):>5}: median "
+              f"{statistics.median(samples):6.1f} ms, max {max(samples):6.1f} ms {refused}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="samples per probe and round")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure everything this many times (the load drifts): the "
+                             "median of the rounds counts")
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--keep", action="store_true", help="keep the data for the next run")
+    args = parser.parse_args()
+    logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
+    logging.getLogger("django.request").setLevel(logging.ERROR)  # revokeToken's 401s
+    data = cost_data.build(args.matches)
+    client = Client()
+    post(client, data.token, "{ __typename }")
+    cap = limits.MAX_COST
+    try:
+        limits.MAX_COST = sys.maxsize  # the probes repeat a field past the cap on purpose
+        rounds = [measure_all(client, data, args.runs) for _ in range(args.rounds)]
+        limits.MAX_COST = cap
+        report(rounds)
+        time_heaviest(client, data, args.runs)
+    finally:
+        limits.MAX_COST = cap
+        if not args.keep:
+            cost_data.delete()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The mutations' part of bench/graphql_field_costs.py: each mutation posted once per run
+on fresh inputs made through the services beforehand (not timed), next to an empty
+operation; the cost is the difference of the medians. Bot turns a mutation queues go to
+the broker and are purged afterwards (no worker runs them: their work is a worker's).
+
+register and login include one password hash (PBKDF2, by design the slow part): printed
+on their own line, ``(password hash)``, the weight being the rest (field_weights.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import secrets
+import statistics
+import time
+from collections.abc import Callable
+
+import graphql_cost_data as cost_data
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from config.celery import app as celery_app
+from games.clocks import services as clock_services
+from games.lobby import services as lobby_services
+from games.matches import selectors, services
+from games.quickmatch import services as quickmatch_services
+from games.quickmatch.models import QuickMatchRequest
+
+clock = time.perf_counter
+#: fresh usernames, also after a run kept its data (--keep)
+_names = (f"{secrets.token_hex(3)}{index}" for index in itertools.count())
+
+#: mutations that hash a password: their weight is the rest of their work
+HASHING = ("Mutation.register", "Mutation.login")
+#: one run: (query, variables, token) made fresh
+Setup = Callable[[], tuple[str, dict, str]]
+
+
+def _post(client: Client, query: str, variables: dict, token: str | None) -> tuple[float, dict]:
+    headers = {"HTTP_AUTHORIZATION": f"Token {token}"} if token else {}
+    started = clock()
+    response = client.post("/graphql/", data=json.dumps({"query": query, "variables": variables}),
+                           content_type="application/json", **headers)
+    return (clock() - started) * 1000, response.json()
+
+
+def _check(key: str, body: dict) -> None:
+    payload = next(iter((body.get("data") or {}).values()), None)
+    problems = body.get("errors") or (payload or {}).get("errors")
+    if problems:
+        raise RuntimeError(f"{key}: {problems}")
+
+
+def _setups(data: cost_data.CostData) -> dict[str, Setup]:
+    hero, friend = data.hero, data.friend
+    token, friend_token = data.token, data.friend_token
+    admin = get_user_model().objects.filter(username=f"{cost_data.PREFIX}admin").first() or \
+        get_user_model().objects.create_superuser(f"{cost_data.PREFIX}admin", password="-")
+    finished = iter(data.finished)
+    duel = {"id": None}
+
+    def open_match(owner, players: int = 3):
+        return services.create_match(user=owner, game="hansa", players=players).pk
+
+    def private(invite: list[str]):
+        return lobby_services.create_private_match(user=friend, game="hansa", players=3,
+                                                   invite=invite)
+
+    def fresh_duel() -> int:
+        match_id = services.create_match(user=hero, game="hansa", players=2).pk
+        lobby_services.join_match(user=friend, match_id=match_id)
+        return match_id
+
+    def next_move():
+        # hero and friend alternate in one Hansa match; a new one when it ends
+        if duel["id"] is None or selectors.get_match(duel["id"]).status != "active":
+            duel["id"] = fresh_duel()
+        match = selectors.get_match(duel["id"])
+        seat = selectors.to_act_of(match)[0]
+        mover = hero if seat == 0 else friend
+        move = selectors.legal_moves_for(match, mover)["moves"][0]
+        return ("mutation($id: ID!, $m: JSON!, $p: Int) { submitMove(matchId: $id, move: $m, "
+                "expectedPly: $p) { move { ply } errors { code } } }",
+                {"id": duel["id"], "m": move, "p": match.ply},
+                token if mover == hero else friend_token)
+
+    def taken_over():
+        match_id = services.create_match(user=hero, game="hansa", players=2).pk
+        lobby_services.join_match(user=friend, match_id=match_id)
+        clock_services.hand_seat_to_bot(user=admin, match_id=match_id, position=0,
+                                        bot_kind="random")
+        return match_id
+
+    def no_waiting_request() -> None:
+        QuickMatchRequest.objects.filter(user=hero, status="waiting").update(status="cancelled")
+
+    def waiting_request() -> int:
+        no_waiting_request()
+        return quickmatch_services.request_quick_match(user=hero, game="hansa", players=4).pk
+
+    def throwaway_token():
+        user = get_user_model().objects.create_user(f"{cost_data.PREFIX}t{next(_names)}",
+                                                    password="-")
+        return Token.objects.create(user=user).key
+
+    match_out = "{ match { id } errors { code } }"
+    return {
+        "Mutation.register": lambda: (
+            "mutation($u: String!) { register(username: $u, password: \"tulip-orbit-7329-canyon\") "
+            "{ token errors { code } } }", {"u": f"{cost_data.PREFIX}r{next(_names)}"}, None),
+        "Mutation.login": lambda: (
+            "mutation($u: String!) { login(username: $u, password: \"bench-cost-password\") "
+            "{ token errors { code } } }", {"u": cost_data.HERO}, None),
+        "Mutation.revokeToken": lambda: (
+            "mutation { revokeToken { revoked errors { code } } }", {}, throwaway_token()),
+        "Mutation.createMatch": lambda: (
+            f"mutation {{ createMatch(game: \"hansa\", players: 3) {match_out} }}", {}, token),
+        "Mutation.joinMatch": lambda: (
+            f"mutation($id: ID!) {{ joinMatch(matchId: $id) {match_out} }}",
+            {"id": open_match(friend)}, token),
+        "Mutation.leaveMatch": lambda: (
+            f"mutation($id: ID!) {{ leaveMatch(matchId: $id) {match_out} }}",
+            {"id": open_match(hero)}, token),
+        "Mutation.startMatch": lambda: (
+            f"mutation($id: ID!) {{ startMatch(matchId: $id, fillWith: \"random\") {match_out} }}",
+            {"id": open_match(hero)}, token),
+        "Mutation.abortMatch": lambda: (
+            f"mutation($id: ID!) {{ abortMatch(matchId: $id) {match_out} }}",
+            {"id": open_match(hero)}, token),
+        "Mutation.resignMatch": lambda: (
+            f"mutation($id: ID!) {{ resignMatch(matchId: $id) {match_out} }}",
+            {"id": fresh_duel()}, token),
+        "Mutation.reclaimSeat": lambda: (
+            f"mutation($id: ID!) {{ reclaimSeat(matchId: $id) {match_out} }}",
+            {"id": taken_over()}, token),
+        "Mutation.submitMove": next_move,
+        "Mutation.createPrivateMatch": lambda: (
+            "mutation($f: [String!]) { createPrivateMatch(game: \"hansa\", players: 3, invite: $f) "
+            "{ inviteCode errors { code } } }", {"f": [friend.username]}, token),
+        "Mutation.inviteToMatch": lambda: (
+            "mutation($id: ID!, $f: [String!]!) { inviteToMatch(matchId: $id, usernames: $f) "
+            "{ invitations { id } errors { code } } }",
+            {"id": open_match(hero), "f": [friend.username]}, token),
+        "Mutation.acceptInvitation": lambda: (
+            f"mutation($id: ID!) {{ acceptInvitation(invitationId: $id) {match_out} }}",
+            {"id": private([hero.username])[0].invitations.get(invitee=hero).pk}, token),
+        "Mutation.declineInvitation": lambda: (
+            "mutation($id: ID!) { declineInvitation(invitationId: $id) { invitations { id } "
+            "errors { code } } }",
+            {"id": private([hero.username])[0].invitations.get(invitee=hero).pk}, token),
+        "Mutation.joinByInviteCode": lambda: (
+            f"mutation($c: String!) {{ joinByInviteCode(inviteCode: $c) {match_out} }}",
+            {"c": private([])[1]}, token),
+        "Mutation.proposeRematch": lambda: (
+            f"mutation($id: ID!) {{ proposeRematch(matchId: $id) {match_out} }}",
+            {"id": next(finished)}, token),
+        "Mutation.requestQuickMatch": lambda: (
+            "mutation { requestQuickMatch(game: \"hansa\", players: 4) { request { id } "
+            "errors { code } } }", {}, token) if no_waiting_request() is None else None,
+        "Mutation.cancelQuickMatch": lambda: (
+            "mutation($id: ID!) { cancelQuickMatch(requestId: $id) { request { id } "
+            "errors { code } } }", {"id": waiting_request()}, token),
+    }
+
+
+def mutation_costs(client: Client, data: cost_data.CostData, runs: int) -> dict[str, float]:
+    """Median ms of each mutation over ``runs`` fresh calls, less an empty operation's."""
+    costs = {}
+    runs = min(runs, len(data.finished))  # proposeRematch takes a finished match per run
+    try:
+        for key, setup in _setups(data).items():
+            with_field, without = [], []
+            hashes = []
+            for _ in range(runs):
+                query, variables, token = setup()
+                elapsed, body = _post(client, query, variables, token)
+                _check(key, body)
+                with_field.append(elapsed)
+                without.append(_post(client, "{ __typename }", {}, token)[0])
+                if key in HASHING:  # the hash alone, beside it: its share of the time
+                    started = clock()
+                    make_password("bench-cost-password")
+                    hashes.append((clock() - started) * 1000)
+            costs[key] = statistics.median(with_field) - statistics.median(without)
+            if hashes:
+                costs[f"{key} with its hash"] = costs[key]
+                costs[key] -= statistics.median(hashes)
+                costs["(password hash)"] = statistics.median(hashes)
+    finally:
+        celery_app.control.purge()  # the bot turns queued by starts and moves
+    return costs
