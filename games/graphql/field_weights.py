@@ -1,9 +1,18 @@
 """What each field of the GraphQL schema costs to resolve: the table the cost estimate
 (games/graphql/cost_estimate.py) prices an operation with, before running it.
 
-Each field is named as ``Type.field``: ``Match.view`` calls the engine, ``Replay.view``
-reads an attribute already built. A field not listed costs ``DEFAULT_WEIGHT``: a plain
-attribute of an object already built.
+A unit is about 50 us of a web process's time on our 2-core machine, so the cap of 5,000
+(limits.MAX_COST) is about 250 ms. Every weight below was measured by
+bench/graphql_field_costs.py on a realistic database: a player with 50 finished matches
+(their profile, rating history and feed), the longest of them a 134-ply five-player Han
+game (replays, records, logs), running matches where they are to act (views, legal
+moves). Each weight is that field's median time per call, in units, rounded up, next
+to the milliseconds it came from (docs/capacity.md has the run). Rerun the bench when a
+resolver changes, and give a new resolver its line: tests/games/graphql/
+test_field_weights.py fails, naming the field, for a resolver without one.
+
+A field not listed costs ``DEFAULT_WEIGHT``: a plain attribute of an object already
+built (a match's ``game``, a log entry's ``move``), about 10-20 us.
 """
 
 from __future__ import annotations
@@ -25,18 +34,67 @@ class Weight:
 UNIT_MS = 0.05
 DEFAULT_WEIGHT = Weight(1)
 
-#: the work of a field beyond reading a value
 FIELD_WEIGHTS: dict[str, Weight] = {
-    "Match.view": Weight(10),  # engine.view of the match state
-    "Match.legalMoves": Weight(10),  # engine.legal_moves
-    "Match.log": Weight(5),  # a query on the move log
-    "Match.events": Weight(10),  # the log and a view
-    "Match.result": Weight(5),
-    "Query.replay": Weight(50),  # rebuilds the state from the whole log
-    "Query.match": Weight(2),
-    "Query.matches": Weight(5),  # a count and a page
-    "Game.maps": Weight(20),  # every board of the catalogue
-    "Subscription.matchUpdates": Weight(20),
+    # -- queries -------------------------------------------------------------------------
+    "Query.games": Weight(11),
+    "Query.game": Weight(12),
+    "Query.matches": Weight(299),
+    "MatchPage.results": Weight(1, item=4),
+    "Query.match": Weight(32),
+    "Query.replay": Weight(230),
+    "Query.me": Weight(8),
+    "Query.matchRecord": Weight(322),
+    "Query.verifyRecord": Weight(326),
+    "Query.leaderboard": Weight(70, item=1),
+    "Query.player": Weight(477),
+    "Player.ratingHistory": Weight(123, item=1),
+    "Query.myInvitations": Weight(204, item=1),
+    "Query.myQuickMatches": Weight(58, item=1),
+    # -- the catalogue's large documents (attributes, but megabytes of JSON to encode) ---
+    "Game.maps": Weight(13),
+    "Game.drawing": Weight(4),
+    "Game.moveSchema": Weight(1),
+    "Game.botLevels": Weight(2),
+    # -- a match's fields (a page of matches hands each one over) ------------------------
+    "Match.status": Weight(4),
+    "Match.createdBy": Weight(2),
+    "Match.seed": Weight(2),
+    "Match.seats": Weight(5),
+    "Match.yourSeat": Weight(9),
+    "Match.toAct": Weight(3),
+    "Match.view": Weight(10),
+    "Match.legalMoves": Weight(4),
+    "Match.log": Weight(29, item=2),
+    "Match.events": Weight(38),
+    "MatchEvents.moves": Weight(1, item=3),
+    "Match.result": Weight(53),
+    "Match.timeControl": Weight(2),
+    "Match.clocks": Weight(4),
+    "Match.reclaimableSeat": Weight(8),
+    "Match.incidents": Weight(29),
+    # -- mutations: a transaction each (bot turns and scoring run in workers) ------------
+    "Mutation.register": Weight(158),
+    "Mutation.login": Weight(158),
+    "Mutation.revokeToken": Weight(188),
+    "Mutation.createMatch": Weight(123),
+    "Mutation.joinMatch": Weight(267),
+    "Mutation.leaveMatch": Weight(185),
+    "Mutation.startMatch": Weight(341),
+    "Mutation.abortMatch": Weight(252),
+    "Mutation.resignMatch": Weight(196),
+    "Mutation.reclaimSeat": Weight(159),
+    "Mutation.submitMove": Weight(80),
+    "Mutation.createPrivateMatch": Weight(251),
+    "Mutation.inviteToMatch": Weight(138),
+    "Mutation.acceptInvitation": Weight(223),
+    "Mutation.declineInvitation": Weight(115),
+    "Mutation.joinByInviteCode": Weight(266),
+    "Mutation.proposeRematch": Weight(233),
+    "Mutation.requestQuickMatch": Weight(142),
+    "Mutation.cancelQuickMatch": Weight(58),
+    # -- subscriptions: the first push (each later one does the same work again) ---------
+    "Subscription.matchUpdates": Weight(114),
+    "Subscription.myEvents": Weight(120),
 }
 
 #: fields that hash a password (PBKDF2, 340-430 ms by design, the point of it): their
@@ -58,7 +116,7 @@ PARENT_PAGES: dict[str, tuple[str, str, int]] = {
     "Leaderboard.results": ("Query.leaderboard", "limit", parsing.DEFAULT_PAGE_SIZE),
 }
 _SEATS = 5  # the most seats of any game
-_GAMES = 2
+_GAMES = 4  # the catalogue's games, with room for EXTRA_GAMES
 #: lists of objects whose size the rules or the data bound
 LIST_SIZES: dict[str, int] = {
     "Query.games": _GAMES,
