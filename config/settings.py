@@ -393,3 +393,16 @@ PLAY_RESYNC_SECONDS = env_int("PLAY_RESYNC_SECONDS", 3)
 # The play hubs hear of changes over Redis Pub/Sub on the channel layer's Redis, on channels
 # named by this prefix and the match id (games/matches/play_announcements.py).
 PLAY_CHANNEL_PREFIX = env_str("PLAY_CHANNEL_PREFIX", "play:")
+
+# -- GraphQL: expensive operations at once (issue 21): games/graphql/concurrency.py -------
+# An operation whose estimated cost reaches GRAPHQL_EXPENSIVE_COST (units of about 50 us:
+# games/graphql/field_weights.py) needs one of its client's and one of its web process's
+# slots, or is refused at once (too_many_concurrent). One thread of each process stays
+# free for cheap requests by default.
+GRAPHQL_EXPENSIVE_COST = env_int("GRAPHQL_EXPENSIVE_COST", 1_000)
+GRAPHQL_EXPENSIVE_PER_CLIENT = env_int("GRAPHQL_EXPENSIVE_PER_CLIENT", 1)
+GRAPHQL_EXPENSIVE_PER_PROCESS = env_int("GRAPHQL_EXPENSIVE_PER_PROCESS",
+                                        max(1, WEB_THREADS - 1))
+# ... and at most this share of its time, over time: after an expensive operation of d
+# seconds a process takes the next one d x (1 - share) / share later at the earliest.
+GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))

@@ -12,6 +12,7 @@ import strawberry
 from strawberry.tools import merge_types
 
 from games.feed.graphql import FeedSubscriptions
+from games.graphql.concurrency import ExpensiveOperations
 from games.graphql.errors import ServiceErrorCodes
 from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.mutations import Mutation
@@ -52,5 +53,6 @@ schema = GameSchema(
         *limit_extensions(),  # size, depth, aliases, cost and time: games/graphql/limits.py
         ServiceErrorCodes,
         RateLimits,
+        ExpensiveOperations,  # after the rate limits: a throttled operation takes no slot
     ],
 )

@@ -46,7 +46,7 @@ def _top_level_fields(document, operation) -> list[str]:
     return names
 
 
-def _request_meta(context) -> dict:
+def request_meta(context) -> dict:
     if context.ws is not None:
         # a websocket consumer: the peer and X-Forwarded-For from its ASGI scope, so that
         # behind NUM_PROXIES proxies each caller has its own count, not the proxy's
@@ -67,7 +67,7 @@ class RateLimits(SchemaExtension):
         if operation is None:
             return None
         user = ctx.context.user
-        ident = throttles.caller_ident(user, _request_meta(ctx.context))
+        ident = throttles.caller_ident(user, request_meta(ctx.context))
         if operation.operation == OperationType.MUTATION:
             scopes = [throttles.AUTH if name in AUTH_MUTATIONS else throttles.MOVE
                       for name in _top_level_fields(ctx.graphql_document, operation)]
