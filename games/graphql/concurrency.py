@@ -4,13 +4,20 @@
 The cost cap (limits.py) bounds one operation to about 250 ms; it does not bound how many
 run side by side. Eight clients each sending a costly query kept every web thread busy,
 and health checks, moves and polls queued behind them for 3-5 s. So an operation whose
-estimated cost is ``GRAPHQL_EXPENSIVE_COST`` or more needs a slot before it executes:
+estimated cost is ``GRAPHQL_EXPENSIVE_COST`` or more (about 50 ms: more than a poll, a
+page of 20 matches, a profile or a move) needs a slot before it executes:
 
 - one of ``GRAPHQL_EXPENSIVE_PER_CLIENT`` for its client: the user, or the address for
   an anonymous caller, as the rate limits count them (``infra.throttles.caller_ident``);
 - one of ``GRAPHQL_EXPENSIVE_PER_PROCESS`` in the process (``WEB_THREADS - 1`` by
   default), so that however many clients ask, each process keeps a thread for cheap
-  requests.
+  requests;
+- and the process must not owe a pause: expensive operations take at most
+  ``GRAPHQL_EXPENSIVE_SHARE`` of its time (half by default), so after one that ran d
+  seconds the next waits d x (1 - share) / share. One busy thread alone slowed the
+  process's other thread (the interpreter's lock) and the machine's other process (the
+  cores): the health check under sixteen clients was several times slower without the
+  pause (docs/capacity.md).
 
 Without a free slot the operation is refused at once, before any resolver runs, with
 ``too_many_concurrent`` (HTTP 429 and ``Retry-After: 1``; ``details``: ``scope``
@@ -20,8 +27,10 @@ slot: a waiting request would hold the very thread the slot keeps free.
 The slots are counted per process, in memory: no round trip, nothing left behind when a
 process dies. Behind a balancer with P web processes a client may thus run up to
 P x ``GRAPHQL_EXPENSIVE_PER_CLIENT`` expensive operations at once, and the tier at most
-P x ``GRAPHQL_EXPENSIVE_PER_PROCESS``. Subscriptions take no slot: they stay open for
-as long as the client listens (the cost cap prices their pushes).
+P x ``GRAPHQL_EXPENSIVE_PER_PROCESS``, each process for at most its share of the time.
+Subscriptions take no slot: they stay open for as long as the client listens (the cost
+cap prices their pushes). Operations under the threshold are bounded by the rate limits
+only.
 """
 
 from __future__ import annotations
