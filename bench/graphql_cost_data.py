@@ -41,7 +41,7 @@ class CostData:
     finished: list[int]
     #: the finished match with the most moves: replays, records, logs
     longest: int
-    #: running matches where the hero is to act
+    #: running four-player matches where the hero is to act, Han and Hansa in turn
     active: list[int]
 
 
@@ -92,7 +92,8 @@ def build(matches: int, active: int = 10) -> CostData:
             finished.append(match_id)
         running = list(mine.filter(status=MatchStatus.ACTIVE).values_list("pk", flat=True))
         for index in range(len(running), active):
-            match_id = _new_match(hero, "han", 4, f"{PREFIX}active-{index}")
+            game = "han" if index % 2 == 0 else "hansa"  # Han first: legal moves, views
+            match_id = _new_match(hero, game, 4, f"{PREFIX}active-{index}")
             _play_hero(match_id, hero, rng, plies=8)
             running.append(match_id)
         if not Invitation.objects.filter(invitee=hero).exists():

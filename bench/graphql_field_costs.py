@@ -181,8 +181,9 @@ def probes(data: cost_data.CostData) -> list[Probe]:
                                   "startedAt finishedAt abortReason options"}
     per_match = {"Match.log": "log(limit: 1) { ply }", "Match.events": "events(limit: 1) { ply }"}
     found += listed_field_probes(listed, plain)
-    found += match_field_probes(active, {**plain, **per_match,
-                                         "Match.legalMoves": "legalMoves { seat }"})
+    for running in data.active[:2]:  # Han, Hansa
+        found += match_field_probes(running, {**plain, **per_match,
+                                              "Match.legalMoves": "legalMoves { seat }"})
     found += match_field_probes(longest, {**plain, **per_match,
                                           "Match.result": "result { winners }"})
     return found
