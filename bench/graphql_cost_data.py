@@ -26,6 +26,7 @@ from games.quickmatch.models import QuickMatchRequest
 
 PREFIX = "bench-cost-"
 HERO = f"{PREFIX}hero"
+PASSWORD = "bench-cost-password"
 #: 2-5 Han seats and 2-4 Hansa seats, in turn
 SHAPES = [("han", 2), ("hansa", 2), ("han", 3), ("hansa", 3), ("han", 4), ("hansa", 4),
           ("han", 5)]
@@ -48,7 +49,7 @@ class CostData:
 def _user(name: str):
     user, made = get_user_model().objects.get_or_create(username=name)
     if made:
-        user.set_password("bench-cost-password")
+        user.set_password(PASSWORD)
         user.save(update_fields=["password"])
     return user, Token.objects.get_or_create(user=user)[0].key
 

@@ -23,6 +23,7 @@ import argparse
 import json
 import logging
 import math
+import os
 import statistics
 import sys
 import time
@@ -34,6 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_env import prepare  # noqa: E402 - bench/ is the script folder
 
 prepare()
+# The probes send expensive operations one after the other: no pause between them (the
+# pause is what games/graphql/concurrency.py adds under load, not a resolver's cost).
+os.environ["GRAPHQL_EXPENSIVE_SHARE"] = "1"
 
 import django  # noqa: E402
 

@@ -49,7 +49,8 @@ REFUSED = {
     "600 fields (field limit)": "{ games { " + " ".join(["game"] * 600) + " } }",
     "fragment bomb (2**40 fields expanded)": BOMB,
 }
-HEAVY = ("{ matches(limit: 100) { totalCount results { id status view toAct "
+#: about the longest such listing the measured weights accept (100 cost twice the cap)
+HEAVY = ("{ matches(limit: 50) { totalCount results { id status view toAct "
          "seats { position user } log(limit: 5) { ply move } } } }")
 
 
@@ -103,7 +104,7 @@ def main() -> None:
             elapsed, body = post(client, HEAVY)
             samples.append(elapsed)
         size = len(json.dumps(body))
-        print(f"allowed: 100 matches with view, seats, 5 moves of log (cost {cost} of "
+        print(f"allowed: 50 matches with view, seats, 5 moves of log (cost {cost} of "
               f"{limits.MAX_COST}): median {statistics.median(samples):.1f} ms, "
               f"max {max(samples):.1f} ms, {size / 1024:.0f} KiB, "
               f"errors: {bool(body.get('errors'))}")
