@@ -41,3 +41,9 @@ if os.environ.get("DATABASE_OWNER_URL"):
     _owner = database_from_url(os.environ["DATABASE_OWNER_URL"])
     DATABASES = {"default": {**RUNTIME_DATABASE, "USER": _owner["USER"],
                              "PASSWORD": _owner["PASSWORD"]}}
+
+# The pause a web process takes after expensive GraphQL operations (games/graphql/
+# concurrency.py) is off: tests send them one after the other, and a pause left by one
+# test would refuse the next test's. Its own tests turn it on; so does the server that
+# tests/games/graphql/test_abusive_clients.py starts (GRAPHQL_EXPENSIVE_SHARE).
+GRAPHQL_EXPENSIVE_SHARE = float(os.environ.get("GRAPHQL_EXPENSIVE_SHARE", "1"))

@@ -5,14 +5,17 @@ A unit is about 50 us of a web process's time on our 2-core machine, so the cap 
 (limits.MAX_COST) is about 250 ms. Every weight below was measured by
 bench/graphql_field_costs.py on a realistic database: a player with 50 finished matches
 (their profile, rating history and feed), the longest of them a 134-ply five-player Han
-game (replays, records, logs), running matches where they are to act (views, legal
-moves). Each weight is that field's median time per call, in units, rounded up, next
-to the milliseconds it came from (docs/capacity.md has the run). Rerun the bench when a
-resolver changes, and give a new resolver its line: tests/games/graphql/
-test_field_weights.py fails, naming the field, for a resolver without one.
+game (replays, records, logs), running Han and Hansa matches where they are to act
+(views, legal moves). Each weight is a field's time per call (its median over the
+bench's rounds, the slower of two runs: one with the machine at a load of 5-7, one at 3)
+in units, rounded up; the milliseconds stand beside it, and docs/capacity.md has the
+runs. A field of Match was timed through ``match(id)`` and on a page of matches, and the
+slower counts. Rerun the bench when a resolver changes, and give a new resolver its line:
+tests/games/graphql/test_field_weights.py fails, naming the field, for a resolver
+without one.
 
 A field not listed costs ``DEFAULT_WEIGHT``: a plain attribute of an object already
-built (a match's ``game``, a log entry's ``move``), about 10-20 us.
+built (a match's ``game``, a log entry's ``move``), 5-60 us.
 """
 
 from __future__ import annotations
@@ -35,71 +38,72 @@ UNIT_MS = 0.05
 DEFAULT_WEIGHT = Weight(1)
 
 FIELD_WEIGHTS: dict[str, Weight] = {
-    # -- queries -------------------------------------------------------------------------
-    "Query.games": Weight(11),
-    "Query.game": Weight(12),
-    "Query.matches": Weight(299),
-    "MatchPage.results": Weight(1, item=4),
-    "Query.match": Weight(32),
-    "Query.replay": Weight(230),
-    "Query.me": Weight(8),
-    "Query.matchRecord": Weight(322),
-    "Query.verifyRecord": Weight(326),
-    "Query.leaderboard": Weight(70, item=1),
-    "Query.player": Weight(477),
-    "Player.ratingHistory": Weight(123, item=1),
-    "Query.myInvitations": Weight(204, item=1),
-    "Query.myQuickMatches": Weight(58, item=1),
-    # -- the catalogue's large documents (attributes, but megabytes of JSON to encode) ---
-    "Game.maps": Weight(13),
-    "Game.drawing": Weight(4),
-    "Game.moveSchema": Weight(1),
-    "Game.botLevels": Weight(2),
-    # -- a match's fields (a page of matches hands each one over) ------------------------
-    "Match.status": Weight(4),
-    "Match.createdBy": Weight(2),
-    "Match.seed": Weight(2),
-    "Match.seats": Weight(5),
-    "Match.yourSeat": Weight(9),
-    "Match.toAct": Weight(3),
-    "Match.view": Weight(10),
-    "Match.legalMoves": Weight(4),
-    "Match.log": Weight(29, item=2),
-    "Match.events": Weight(38),
-    "MatchEvents.moves": Weight(1, item=3),
-    "Match.result": Weight(53),
-    "Match.timeControl": Weight(2),
-    "Match.clocks": Weight(4),
-    "Match.reclaimableSeat": Weight(8),
-    "Match.incidents": Weight(29),
-    # -- mutations: a transaction each (bot turns and scoring run in workers) ------------
-    "Mutation.register": Weight(158),
-    "Mutation.login": Weight(158),
-    "Mutation.revokeToken": Weight(188),
-    "Mutation.createMatch": Weight(123),
-    "Mutation.joinMatch": Weight(267),
-    "Mutation.leaveMatch": Weight(185),
-    "Mutation.startMatch": Weight(341),
-    "Mutation.abortMatch": Weight(252),
-    "Mutation.resignMatch": Weight(196),
-    "Mutation.reclaimSeat": Weight(159),
-    "Mutation.submitMove": Weight(80),
-    "Mutation.createPrivateMatch": Weight(251),
-    "Mutation.inviteToMatch": Weight(138),
-    "Mutation.acceptInvitation": Weight(223),
-    "Mutation.declineInvitation": Weight(115),
-    "Mutation.joinByInviteCode": Weight(266),
-    "Mutation.proposeRematch": Weight(233),
-    "Mutation.requestQuickMatch": Weight(142),
-    "Mutation.cancelQuickMatch": Weight(58),
-    # -- subscriptions: the first push (each later one does the same work again) ---------
-    "Subscription.matchUpdates": Weight(114),
-    "Subscription.myEvents": Weight(120),
+    # -- queries (ms per call; per item of the list after "+") ---------------------------
+    "Query.games": Weight(12),  # 0.56 ms: the catalogue
+    "Query.game": Weight(12),  # 0.56
+    "Query.matches": Weight(299),  # 14.9: the count (the listing's privacy filter)
+    "MatchPage.results": Weight(1, item=4),  # + 0.19 per row: the match and its seats
+    "Query.match": Weight(32),  # 1.6: the match, its seats and incidents
+    "Query.replay": Weight(230),  # 11.5: 134 moves applied again, every seat's view
+    "Query.me": Weight(8),  # 0.39
+    "Query.matchRecord": Weight(322),  # 16.1: 134 moves applied again, a digest each
+    "Query.verifyRecord": Weight(326),  # 16.3: a record of 5,000 moves read, 134 played
+    "Query.leaderboard": Weight(70, item=1),  # 3.5
+    "Query.player": Weight(477),  # 23.8: the whole profile, whatever is asked of it
+    "Player.ratingHistory": Weight(123, item=1),  # 6.1 + 0.05 per change
+    "Query.myInvitations": Weight(204, item=1),  # 10.2
+    "Query.myQuickMatches": Weight(58, item=1),  # 2.9
+    # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
+    "Game.maps": Weight(13),  # 0.64: every Han board
+    "Game.drawing": Weight(4),  # 0.15
+    "Game.moveSchema": Weight(3),  # 0.11
+    "Game.botLevels": Weight(2),  # 0.09
+    "Game.options": Weight(2),  # 0.08
+    # -- a match's fields, each time a match hands one over ------------------------------
+    "Match.status": Weight(4),  # 0.18
+    "Match.createdBy": Weight(2),  # 0.08
+    "Match.seed": Weight(2),  # 0.09
+    "Match.seats": Weight(5),  # 0.22
+    "Match.yourSeat": Weight(9),  # 0.43
+    "Match.toAct": Weight(3),  # 0.14
+    "Match.timeControl": Weight(3),  # 0.11
+    "Match.clocks": Weight(4),  # 0.19
+    "Match.reclaimableSeat": Weight(8),  # 0.36
+    "Match.incidents": Weight(29),  # 1.4: a query per match on a page
+    "Match.view": Weight(10),  # 0.50: engine.view
+    "Match.legalMoves": Weight(5),  # 0.20: engine.legal_moves
+    "Match.log": Weight(32, item=2),  # 1.6 + 0.09 per move: a query, each move redacted
+    "Match.events": Weight(38),  # 1.9: the log's query and a view
+    "MatchEvents.moves": Weight(1, item=3),  # + 0.14 per move
+    "Match.result": Weight(53),  # 2.6: the results, the final state read
+    # -- mutations: one transaction each; bot turns and scoring run in workers -----------
+    "Mutation.register": Weight(66),  # 3.3 besides the password hash (PASSWORD_CHECKS)
+    "Mutation.login": Weight(93),  # 4.6 besides the password hash
+    "Mutation.revokeToken": Weight(188),  # 9.4
+    "Mutation.createMatch": Weight(123),  # 6.1
+    "Mutation.joinMatch": Weight(267),  # 13.3
+    "Mutation.leaveMatch": Weight(185),  # 9.2
+    "Mutation.startMatch": Weight(341),  # 17.0
+    "Mutation.abortMatch": Weight(252),  # 12.6
+    "Mutation.resignMatch": Weight(214),  # 10.7
+    "Mutation.reclaimSeat": Weight(193),  # 9.6
+    "Mutation.submitMove": Weight(89),  # 4.4
+    "Mutation.createPrivateMatch": Weight(251),  # 12.5
+    "Mutation.inviteToMatch": Weight(138),  # 6.9
+    "Mutation.acceptInvitation": Weight(244),  # 12.2
+    "Mutation.declineInvitation": Weight(115),  # 5.7
+    "Mutation.joinByInviteCode": Weight(266),  # 13.3
+    "Mutation.proposeRematch": Weight(233),  # 11.6
+    "Mutation.requestQuickMatch": Weight(142),  # 7.1
+    "Mutation.cancelQuickMatch": Weight(61),  # 3.0
+    # -- subscriptions: the work of one push (the first, and each later one again) -------
+    "Subscription.matchUpdates": Weight(116),  # 5.8: the match read, 134 moves redacted
+    "Subscription.myEvents": Weight(130),  # 6.5: a page of the feed
 }
 
-#: fields that hash a password (PBKDF2, 340-430 ms by design, the point of it): their
-#: weight above is the rest of their work; an operation may hold one of them, and the
-#: auth rate limit counts each (limits.MAX_PASSWORD_CHECKS)
+#: fields that hash a password (PBKDF2, hundreds of milliseconds by design, the point of
+#: it): their weight above is the rest of their work; an operation may hold one of them,
+#: and the auth rate limit counts each (limits.MAX_PASSWORD_CHECKS)
 PASSWORD_CHECKS = frozenset({"Mutation.register", "Mutation.login"})
 
 # -- list sizes ---------------------------------------------------------------------------

@@ -98,12 +98,6 @@ def test_after_an_expensive_operation_the_process_pauses_for_its_share():
     assert slots.take("a", half) is None
 
 
-@pytest.fixture(autouse=True)
-def no_pause(settings):
-    """Expensive operations follow each other here: no pause after them (tested above)."""
-    settings.GRAPHQL_EXPENSIVE_SHARE = 1.0
-
-
 def test_over_its_bound_a_client_is_refused_before_any_resolver(settings, players):
     settings.GRAPHQL_EXPENSIVE_PER_PROCESS = 2
     gql(CHEAP)  # the process's first request loads the stack: not counted
