@@ -25,7 +25,8 @@ strawberry's depth rule exponential in nested fragment spreads):
    they are meant to stay open).
 
 Refusals are GraphQL errors with a stable ``extensions.code``: ``query_too_large``,
-``query_too_deep``, ``query_too_costly``, ``too_many_aliases``, ``timeout``.
+``query_too_deep``, ``query_too_costly``, ``too_many_aliases``, ``timeout``. How many
+expensive operations run at once is games/graphql/concurrency.py's (``too_many_concurrent``).
 """
 
 from __future__ import annotations
