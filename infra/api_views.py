@@ -1,9 +1,14 @@
-"""The base of every REST view: unknown query parameters are refused.
+"""The base of every REST view: unknown query parameters are refused, and so are control
+characters in the URL and the query string.
 
 A misspelt filter (``?stauts=active``, ``?mytrun=true``) would otherwise be ignored without
 a word and the client would get the unfiltered list; as with an unknown body key, it gets a
 400 ``invalid_request`` naming the parameter instead. Each view lists what it reads in
 ``query_params``.
+
+A path part or a query value holding a control character (``/users/a%00b/``) is a 400
+``invalid_input`` before the view runs: PostgreSQL cannot store NUL, and no name, id or
+filter holds any control character (infra/text_inputs.py; bodies: infra/parsers.py).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 from rest_framework.views import APIView
 
 from infra.api_errors import ApiError
+from infra.text_inputs import refuse_control_characters
 
 
 class UnknownQueryParameter(ApiError):
@@ -21,9 +27,15 @@ class UnknownQueryParameter(ApiError):
 class ApiView(APIView):
     #: the query-string parameters this view reads; any other is a 400
     query_params: tuple[str, ...] = ()
+    #: body fields of free text that may span lines (TAB, LF and CR, no other control)
+    multiline_fields: tuple[str, ...] = ()
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # authentication and throttles first
+        refuse_control_characters(kwargs, "")  # the URL's parts, by their names
+        for name, values in request.query_params.lists():  # every value of a repeated one
+            for value in values:
+                refuse_control_characters({name: value}, "")
         unknown = sorted(set(request.query_params) - set(self.query_params))
         if unknown:
             names = ", ".join(repr(name[:40]) for name in unknown[:5])

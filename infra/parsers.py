@@ -1,9 +1,14 @@
-"""The API's JSON parser: DRF's, plus a bound on how deeply a document may nest.
+"""The API's JSON parser: DRF's, plus a bound on how deeply a document may nest and the
+refusal of control characters.
 
 Python's json module recurses per nesting level, so a body like ``[[[[...]]]]`` a few
 thousand levels deep raised RecursionError inside DRF's parser: a 500. No request of
 this API needs more than a handful of levels, so anything deeper than MAX_JSON_DEPTH is
 refused as ``malformed_json`` (400) before a view, a service or an engine sees it.
+
+A string or key holding a control character anywhere in the body is ``invalid_input``
+(400) naming its path (infra/text_inputs.py), except TAB, LF and CR in the fields the
+view lists in ``multiline_fields``.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from typing import Any
 
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+
+from infra.text_inputs import refuse_control_characters
 
 #: far above any real request (a Han move is 4 levels deep), far below the recursion limit
 MAX_JSON_DEPTH = 64
@@ -40,4 +47,7 @@ class BoundedJSONParser(JSONParser):
                              "levels.") from None
         if json_depth(data) > MAX_JSON_DEPTH:
             raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.")
+        view = (parser_context or {}).get("view")
+        refuse_control_characters(data, "" if isinstance(data, dict) else "body",
+                                  multiline=getattr(view, "multiline_fields", ()))
         return data

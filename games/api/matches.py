@@ -195,6 +195,9 @@ class StartMatchView(_MatchActionView):
 
 
 class AbortMatchView(_MatchActionView):
+    # the one free text of the API: a note to the players may span lines
+    multiline_fields = ("reason",)
+
     @extend_schema(
         operation_id="abort_match",
         summary="Abort the match (creator or admin)",

@@ -10,6 +10,9 @@ rest (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 - Public operations (the catalogue, health, sign-up and login) carry ``security: []``:
   no lock in Swagger UI. Reads whose answer depends on the caller (a match, its log)
   keep optional auth (``{}`` among their schemes).
+- Every operation documents a 400 with the error shape: any endpoint refuses an unknown
+  query parameter and a control character in its URL or query string
+  (infra/api_views.py), whatever else it checks.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from rest_framework import serializers
 from rules import available_games, get_engine
 
 MOVE_REF = "#/components/schemas/Move"
+ERROR_REF = "#/components/schemas/Error"
 
 #: operations anyone may call with the same answer for everyone
 PUBLIC_OPERATIONS = {"list_games", "get_game", "health", "register", "get_token"}
@@ -91,13 +95,24 @@ def move_components() -> dict[str, dict]:
     return components
 
 
+#: what every REST endpoint may answer 400 for (infra/api_views.py)
+ALWAYS_BAD_REQUEST = {
+    "description": "An unknown query parameter (invalid_request), or a control character "
+    "in the URL or the query string (invalid_input).",
+    "content": {"application/json": {"schema": {"$ref": ERROR_REF}}},
+}
+
+
 def postprocess(result, generator, request, public):
     """POSTPROCESSING_HOOKS entry: add the move components, drop the lock from public
-    operations."""
+    operations, document every endpoint's 400."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(move_components())
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
             if operation.get("operationId") in PUBLIC_OPERATIONS:
                 operation["security"] = []
+            operation["responses"].setdefault("400", ALWAYS_BAD_REQUEST)
     return result
