@@ -18,6 +18,7 @@ from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
+from games.graphql.text_inputs import RefuseControlCharacters
 from games.graphql.throttling import RateLimits
 from games.lobby.graphql import LobbyMutations, LobbyQueries
 from games.quickmatch.graphql import QuickMatchMutations, QuickMatchQueries
@@ -51,6 +52,7 @@ schema = GameSchema(
     subscription=AllSubscriptions,
     extensions=[
         *limit_extensions(),  # size, depth, aliases, cost and time: games/graphql/limits.py
+        RefuseControlCharacters,  # no control character in any argument's text
         ServiceErrorCodes,
         RateLimits,
         ExpensiveOperations,  # after the rate limits: a throttled operation takes no slot

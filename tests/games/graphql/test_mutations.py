@@ -394,11 +394,11 @@ def test_register_bad_input(make_user, variables, field, reason):
 
 def test_an_abort_reason_with_a_nul_character_is_bad_input_and_aborts_nothing(players):
     # PostgreSQL text cannot hold NUL: the reason used to reach the database and fail
-    # there (a masked server_error). REST's serializer refuses it before the service.
+    # there (a masked server_error). Since issue 21 every argument's control characters
+    # are refused before execution (test_control_characters.py has every argument).
     match_id = start_match("hansa", players)
     answer = gql(ABORT, {"id": match_id, "reason": "rain\x00"}, token=players[0].token)
-    assert "errors" not in answer, answer
-    payload = answer["data"]["abortMatch"]
-    assert payload_codes(payload) == ["invalid_request"]
-    assert payload["errors"][0]["field"] == "reason"
+    assert answer["data"] is None
+    assert error_codes(answer) == ["invalid_input"]
+    assert list(answer["errors"][0]["extensions"]["details"]) == ["reason"]
     assert Match.objects.get(pk=match_id).status == "active"
