@@ -7,6 +7,10 @@ issue 14; docs/capacity.md). This subclass asks the same question in fixed SQL f
 columns a request uses (the user's id, username and flags; the rest load on first access,
 as deferred fields do) and answers exactly as DRF does: 401 for an unknown key or an
 inactive user. Nothing is cached, so a revoked token stops working at once.
+
+A key holding a control character is refused as an unknown key is, before any query:
+PostgreSQL cannot take a NUL byte, and such a key was a 500 (issue 21). The websocket's
+token check (games/graphql/auth.py) comes through here too.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from rest_framework.authentication import TokenAuthentication
 
 from accounts.narrow_users import user_attnames, user_fields
 from infra.prepared import prepared_cursor
+from infra.text_inputs import CONTROL_CHARACTERS
 
 #: the user columns a request reads (permissions, seats, display)
 USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
@@ -40,6 +45,8 @@ def _statement(token_model, user_model) -> str:
 
 class NarrowTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
+        if CONTROL_CHARACTERS.search(key):  # no key holds one; the database takes no NUL
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         token_model, user_model = self.get_model(), get_user_model()
         with prepared_cursor() as cursor:
             cursor.execute(_statement(token_model, user_model), [key])

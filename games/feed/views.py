@@ -17,11 +17,13 @@ from games.feed.selectors import parse_last_event_id
 from games.feed.stream import follow
 from games.matches import errors
 from infra.api_errors import error_body
+from infra.text_inputs import CONTROL_CHARACTERS, ControlCharacters, find_control_characters
 
 
 def _token_user(header: str):
     kind, _, key = header.partition(" ")
-    if kind.lower() != "token" or not key.strip():
+    # a key with a control character is no key (and PostgreSQL takes no NUL byte)
+    if kind.lower() != "token" or not key.strip() or CONTROL_CHARACTERS.search(key):
         return None
     token = Token.objects.select_related("user").filter(key=key.strip()).first()
     if token is None or not token.user.is_active:
@@ -48,6 +50,11 @@ async def stream_view(request):
     if user is None:
         return _error(errors.AuthenticationRequired(
             "The stream needs Authorization: Token <key>."))
+    bad = find_control_characters(dict(request.GET.items()), "")
+    if bad is not None:  # the API's rule for every text input (infra/text_inputs.py)
+        refusal = ControlCharacters(bad)
+        return JsonResponse(error_body(refusal.code, refusal.message, refusal.details),
+                            status=refusal.status_code)
     try:
         last = parse_last_event_id(request.GET.get("last_event_id",
                                                    request.headers.get("Last-Event-ID")))
