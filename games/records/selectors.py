@@ -11,7 +11,9 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 
-from games.clocks.models import Incident
+from games.clocks.models import Incident, IncidentKind
+from games.clocks.outcome import forfeit_order
+from games.clocks.presets import NONE
 from games.clocks.seat_players import seats_played_by
 from games.lobby.selectors import listed_for
 from games.matches import errors, parsing, selectors
@@ -65,6 +67,8 @@ def build_record(match: Match) -> dict:
         "rules_version": match.rules_version,
         "players": match.players,
         "options": match.options,
+        # the clock, as stored: whether a timeout or added time was possible at all
+        "time_control": match.time_control or {"preset": NONE, "kind": NONE},
         "seats": [
             {key: seat[key] for key in ("position", "kind", "user", "bot_kind")}
             for seat in selectors.seats_of(match)
@@ -81,6 +85,9 @@ def build_record(match: Match) -> dict:
             # competition ranks: tied winners share rank 1 (rulings Q1, H12)
             "winners": [row.seat for row in rows if row.rank == 1],
             "breakdown": [row.breakdown for row in rows],
+            # what the incidents made of the result: checked against them on verifying
+            "forfeits": forfeit_order(incidents),
+            "timeouts": [row.seat for row in incidents if row.kind == IncidentKind.TIMEOUT],
         },
         "match": {
             "id": match.pk,

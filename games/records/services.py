@@ -1,10 +1,10 @@
 """Verifying a game record: does the stated result follow from the seed and the moves?
 
 ``verify_record`` writes nothing; it re-deals the game from the record's seed and options
-and re-plays every move through the engine, as anyone holding the record could. A record
-that cannot be read at all is InvalidRecord (400, ``details.field`` names the part); a
-record that reads is answered with a verdict: valid, or the first ply where it diverges
-and why.
+and re-plays every move through the engine, and every incident with them
+(games/records/incidents.py), as anyone holding the record could. A record that cannot
+be read at all is InvalidRecord (400, ``details.field`` names the part); a record that
+reads is answered with a verdict: valid, or the first ply where it diverges and why.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 from games.clocks.models import IncidentKind
 from games.clocks.outcome import final_result
+from games.clocks.presets import NONE, REALTIME, TIMEOUT_POLICIES, TURN_BASED
 from games.matches import errors
 from games.matches.parsing import whole_number
 from games.matches.seeds import seed_commitment
@@ -32,6 +33,7 @@ from games.records.format import (
     normalized_json,
     state_digest,
 )
+from games.records.incidents import IncidentReplay
 from rules import IllegalMove
 
 logger = logging.getLogger(__name__)
@@ -58,6 +60,26 @@ def _digest_or_none(field: str, value: Any) -> str | None:
 def _int_list(value: Any, field: str, players: int) -> list[int]:
     if not (isinstance(value, list) and len(value) == players and all(map(_is_int, value))):
         raise _bad(field, f"{field} must be a list of {players} whole numbers.")
+    return value
+
+
+def _seat_list(value: Any, field: str, players: int) -> list[int]:
+    if not (isinstance(value, list) and len(value) <= MAX_RECORD_MOVES
+            and all(_is_int(seat) and 0 <= seat < players for seat in value)):
+        raise _bad(field, f"{field} must be a list of seats of the match.")
+    return value
+
+
+def _time_control(value: Any) -> dict | None:
+    """The record's clock as verification reads it (``kind``, ``timeout_policy``); None
+    when the record does not say (one exported before the field existed)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or value.get("kind", NONE) not in (NONE, REALTIME,
+                                                                    TURN_BASED) \
+            or value.get("timeout_policy", TIMEOUT_POLICIES[0]) not in TIMEOUT_POLICIES:
+        raise _bad("time_control", "time_control must be an object with a kind (none, "
+                   f"realtime, turn_based) and a timeout_policy ({', '.join(TIMEOUT_POLICIES)}).")
     return value
 
 
@@ -147,6 +169,10 @@ def parse_record(record: Any) -> dict:
     for optional in ("winners", "breakdown"):
         if optional in result:
             stated[optional] = result[optional]
+    for incidents_made in ("forfeits", "timeouts"):  # optional: older records lack them
+        if incidents_made in result:
+            stated[incidents_made] = _seat_list(result[incidents_made],
+                                                f"result.{incidents_made}", players)
     commitment = record.get("seed_commitment")
     if commitment is not None:
         _digest_or_none("seed_commitment", commitment)
@@ -156,6 +182,7 @@ def parse_record(record: Any) -> dict:
         "initial_state_digest": _digest_or_none("initial_state_digest",
                                                 record.get("initial_state_digest")),
         "moves": parsed_moves, "incidents": parsed_incidents, "result": stated,
+        "time_control": _time_control(record.get("time_control")),
     }
 
 
@@ -179,7 +206,15 @@ def verify_record(record: Any) -> dict:
         return _verdict(False, 0, "state_mismatch",
                         "The deal from this seed and these options is not the recorded one.",
                         0, None)
+    incidents = IncidentReplay(engine, parsed["players"], parsed["incidents"],
+                               parsed["time_control"])
     for ply, (seat, move, expected) in enumerate(parsed["moves"]):
+        if (impossible := incidents.happen(ply, state)) is not None:
+            return _verdict(False, ply, "impossible_incident", impossible, ply, None)
+        if incidents.match_ended:
+            return _verdict(False, ply, "game_over",
+                            f"The match ended at ply {ply} (every seat but one resigned or "
+                            f"forfeited), before the move at ply {ply}.", ply, None)
         if engine.is_over(state):
             return _verdict(False, ply, "game_over",
                             f"The game was over before the move at ply {ply}.", ply, None)
@@ -201,6 +236,8 @@ def verify_record(record: Any) -> dict:
                             f"The move at ply {ply} leads to another state than recorded.",
                             ply, None)
     end = len(parsed["moves"])
+    if (impossible := incidents.happen(end, state)) is not None:
+        return _verdict(False, end, "impossible_incident", impossible, end, None)
     # The engine's result with resignations and forfeits on top, exactly as scoring does.
     result = final_result(engine, state, parsed["players"], parsed["incidents"])
     if result is None:
@@ -208,7 +245,8 @@ def verify_record(record: Any) -> dict:
                         "The moves end before the game does.", end, None)
     computed = normalized_json({
         "scores": result["scores"], "ranks": result["ranks"], "winners": result["winners"],
-        "breakdown": result.get("breakdown", []),
+        "breakdown": result.get("breakdown", []), "forfeits": incidents.forfeited,
+        "timeouts": incidents.timeouts(),
     })
     stated = normalized_json(parsed["result"])
     differing = sorted(key for key, value in stated.items() if computed.get(key) != value)

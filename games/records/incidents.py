@@ -1,0 +1,125 @@
+"""A record's incidents, replayed with its moves: was each one possible where the record
+puts it? (issue 21; docs/records.md "Incidents").
+
+A record listed resignations, timeouts and the rest, but verification only applied the
+resignations to the final ranks, so an invented resignation of the seat that ranked last
+anyway changed nothing and verified. Now ``IncidentReplay`` walks the incidents in step
+with the moves and refuses one that could not have happened, by the same rules the
+clock services follow when they write them (games/clocks/services.py):
+
+- nothing happens to a seat once the game is over, or once every seat but one has
+  resigned or forfeited (the match ended then, so no move may follow either);
+- incidents are listed in the order they happened (their plies never go back);
+- a resignation, a takeover or a reclaim needs a seat that has not resigned or forfeited;
+  a takeover a seat its player holds; a reclaim a seat taken over;
+- a timeout needs a clock, a seat that owed a decision then (only those clocks run) and
+  that its player held, and is followed at once by the clock's policy: a takeover, or a
+  forfeit under the forfeit policy; a forfeit comes only so;
+- time is added only to a clock.
+
+What they change at the end (the ranks, ``forfeits``, ``timeouts``) is compared with the
+stated result by the verifier (games/records/services.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.clocks.models import FORFEIT_KINDS, IncidentKind
+from games.clocks.outcome import ended_early
+from games.clocks.presets import FORFEIT, NONE, TAKEOVER
+
+#: what a timeout is followed by, by the clock's timeout policy
+FOLLOW_UP = {TAKEOVER: IncidentKind.TAKEOVER, FORFEIT: IncidentKind.FORFEIT}
+
+
+class IncidentReplay:
+    """The incidents of one record, consumed ply by ply while its moves are replayed."""
+
+    def __init__(self, engine, players: int, incidents: list, time_control: dict | None
+                 ) -> None:
+        self.engine, self.players, self.incidents = engine, players, incidents
+        #: None when the record does not say (a record from before the field)
+        self.clock = None if time_control is None else time_control.get("kind", NONE)
+        self.policy = None if time_control is None else time_control.get("timeout_policy",
+                                                                          TAKEOVER)
+        self.next = 0
+        self.forfeited: list[int] = []  # resigned or forfeited, first to go first
+        self.taken_over: set[int] = set()  # held by a bot until their player reclaims them
+
+    @property
+    def match_ended(self) -> bool:
+        """Every seat but one has resigned or forfeited: the match ended there."""
+        return ended_early(self.players, self.forfeited)
+
+    def happen(self, ply: int, state: Any) -> str | None:
+        """Apply every incident at ``ply`` (``state``: the game after ``ply`` moves); the
+        reason the first impossible one could not happen, or None."""
+        while self.next < len(self.incidents) and self.incidents[self.next].ply <= ply:
+            index = self.next
+            incident = self.incidents[index]
+            where = f"incidents[{index}] ({incident.kind} of seat {incident.seat} at ply " \
+                    f"{incident.ply})"
+            if incident.ply < ply:
+                return f"{where} is listed after an incident at ply {ply}: out of order."
+            problem = self._impossible(index, incident, state)
+            if problem is not None:
+                return f"{where} could not happen: {problem}"
+            self._apply(incident)
+            self.next += 1
+        return None
+
+    def _impossible(self, index: int, incident, state: Any) -> str | None:
+        seat, kind = incident.seat, incident.kind
+        if self.engine.is_over(state):
+            return "the game was over."
+        if self.match_ended:
+            return "the match had ended (every seat but one had resigned or forfeited)."
+        previous = self.incidents[index - 1] if index else None
+        after_timeout = (previous is not None and previous.kind == IncidentKind.TIMEOUT
+                         and (previous.ply, previous.seat) == (incident.ply, seat))
+        if kind == IncidentKind.TIME_ADDED:
+            return "the match has no clock." if self.clock == NONE else None
+        if kind == IncidentKind.TIMEOUT:
+            return self._impossible_timeout(index, incident, state)
+        if seat in self.forfeited:
+            return f"seat {seat} had already resigned or forfeited."
+        if kind == IncidentKind.FORFEIT and not (
+                after_timeout and self.policy in (FORFEIT, None)):
+            return "a forfeit only follows its seat's timeout under the forfeit policy."
+        if kind == IncidentKind.TAKEOVER and seat in self.taken_over:
+            return f"seat {seat} was already held by a bot."
+        if kind == IncidentKind.RECLAIM and seat not in self.taken_over:
+            return f"seat {seat} had no takeover to answer."
+        return None
+
+    def _impossible_timeout(self, index: int, incident, state: Any) -> str | None:
+        seat = incident.seat
+        if self.clock == NONE:
+            return "the match has no clock."
+        if seat in self.forfeited or seat in self.taken_over:
+            return f"seat {seat} was held by a bot, whose clock never runs."
+        if seat not in self.engine.to_act(state):
+            return f"seat {seat} owed no decision, so its clock was not running."
+        follow = self.incidents[index + 1] if index + 1 < len(self.incidents) else None
+        expected = {FOLLOW_UP[self.policy]} if self.policy in FOLLOW_UP else set(
+            FOLLOW_UP.values())
+        if follow is None or (follow.ply, follow.seat) != (incident.ply, seat) \
+                or follow.kind not in expected:
+            return (f"a timeout is followed at once by its seat's "
+                    f"{' or '.join(sorted(expected))}.")
+        return None
+
+    def _apply(self, incident) -> None:
+        if incident.kind in FORFEIT_KINDS:
+            self.forfeited.append(incident.seat)
+            self.taken_over.discard(incident.seat)
+        elif incident.kind == IncidentKind.TAKEOVER:
+            self.taken_over.add(incident.seat)
+        elif incident.kind == IncidentKind.RECLAIM:
+            self.taken_over.discard(incident.seat)
+
+    def timeouts(self) -> list[int]:
+        """The seats that timed out, in order (what the result's ``timeouts`` lists)."""
+        return [incident.seat for incident in self.incidents
+                if incident.kind == IncidentKind.TIMEOUT]
