@@ -28,14 +28,16 @@ NAMES=(web worker beat)
 
 # Migrations and seeding run as the database owner when DATABASE_OWNER_URL is set
 # (scripts/services.sh prints both URLs); the three processes connect as DATABASE_URL.
+# Seeding makes the superuser admin, which the runtime role may not (docs/operations.md).
 if [ -n "${DATABASE_OWNER_URL:-}" ]; then
     DATABASE_URL="$DATABASE_OWNER_URL" "$BIN/python" manage.py migrate --noinput
+    DATABASE_URL="$DATABASE_OWNER_URL" "$BIN/python" manage.py seed_dev
 else
     "$BIN/python" manage.py migrate --noinput
+    "$BIN/python" manage.py seed_dev
 fi
 # The service itself never sees the owner's credentials.
 unset DATABASE_OWNER_URL
-"$BIN/python" manage.py seed_dev
 
 mkdir -p .var/celery
 declare -A PID STARTED

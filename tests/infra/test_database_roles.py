@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 from django.db import connection, connections
 from psycopg import errors as pg
+from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from games.matches import services as match_services
@@ -174,3 +175,98 @@ def test_the_service_works_as_the_runtime_role(as_runtime_role, api_client):
     assert Match.objects.get(pk=match_id).status == "finished"
     assert clients[0].delete(f"{API}/auth/token/").status_code in (200, 204)
     assert User.objects.filter(username="runtime_alice").exists()
+
+
+# -- users and tokens: column privileges (issue 21) -------------------------------------------
+# The runtime role could UPDATE every column of accounts_user (is_superuser too) and of
+# authtoken_token. Now it may change only what the service changes after creating a row:
+# a user's password (the password change, a hash upgrade at login) and last_login (a
+# session login); a token is created and deleted, never changed. It still inserts users
+# (registration), but never a staff user or a superuser.
+@pytest.fixture
+def someone(make_user):
+    user = make_user(username="someone", email="someone@example.org")
+    return user, Token.objects.create(user=user)
+
+
+@pytest.mark.parametrize("assignment", [
+    "is_superuser = true", "is_staff = true", "is_active = false", "username = 'admin2'",
+    "email = 'thief@example.org'", "date_joined = now()", "first_name = 'x'",
+])
+def test_the_runtime_role_cannot_change_a_users_standing(runtime_sql, someone, assignment):
+    user, _token = someone
+    _refused(runtime_sql, f"UPDATE accounts_user SET {assignment} WHERE id = %s", [user.pk])
+    user.refresh_from_db()
+    assert not user.is_superuser and not user.is_staff and user.is_active
+    assert (user.username, user.email) == ("someone", "someone@example.org")
+
+
+@pytest.mark.parametrize("assignment", ["key = repeat('0', 40)", "user_id = user_id",
+                                        "created = now()"])
+def test_the_runtime_role_cannot_change_a_token(runtime_sql, someone, assignment):
+    _user, token = someone
+    _refused(runtime_sql, f"UPDATE authtoken_token SET {assignment} WHERE key = %s",
+             [token.key])
+    assert Token.objects.get(user=token.user_id).key == token.key
+
+
+def test_the_runtime_role_creates_no_staff_and_no_superuser(runtime_sql):
+    insert = ("INSERT INTO accounts_user (password, username, first_name, last_name, email, "
+              "is_superuser, is_staff, is_active, date_joined) "
+              "VALUES ('!', %s, '', '', '', %s, %s, true, now())")
+    for name, superuser, staff in (("root2", True, False), ("staff2", False, True)):
+        _refused(runtime_sql, insert, [name, superuser, staff])
+    runtime_sql.execute(insert, ["plain", False, False])  # registration's insert
+    assert User.objects.filter(username="plain").exists()
+    assert not User.objects.filter(username__in=["root2", "staff2"]).exists()
+
+
+def test_the_runtime_role_changes_only_passwords_and_last_logins(runtime_sql):
+    rows = runtime_sql.execute(
+        "SELECT table_name, column_name FROM information_schema.column_privileges "
+        "WHERE grantee = current_user AND privilege_type = 'UPDATE' "
+        "AND table_name IN ('accounts_user', 'authtoken_token')").fetchall()
+    assert sorted(rows) == [("accounts_user", "last_login"), ("accounts_user", "password")]
+
+
+@pytest.fixture
+def boss_and_player(make_user):
+    """Made by the owner, as createsuperuser would (the runtime cannot make a superuser)."""
+    return (make_user("boss", password="old-pass-123!", is_staff=True, is_superuser=True),
+            make_user("player", password="old-pass-123!"))
+
+
+def test_logging_in_and_changing_passwords_work_as_the_runtime_role(boss_and_player,
+                                                                    as_runtime_role, client):
+    """The admin's flows that write users: a session login (last_login), changing your
+    own password, an admin changing another's, and the user page (read-only now)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT current_user")
+        assert cursor.fetchone()[0] == settings.RUNTIME_DATABASE["USER"]
+    admin, player = boss_and_player
+    response = client.post("/admin/login/", {"username": "boss", "password": "old-pass-123!",
+                                             "next": "/admin/"})
+    assert response.status_code == 302, response.content[:300]
+    assert User.objects.get(pk=admin.pk).last_login is not None
+
+    response = client.post("/admin/password_change/", {
+        "old_password": "old-pass-123!", "new_password1": "brand-new-pass-456!",
+        "new_password2": "brand-new-pass-456!"})
+    assert response.status_code == 302, response.content[:500]
+    assert User.objects.get(pk=admin.pk).check_password("brand-new-pass-456!")
+
+    response = client.post(f"/admin/accounts/user/{player.pk}/password/", {
+        "password1": "another-pass-789!", "password2": "another-pass-789!",
+        "usable_password": "true"})
+    assert response.status_code == 302, response.content[:500]
+    assert User.objects.get(pk=player.pk).check_password("another-pass-789!")
+
+    page = client.get(f"/admin/accounts/user/{player.pk}/change/")
+    assert page.status_code == 200
+    response = client.post(f"/admin/accounts/user/{player.pk}/change/",
+                           {"is_superuser": "on", "is_staff": "on", "username": "x"})
+    assert response.status_code == 302, response.content[:500]  # nothing to save there
+    player.refresh_from_db()
+    assert not player.is_superuser and not player.is_staff and player.username == "player"
+    assert client.get(f"/admin/accounts/user/{player.pk}/delete/").status_code == 403
+
