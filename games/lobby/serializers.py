@@ -19,3 +19,24 @@ class JoinByCodeRequestSerializer(RefusesUnknownFields):
     invite_code = serializers.JSONField(help_text="The private match's invite code.")
     position = serializers.JSONField(required=False, default=None, allow_null=True,
                                      help_text="Seat to take (default: lowest free).")
+
+
+class InvitationSerializer(serializers.Serializer):
+    """An invitation as the lobby answers it (games.lobby.selectors.invitation_row): for
+    the OpenAPI schema, the rows are rendered as they are."""
+
+    id = serializers.IntegerField()
+    match_id = serializers.IntegerField()
+    game = serializers.CharField()
+    players = serializers.IntegerField()
+    match_status = serializers.CharField(help_text="open, active, scoring, finished or "
+                                         "aborted.")
+    inviter = serializers.CharField(allow_null=True, help_text="Null once the inviter's "
+                                    "account is gone.")
+    invitee = serializers.CharField()
+    position = serializers.IntegerField(allow_null=True, help_text="The seat offered; null: "
+                                        "any free one.")
+    status = serializers.CharField(help_text="pending, accepted, declined or withdrawn.")
+    is_rematch = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    responded_at = serializers.DateTimeField(allow_null=True)

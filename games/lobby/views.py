@@ -85,7 +85,8 @@ class MatchInvitationsView(ApiView):
         summary="Invite people to an open match you sit in or created",
         parameters=[MATCH_ID],
         request=ls.InviteRequestSerializer,
-        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 403, 404, 409)},
+        responses={201: ls.InvitationSerializer(many=True),
+                   **error_responses(400, 403, 404, 409)},
         tags=["lobby"],
     )
     def post(self, request, match_id: str):
@@ -104,7 +105,7 @@ class MyInvitationsView(ApiView):
         summary="Your invitations, newest first",
         parameters=[OpenApiParameter("status", str, description="pending, accepted, "
                                      "declined or withdrawn.")],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400)},
+        responses={200: ls.InvitationSerializer(many=True), **error_responses(400)},
         tags=["lobby"],
     )
     def get(self, request):
@@ -128,7 +129,7 @@ class DeclineInvitationView(ApiView):
 
     @extend_schema(summary="Decline an invitation (a declined rematch is aborted)",
                    parameters=[INVITATION_ID], request=None,
-                   responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
+                   responses={200: ls.InvitationSerializer, **error_responses(404, 409)},
                    tags=["lobby"])
     def post(self, request, invitation_id: str):
         invitation = services.decline_invitation(user=request.user,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from games.api import serializers as s
 from games.api.common import error_responses
 from games.quickmatch import selectors, services
+from games.quickmatch.serializers import QuickMatchRequestRowSerializer
 from infra.api_views import ApiView
 
 
@@ -28,12 +29,14 @@ class QuickMatchView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Your quick-match requests, newest first",
-                   responses={200: OpenApiTypes.OBJECT, **error_responses()}, tags=["quick match"])
+                   responses={200: QuickMatchRequestRowSerializer(many=True),
+                              **error_responses()}, tags=["quick match"])
     def get(self, request):
         return Response(selectors.requests_of(request.user))
 
     @extend_schema(summary="Wait for a quick match", request=QuickMatchRequestSerializer,
-                   responses={201: OpenApiTypes.OBJECT, **error_responses(400, 409)},
+                   responses={201: QuickMatchRequestRowSerializer,
+                              **error_responses(400, 409)},
                    tags=["quick match"])
     def post(self, request):
         serializer = QuickMatchRequestSerializer(data=request.data)
@@ -48,7 +51,8 @@ class QuickMatchDetailView(ApiView):
 
     @extend_schema(summary="Stop waiting", request=None,
                    parameters=[OpenApiParameter("request_id", int, OpenApiParameter.PATH)],
-                   responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
+                   responses={200: QuickMatchRequestRowSerializer,
+                              **error_responses(404, 409)},
                    tags=["quick match"])
     def delete(self, request, request_id: str):
         return Response(selectors.request_row(
