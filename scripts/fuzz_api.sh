@@ -1,81 +1,107 @@
 #!/usr/bin/env bash
-# Fuzz the live API with schemathesis (dev only; CI does not run it).
+# Fuzz the live API with schemathesis (tests/test_fuzz_api.py runs it in `make test`).
 #
 #   scripts/fuzz_api.sh            # REST (OpenAPI) then GraphQL, 60 examples per operation
 #   EXAMPLES=200 SEED=7 scripts/fuzz_api.sh
 #
-# Needs the local services (scripts/services.sh start). It creates (once) and migrates the
-# database $FUZZ_DB, starts daphne on 127.0.0.1:$FUZZ_PORT with Celery tasks inline (bots
-# move at once), makes a user with a token and four matches (Han and Hansa, active and
-# open), runs schemathesis against 127.0.0.1 only, and stops daphne again. schemathesis is
-# installed into .venv on first use (it is not a dev extra: CI never needs it).
+# Needs the local services (scripts/services.sh start). It makes the database $FUZZ_DB
+# afresh as the owner role (DATABASE_OWNER_URL, which migrates it and grants the runtime
+# role its privileges: docs/operations.md "Database roles"), starts the production web
+# server (scripts/serve_web.sh, one uvicorn process) on 127.0.0.1:$FUZZ_PORT as the
+# runtime role (DATABASE_URL) with Celery tasks inline (bots move at once), makes a user
+# with a token and four matches with fixed seeds (Han and Hansa, active and open), runs
+# schemathesis against 127.0.0.1 only, and stops the server again. Runs are deterministic:
+# the same data, and the same requests for the same SEED (schemathesis's deterministic
+# generation keeps no example database between runs).
 # Checks: REST not_a_server_error, response_schema_conformance, status_code_conformance,
-# content_type_conformance; GraphQL coded_graphql_errors (scripts/fuzz_graphql_hooks.py).
-# Known and accepted: daphne (twisted) answers a malformed multipart/form-data body with a
-# bare 400 before the app sees it, so REST reports ST104/ST109 on a few POSTs.
+# content_type_conformance; GraphQL coded_graphql_errors (scripts/fuzz_graphql_hooks.py);
+# and no 500 or engine crash in the server's log.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 BIN="$ROOT/.venv/bin"
 PG_PORT="${PG_PORT:-54329}"
+REDIS_PORT="${REDIS_PORT:-63799}"
 FUZZ_DB="${FUZZ_DB:-game_fuzz}"
 FUZZ_PORT="${FUZZ_PORT:-8765}"
 EXAMPLES="${EXAMPLES:-60}"
 SEED="${SEED:-1}"
 BASE="http://127.0.0.1:$FUZZ_PORT"
-OUT="$ROOT/.var/fuzz"
-export DATABASE_URL="postgres://game:game@127.0.0.1:$PG_PORT/$FUZZ_DB"
+OUT="${FUZZ_OUT:-$ROOT/.var/fuzz}"
+# The checkout's roles (Makefile); the fuzz database replaces the database in each URL.
+OWNER_URL="${DATABASE_OWNER_URL:-postgres://game_owner:game_owner@127.0.0.1:$PG_PORT/game}"
+RUNTIME_URL="${DATABASE_URL:-postgres://game:game@127.0.0.1:$PG_PORT/game}"
+# Its own Redis database: the fuzz server's rate-limit counters and live updates stay
+# out of a development server's (db 0) and the test suite's (dbs 5 and 6).
+export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/8"
+export DJANGO_SETTINGS_MODULE=config.settings  # the service's, never the test suite's
 export CELERY_TASK_ALWAYS_EAGER=true DEBUG=false
 # DEBUG off refuses the development key; the fuzz server signs nothing that outlives it.
 export SECRET_KEY="${SECRET_KEY:-fuzz-only-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}"
 # Thousands of requests a minute from one address: rate limits would answer most with 429.
 export THROTTLE_ANON_READ=1000000/min THROTTLE_USER_READ=1000000/min
 export THROTTLE_MOVE=1000000/min THROTTLE_AUTH=1000000/min
+unset CACHE_REDIS_URL CELERY_BROKER_URL CHANNEL_REDIS_URL  # all from REDIS_URL above
 
-[ -x "$BIN/schemathesis" ] || "$BIN/pip" install -q schemathesis
+[ -x "$BIN/schemathesis" ] || { echo "[fuzz] schemathesis missing: make install" >&2; exit 1; }
 mkdir -p "$OUT"
 
-"$BIN/python" - <<PY
+# A fresh database each run, created by the owner (the runtime role may not create one).
+read -r FUZZ_OWNER_URL FUZZ_RUNTIME_URL RUNTIME_ROLE < <("$BIN/python" - "$OWNER_URL" \
+        "$RUNTIME_URL" "$FUZZ_DB" <<'PY'
+import sys
+from urllib.parse import urlsplit
+
 import psycopg
-with psycopg.connect("postgres://game:game@127.0.0.1:$PG_PORT/game", autocommit=True) as db:
-    if not db.execute("SELECT 1 FROM pg_database WHERE datname = %s", ["$FUZZ_DB"]).fetchone():
-        db.execute('CREATE DATABASE "$FUZZ_DB"')
+
+owner, runtime, name = sys.argv[1:]
+with psycopg.connect(owner, autocommit=True) as db:
+    db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    db.execute(f'CREATE DATABASE "{name}"')
+print(*(urlsplit(url)._replace(path=f"/{name}").geturl() for url in (owner, runtime)),
+      urlsplit(runtime).username)
 PY
-"$BIN/python" manage.py migrate --noinput -v0
+)
+DATABASE_URL="$FUZZ_OWNER_URL" DATABASE_RUNTIME_ROLE="$RUNTIME_ROLE" \
+    "$BIN/python" manage.py migrate --noinput -v0
+export DATABASE_URL="$FUZZ_RUNTIME_URL"  # everything below runs as the runtime role
+# A user with a token and four matches (Han and Hansa, active and open), with fixed
+# seeds: the same deals and bot moves every run, so the same requests meet the same data.
 TOKEN="$("$BIN/python" manage.py shell -c "
 from accounts.models import User
+from games.matches.services import create_match
 from rest_framework.authtoken.models import Token
-user, _ = User.objects.get_or_create(username='fuzzer')
-print(Token.objects.get_or_create(user=user)[0].key)" | tail -1)"
+user = User.objects.create_user('fuzzer')
+for index, (game, players, options, bots) in enumerate([
+        ('han', 2, None, {1: 'random'}), ('hansa', 2, None, {1: 'random'}),
+        ('han', 3, {'map': 'border-disputes', 'variant': True}, None), ('hansa', 3, None, None)]):
+    create_match(user=user, game=game, players=players, options=options, bot_seats=bots,
+                 seed=f'fuzz-{index}')
+print(Token.objects.create(user=user).key)" | tail -1)"
 
-"$BIN/daphne" -b 127.0.0.1 -p "$FUZZ_PORT" config.asgi:application >"$OUT/daphne.log" 2>&1 &
-DAPHNE=$!
-trap 'kill "$DAPHNE" 2>/dev/null || true; wait "$DAPHNE" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -fs "$BASE/api/v1/health" >/dev/null && break; sleep 0.2; done
-
-for body in '{"game":"han","players":2,"bot_seats":{"1":"random"}}' \
-            '{"game":"hansa","players":2,"bot_seats":{"1":"random"}}' \
-            '{"game":"han","players":3,"options":{"map":"border-disputes","variant":true}}' \
-            '{"game":"hansa","players":3}'; do
-    curl -fs -o /dev/null -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" \
-        -d "$body" "$BASE/api/v1/matches/"
-done
+HOST=127.0.0.1 PORT="$FUZZ_PORT" WEB_PROCESSES=1 "$ROOT/scripts/serve_web.sh" \
+    >"$OUT/server.log" 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do curl -fs "$BASE/api/v1/health" >/dev/null && break; sleep 0.2; done
 
 status=0
-cd "$OUT"  # schemathesis keeps its replay data in ./.schemathesis: not in the checkout
+cd "$OUT"  # schemathesis writes its reports here: not in the checkout
 # DELETE /auth/token/ is left out: it would revoke the token the run depends on.
-"$BIN/schemathesis" run "$BASE/api/v1/schema/?format=json" \
+"$BIN/schemathesis" --no-color run "$BASE/api/v1/schema/?format=json" \
     -H "Authorization: Token $TOKEN" --exclude-method DELETE \
     -c not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance \
-    -n "$EXAMPLES" --seed "$SEED" -w 1 --no-color || status=1
+    -n "$EXAMPLES" --seed "$SEED" --generation-deterministic \
+    -w 1 || status=1
 PYTHONPATH="$ROOT/scripts" SCHEMATHESIS_HOOKS=fuzz_graphql_hooks \
-"$BIN/schemathesis" run "$BASE/graphql/" \
+"$BIN/schemathesis" --no-color run "$BASE/graphql/" \
     -H "Authorization: Token $TOKEN" --exclude-name-regex revokeToken \
-    -c coded_graphql_errors -n "$EXAMPLES" --seed "$SEED" -w 1 --no-color || status=1
+    -c coded_graphql_errors -n "$EXAMPLES" --seed "$SEED" --generation-deterministic \
+    -w 1 || status=1
 
-if grep -q "Internal Server Error\|engine crashed\|GraphQL resolver failed" "$OUT/daphne.log"; then
-    echo "[fuzz] the server log has 500s or engine crashes: see $OUT/daphne.log"
+if grep -q "Internal Server Error\|engine crashed\|GraphQL resolver failed" "$OUT/server.log"; then
+    echo "[fuzz] the server log has 500s or engine crashes: see $OUT/server.log"
     status=1
 fi
 exit "$status"
