@@ -84,7 +84,18 @@ HOST=127.0.0.1 PORT="$FUZZ_PORT" WEB_PROCESSES=1 "$ROOT/scripts/serve_web.sh" \
     >"$OUT/server.log" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do curl -fs "$BASE/api/v1/health" >/dev/null && break; sleep 0.2; done
+# up when health answers (Python, not curl: a fresh CI machine may lack curl)
+"$BIN/python" - "$BASE/api/v1/health" <<'PY' || { echo "[fuzz] the server did not start"; exit 1; }
+import sys, time, urllib.request
+
+for _ in range(150):
+    try:
+        urllib.request.urlopen(sys.argv[1], timeout=2)
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.2)
+sys.exit(1)
+PY
 
 status=0
 cd "$OUT"  # schemathesis writes its reports here: not in the checkout
