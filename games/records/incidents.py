@@ -8,7 +8,9 @@ with the moves and refuses one that could not have happened, by the same rules t
 clock services follow when they write them (games/clocks/services.py):
 
 - nothing happens to a seat once the game is over, or once every seat but one has
-  resigned or forfeited (the match ended then, so no move may follow either);
+  resigned or forfeited (the match ended then, so no move may follow either), but the
+  rest of the deadline check that ended it: one check times out every seat whose clock
+  ran out, at the same ply, and decides the end after;
 - incidents are listed in the order they happened (their plies never go back);
 - a resignation, a takeover or a reclaim needs a seat that has not resigned or forfeited;
   a takeover a seat its player holds; a reclaim a seat taken over;
@@ -46,6 +48,8 @@ class IncidentReplay:
         self.next = 0
         self.forfeited: list[int] = []  # resigned or forfeited, first to go first
         self.taken_over: set[int] = set()  # held by a bot until their player reclaims them
+        #: the ply of the deadline check whose forfeit ended the match, if one did
+        self.ended_by_timeouts_at: int | None = None
 
     @property
     def match_ended(self) -> bool:
@@ -61,7 +65,8 @@ class IncidentReplay:
             where = f"incidents[{index}] ({incident.kind} of seat {incident.seat} at ply " \
                     f"{incident.ply})"
             if incident.ply < ply:
-                return f"{where} is listed after an incident at ply {ply}: out of order."
+                return (f"{where} is listed after an incident of a later ply: incidents "
+                        "are listed in the order they happened.")
             problem = self._impossible(index, incident, state)
             if problem is not None:
                 return f"{where} could not happen: {problem}"
@@ -73,11 +78,13 @@ class IncidentReplay:
         seat, kind = incident.seat, incident.kind
         if self.engine.is_over(state):
             return "the game was over."
-        if self.match_ended:
-            return "the match had ended (every seat but one had resigned or forfeited)."
         previous = self.incidents[index - 1] if index else None
         after_timeout = (previous is not None and previous.kind == IncidentKind.TIMEOUT
                          and (previous.ply, previous.seat) == (incident.ply, seat))
+        same_check = (incident.ply == self.ended_by_timeouts_at
+                      and (kind == IncidentKind.TIMEOUT or after_timeout))
+        if self.match_ended and not same_check:
+            return "the match had ended (every seat but one had resigned or forfeited)."
         if kind == IncidentKind.TIME_ADDED:
             return "the match has no clock." if self.clock == NONE else None
         if kind == IncidentKind.TIMEOUT:
@@ -112,8 +119,11 @@ class IncidentReplay:
 
     def _apply(self, incident) -> None:
         if incident.kind in FORFEIT_KINDS:
+            ended_before = self.match_ended
             self.forfeited.append(incident.seat)
             self.taken_over.discard(incident.seat)
+            if self.match_ended and not ended_before and incident.kind == IncidentKind.FORFEIT:
+                self.ended_by_timeouts_at = incident.ply  # a forfeit follows a timeout
         elif incident.kind == IncidentKind.TAKEOVER:
             self.taken_over.add(incident.seat)
         elif incident.kind == IncidentKind.RECLAIM:

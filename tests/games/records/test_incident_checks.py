@@ -246,6 +246,35 @@ def test_the_stated_timeouts_must_be_the_incidents(timed_out):
     assert "timeouts" in verdict["message"]
 
 
+@pytest.fixture
+def both_forfeited(make_user):
+    """Two players whose clocks run out together under the forfeit policy: one deadline
+    check records both timeouts and both forfeits at the same ply, then the match ends."""
+    ann, bob = make_user(), make_user()
+    with eager_celery(), time_machine.travel(T0, tick=False) as traveller:
+        match = match_services.create_match(
+            user=ann, game="hansa", players=2,
+            time_control={"preset": "realtime-3+10", "timeout_policy": "forfeit"})
+        match_services.join_match(user=bob, match_id=match.pk)
+        traveller.shift(timedelta(minutes=4))
+        clock_services.sweep_expired_clocks()
+    record = _finished(match)
+    assert [(entry["seat"], entry["kind"]) for entry in record["incidents"]] == [
+        (0, "timeout"), (0, "forfeit"), (1, "timeout"), (1, "forfeit")]
+    return record
+
+
+def test_timeouts_of_one_deadline_check_may_follow_the_end(both_forfeited):
+    """The match ended with the first forfeit, but the same check went on to time out the
+    other seat too: a real record, valid. A resignation there is not."""
+    assert verify_record(both_forfeited)["valid"] is True
+    tampered = copy.deepcopy(both_forfeited)
+    ply = tampered["incidents"][0]["ply"]
+    tampered["incidents"][2:] = [{"ply": ply, "seat": 1, "kind": "resign"}]
+    tampered["result"]["timeouts"] = [0]
+    _refused(tampered, ply)
+
+
 # -- real records verify, and old ones without the new fields ---------------------------------
 def test_records_with_real_incidents_verify(resigned_duel, resigned_trio, timed_out):
     for record in (resigned_duel, resigned_trio, timed_out):
