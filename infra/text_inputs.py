@@ -11,11 +11,14 @@ is checked here first, whatever reads it later:
   (``infra/parsers.py``), every query parameter and every part of the URL path
   (``infra/api_views.py``);
 - GraphQL: every string argument, ``ID``, and string inside a ``JSON`` value or an input
-  object, written in the document or sent as a variable (``games/graphql/text_inputs.py``).
+  object, written in the document or sent as a variable (``games/graphql/text_inputs.py``);
+- the feed stream's query (``games/feed/views.py``); a token key holding one is a bad
+  token, 401, without a query (``accounts/token_auth.py``).
 
 A refusal is a 400 ``invalid_input`` naming where the character is, as a field path
 (``usernames.1``, ``options.map``), with the per-field code ``control_characters``. It
-never repeats the text: the field may be a password.
+never repeats a value (it may be a password); an object key holding one is named with the
+character escaped (``ty\\x00pe``).
 
 Free text over several lines may hold TAB, LF and CR (never NUL or the other controls):
 the fields that take it say so (``ApiView.multiline_fields``, GraphQL's
