@@ -103,6 +103,8 @@ class MyInvitationsView(ApiView):
 
     @extend_schema(
         summary="Your invitations, newest first",
+        # as generated while the answer was declared an object: clients name it so
+        operation_id="invitations_retrieve",
         parameters=[OpenApiParameter("status", str, description="pending, accepted, "
                                      "declined or withdrawn.")],
         responses={200: ls.InvitationSerializer(many=True), **error_responses(400)},

@@ -28,7 +28,9 @@ class QuickMatchRequestSerializer(s.RefusesUnknownFields):
 class QuickMatchView(ApiView):
     permission_classes = [IsAuthenticated]
 
+    # operation_id as generated while the answer was declared an object: clients name it so
     @extend_schema(summary="Your quick-match requests, newest first",
+                   operation_id="quick_match_retrieve",
                    responses={200: QuickMatchRequestRowSerializer(many=True),
                               **error_responses()}, tags=["quick match"])
     def get(self, request):

@@ -649,7 +649,7 @@ export interface components {
             /** @description Your position (default: lowest free). */
             creator_seat?: number | null;
             /** @description A preset name from GET /games/{game}/ ("realtime-10+30", "turn-based-3d", "none": the default), or {"preset", "timeout_policy"?: "takeover"|"forfeit", "takeover_bot"?}, or a custom {"kind": "realtime", "initial_seconds", "increment_seconds"} / {"kind": "turn_based", "days_per_move"}. */
-            time_control?: unknown | null;
+            time_control?: unknown;
         };
         /** @description A new match; unknown keys are refused (invalid_input, unknown_field). */
         CreatePrivateMatchRequest: {
@@ -673,9 +673,9 @@ export interface components {
             /** @description Your position (default: lowest free). */
             creator_seat?: number | null;
             /** @description A preset name from GET /games/{game}/ ("realtime-10+30", "turn-based-3d", "none": the default), or {"preset", "timeout_policy"?: "takeover"|"forfeit", "takeover_bot"?}, or a custom {"kind": "realtime", "initial_seconds", "increment_seconds"} / {"kind": "turn_based", "days_per_move"}. */
-            time_control?: unknown | null;
+            time_control?: unknown;
             /** @description Usernames to invite. */
-            invite?: unknown | null;
+            invite?: unknown;
         };
         /** @description The error shape, for the OpenAPI schema of every app's endpoints. */
         Error: {
@@ -692,7 +692,7 @@ export interface components {
             status: string;
             to_act: number[];
             moves: components["schemas"]["LoggedMove"][];
-            view: unknown | null;
+            view: unknown;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description Every incident so far, in order. */
@@ -746,6 +746,30 @@ export interface components {
          */
         IncidentKindEnum: "resign" | "timeout" | "takeover" | "reclaim" | "forfeit" | "time_added";
         /**
+         * @description An invitation as the lobby answers it (games.lobby.selectors.invitation_row): for
+         *     the OpenAPI schema, the rows are rendered as they are.
+         */
+        Invitation: {
+            id: number;
+            match_id: number;
+            game: string;
+            players: number;
+            /** @description open, active, scoring, finished or aborted. */
+            match_status: string;
+            /** @description Null once the inviter's account is gone. */
+            inviter: string | null;
+            invitee: string;
+            /** @description The seat offered; null: any free one. */
+            position: number | null;
+            /** @description pending, accepted, declined or withdrawn. */
+            status: string;
+            is_rematch: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            responded_at: string | null;
+        };
+        /**
          * @description Refuses keys the request does not define (400 ``invalid_input``, per-field code
          *     ``unknown_field``) instead of dropping them: a misspelt optional key such as
          *     ``"expectedPly"`` or ``"bot_seat"`` would otherwise be ignored without a word, and the
@@ -765,7 +789,7 @@ export interface components {
             /** @description The private match's invite code. */
             invite_code: unknown;
             /** @description Seat to take (default: lowest free). */
-            position?: unknown | null;
+            position?: unknown;
         };
         /** @description The seat to take. */
         JoinRequest: {
@@ -818,7 +842,7 @@ export interface components {
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description engine.view for your seat, or the spectator view. */
-            view: unknown | null;
+            view: unknown;
             /** @description Resignations, timeouts, takeovers... */
             incidents: components["schemas"]["Incident"][];
             /** @description The seat a bot holds for you since your clock ran out (POST reclaim/ takes it back); null otherwise. */
@@ -877,10 +901,42 @@ export interface components {
             game: unknown;
             /** @description Number of seats. */
             players: unknown;
-            options?: unknown | null;
-            time_control?: unknown | null;
+            options?: unknown;
+            time_control?: unknown;
             /** @description {"min": number, "max": number} on openskill mu; either may be left out. */
-            rating_range?: unknown | null;
+            rating_range?: unknown;
+        };
+        QuickMatchRequestRow: {
+            id: number;
+            game: string;
+            players: number;
+            /** @description As the engine normalised them. */
+            options: unknown;
+            /** @description As stored: preset, kind, times, policy. */
+            time_control: unknown;
+            /** @description On openskill mu; null: unbounded. */
+            rating_range: components["schemas"]["RatingRange"];
+            /**
+             * Format: double
+             * @description Your rating (mu) in the game when you asked.
+             */
+            rating: number;
+            /** @description waiting, matched, cancelled or expired. */
+            status: string;
+            /** @description Once matched. */
+            match_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            closed_at: string | null;
+        };
+        RatingRange: {
+            /** Format: double */
+            min: number | null;
+            /** Format: double */
+            max: number | null;
         };
         Registration: {
             /** @description 3 to 30 characters: ASCII letters, digits, '.', '_' and '-'; unique regardless of case; NFKC-normalised. */
@@ -1005,11 +1061,11 @@ export interface components {
             valid: boolean;
             /** @description First ply that disagrees: 0 the deal, k the move at ply k, the number of moves the end; null when valid. */
             diverges_at_ply: number | null;
-            /** @description seed_commitment_mismatch, state_mismatch, game_over, not_your_turn, illegal_move, game_not_over, result_mismatch; null when valid. */
+            /** @description seed_commitment_mismatch, state_mismatch, game_over, not_your_turn, illegal_move, impossible_incident, game_not_over, result_mismatch; null when valid. */
             reason: string | null;
             message: string;
             plies_checked: number;
-            computed_result: unknown | null;
+            computed_result: unknown;
         };
         /** @description Rule A: pay with 1-3 cards for 1-2 pieces, placed in order. */
         HanPlaceMove: {
@@ -1225,6 +1281,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1250,6 +1315,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Game"][];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -1279,6 +1353,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Game"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -1316,6 +1399,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1343,9 +1435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Invitation"][];
                 };
             };
             400: {
@@ -1385,6 +1475,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -1429,9 +1528,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -1639,6 +1745,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1803,9 +1918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Invitation"][];
                 };
             };
             400: {
@@ -1928,6 +2041,15 @@ export interface operations {
                     "application/json": components["schemas"]["MatchDetail"];
                 };
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1992,6 +2114,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2040,6 +2171,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2076,6 +2216,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoggedMove"][];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -2182,6 +2331,15 @@ export interface operations {
                     "application/json": components["schemas"]["MatchDetail"];
                 };
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2230,6 +2388,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2276,6 +2443,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -2455,6 +2631,15 @@ export interface operations {
                     "application/json": components["schemas"]["Result"];
                 };
             };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2562,6 +2747,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -2694,9 +2888,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["QuickMatchRequestRow"][];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -2727,9 +2928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["QuickMatchRequestRow"];
                 };
             };
             400: {
@@ -2774,9 +2973,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["QuickMatchRequestRow"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
@@ -2873,6 +3079,15 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: {
