@@ -13,7 +13,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.core import checks
 from django.utils.module_loading import import_string
-
 from django_redis.cache import RedisCache
 
 OUR_CACHE = "django_redis.cache.RedisCache"
