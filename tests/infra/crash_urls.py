@@ -1,5 +1,6 @@
 """The project's URLs plus endpoints that fail on purpose, for the URL policy tests."""
 
+import redis
 from django.http import Http404
 from django.urls import path
 from rest_framework.views import APIView
@@ -18,6 +19,11 @@ class CrashingApiView(APIView):
     post = get
 
 
+def redis_down(request):
+    raise redis.exceptions.ConnectionError(
+        "Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+
 def plain_404(request):
     raise Http404("raised by a plain Django view")
 
@@ -27,6 +33,7 @@ urlpatterns = [
     path("api/v1/test-crash/", crash),
     path("api/v1/test-drf-crash", CrashingApiView.as_view()),
     path("api/v1/test-404/", plain_404),
+    path("api/v1/test-redis-down/", redis_down),
     path("graphql/test-crash/", crash),
 ]
 handler404 = project_urls.handler404
