@@ -102,6 +102,7 @@ DATABASE_RUNTIME_ROLE = env_str("DATABASE_RUNTIME_ROLE", "game")
 REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 63799)}/0")
 
 # Shared by every web process: throttle counters (and later caches) must agree across them.
+CACHE_TIMEOUT_SECONDS = float(env_str("CACHE_TIMEOUT_SECONDS", "0.25"))
 CACHES = {
     "default": {
         # django-redis: one connection pool per process, kept connected between requests
@@ -110,6 +111,13 @@ CACHES = {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": env_str("CACHE_REDIS_URL", REDIS_URL),
         "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "game"),
+        # A Redis that is down or hung costs a request this long at most (a counter is a
+        # sub-millisecond INCR), and then the rate limits count in the process for a while
+        # (infra/counters.py): an outage costs milliseconds per request, not seconds.
+        "OPTIONS": {
+            "SOCKET_CONNECT_TIMEOUT": CACHE_TIMEOUT_SECONDS,
+            "SOCKET_TIMEOUT": CACHE_TIMEOUT_SECONDS,
+        },
     }
 }
 

@@ -15,17 +15,15 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import InterfaceError as DatabaseInterfaceError
-from django.db import OperationalError as DatabaseOperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from infra.outages import UNAVAILABLE, which
+
 logger = logging.getLogger(__name__)
 
-#: the database cannot be reached (down, restarting, connections refused): a 503, not a 500
-DATABASE_UNAVAILABLE = (DatabaseOperationalError, DatabaseInterfaceError)
 #: how long a client is asked to wait before retrying a 503 (Retry-After)
 RETRY_AFTER_SECONDS = 5
 
@@ -63,8 +61,8 @@ class ApiError(exceptions.APIException):
 
 
 class ServiceUnavailable(ApiError):
-    """The database is unreachable for a moment (a restart, a failover): retry later.
-    The driver's own message (host, port, role) goes to the log only."""
+    """The database or Redis is unreachable for a moment (a restart, a failover): retry
+    later. The driver's own message (host, port, role) goes to the log only."""
 
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "service_unavailable"
@@ -155,8 +153,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Any:
     elif isinstance(exc, DjangoValidationError):
         # A model-level validation error that escaped a service: still bad input, not a 500.
         exc = exceptions.ValidationError(as_serializer_error(exc))
-    elif isinstance(exc, DATABASE_UNAVAILABLE):
-        logger.warning("database unavailable: answered 503", exc_info=exc)
+    elif isinstance(exc, UNAVAILABLE):
+        logger.warning("%s unavailable: answered 503", which(exc), exc_info=exc)
         exc = ServiceUnavailable()
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -188,9 +186,9 @@ def not_found_view(request, exception=None):
 
 
 def server_error_view(request):
-    # Django calls this while handling the exception: an unreachable database outside a
-    # DRF view (a middleware's session lookup, say) is still a 503 under /api/.
-    if _is_api_path(request) and isinstance(sys.exc_info()[1], DATABASE_UNAVAILABLE):
+    # Django calls this while handling the exception: an unreachable database or Redis
+    # outside a DRF view (a middleware's session lookup, say) is still a 503 under /api/.
+    if _is_api_path(request) and isinstance(sys.exc_info()[1], UNAVAILABLE):
         response = JsonResponse(
             error_body(ServiceUnavailable.default_code, ServiceUnavailable.default_detail),
             status=503,

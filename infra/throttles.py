@@ -1,4 +1,5 @@
-"""Rate limits for REST and GraphQL, counted in the shared Redis cache.
+"""Rate limits for REST and GraphQL, counted in the shared Redis cache (infra/counters.py;
+in each process's memory while Redis is unreachable).
 
 Scopes (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, set from the environment):
 
@@ -13,7 +14,9 @@ Each limit is a fixed window (``n/min`` counts the requests of each clock minute
 one Redis counter per scope, caller and window, incremented atomically (``INCR``, one
 round trip with its expiry), so every
 web process sees the same count and concurrent requests are never lost, unlike DRF's
-read-modify-write history. A fixed window lets a burst of up to twice the rate straddle a
+read-modify-write history. While Redis cannot be reached each process counts alone, in a
+bounded store, and returns to Redis by itself (infra/counters.py says what that allows).
+A fixed window lets a burst of up to twice the rate straddle a
 window boundary: fine against floods and guessing, and O(1) per request. A refusal is
 429 ``throttled`` with ``details.retry_after_seconds`` and a ``Retry-After`` header (the
 seconds until the window ends). A rate of ``None`` switches a scope off.
@@ -30,11 +33,11 @@ from __future__ import annotations
 import math
 import time
 
-from django.core.cache import cache
-from django_redis import get_redis_connection
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
+
+from infra import counters
 
 ANON_READ, USER_READ, MOVE, AUTH = "anon_read", "user_read", "move", "auth"
 
@@ -88,22 +91,10 @@ def hit(scope: str, ident: str) -> float | None:
     limit, duration = parse_rate(rate)
     now = time.time()
     window = int(now // duration)
-    count = _count_in_window(f"throttle:{scope}:{ident}:{window}", duration + 1)
+    count = counters.add(f"throttle:{scope}:{ident}:{window}", duration + 1)
     if count > limit:
         return (window + 1) * duration - now
     return None
-
-
-def _count_in_window(name: str, ttl: int) -> int:
-    """Add one to the window's counter and return the new count, in one Redis round trip:
-    INCR creates the counter at 1 if need be, and EXPIRE ... NX gives it its lifetime only
-    the first time (a later hit never extends the window)."""
-    key = cache.make_and_validate_key(name)
-    pipe = get_redis_connection("default").pipeline(transaction=False)
-    pipe.incr(key)
-    pipe.expire(key, ttl, nx=True)
-    count, _ = pipe.execute()
-    return count
 
 
 def retry_after_seconds(wait: float) -> int:

@@ -18,7 +18,8 @@ from strawberry.extensions import SchemaExtension
 
 from games.graphql.types import GameError
 from games.matches import errors
-from infra.api_errors import DATABASE_UNAVAILABLE, ApiError, ServiceUnavailable
+from infra.api_errors import ApiError, ServiceUnavailable
+from infra.outages import UNAVAILABLE, which
 
 logger = logging.getLogger(__name__)
 
@@ -101,40 +102,45 @@ def _camel(name: str) -> str:
     return head + "".join(part.title() for part in rest)
 
 
-class ServiceErrorCodes(SchemaExtension):
-    """Give every error of a query its stable code in ``extensions.code``.
+def coded(error: GraphQLError) -> GraphQLError:
+    """``error`` with its stable code in ``extensions.code`` (ServiceErrorCodes below).
 
     Service errors (unknown match, not seated, bad ply...) keep their message and code.
-    Unexpected exceptions are logged and answered with a generic message, code
-    ``server_error``: their text could name hidden state. GraphQL's own syntax and
-    validation errors (no original exception) get ``graphql_validation_failed``."""
+    An unreachable database or Redis is ``service_unavailable`` with a fixed message: the
+    driver's text (host, port, role) goes to the log only. Other unexpected exceptions are
+    logged and answered with a generic message, code ``server_error``: their text could
+    name hidden state. GraphQL's own syntax and validation errors (no original exception)
+    get ``graphql_validation_failed``. An error already coded is returned as it is."""
+    original: Any = error.original_error
+    if isinstance(original, ApiError):
+        extensions = {"code": original.code, "details": original.details or {}}
+        message = original.message
+    elif isinstance(original, UNAVAILABLE):
+        logger.warning("GraphQL: %s unavailable", which(original), exc_info=original)
+        extensions = {"code": ServiceUnavailable.default_code}
+        message = ServiceUnavailable.default_detail
+    elif original is None or isinstance(original, GraphQLError):
+        if error.extensions and "code" in error.extensions:
+            return error
+        extensions = {"code": "graphql_validation_failed"}
+        message = error.message
+    else:
+        logger.error("GraphQL resolver failed", exc_info=original)
+        extensions = {"code": "server_error"}
+        message = "Internal server error."
+    return GraphQLError(
+        message, nodes=error.nodes, source=error.source, positions=error.positions,
+        path=error.path, original_error=None, extensions=extensions,
+    )
+
+
+class ServiceErrorCodes(SchemaExtension):
+    """Give every error of an operation its stable code in ``extensions.code``
+    (``coded``). An exception raised by another extension's hook before execution (the
+    rate limits') bypasses this; the HTTP view codes those (games/graphql/views.py)."""
 
     def on_operation(self) -> Iterator[None]:
         yield
         result = self.execution_context.result
         if result is not None and getattr(result, "errors", None):
-            result.errors = [self._coded(error) for error in result.errors]
-
-    @staticmethod
-    def _coded(error: GraphQLError) -> GraphQLError:
-        original: Any = error.original_error
-        if isinstance(original, ApiError):
-            extensions = {"code": original.code, "details": original.details or {}}
-            message = original.message
-        elif isinstance(original, DATABASE_UNAVAILABLE):
-            logger.warning("GraphQL: database unavailable", exc_info=original)
-            extensions = {"code": ServiceUnavailable.default_code}
-            message = ServiceUnavailable.default_detail
-        elif original is None or isinstance(original, GraphQLError):
-            if error.extensions and "code" in error.extensions:
-                return error
-            extensions = {"code": "graphql_validation_failed"}
-            message = error.message
-        else:
-            logger.error("GraphQL resolver failed", exc_info=original)
-            extensions = {"code": "server_error"}
-            message = "Internal server error."
-        return GraphQLError(
-            message, nodes=error.nodes, source=error.source, positions=error.positions,
-            path=error.path, original_error=None, extensions=extensions,
-        )
+            result.errors = [coded(error) for error in result.errors]

@@ -22,8 +22,10 @@ from strawberry.django.views import GraphQLView
 
 from games.graphql.auth import CredentialsRefused, authenticate_http_request
 from games.graphql.context import GraphQLContext
+from games.graphql.errors import coded
 from games.graphql.limits import MAX_TOKENS, query_too_large
-from infra.api_errors import DATABASE_UNAVAILABLE, ServiceUnavailable
+from infra.api_errors import RETRY_AFTER_SECONDS, ServiceUnavailable
+from infra.outages import UNAVAILABLE
 from infra.parsers import MAX_JSON_DEPTH, json_depth
 
 
@@ -77,9 +79,11 @@ class GameGraphQLView(GraphQLView):
                     "code": exc.code, "details": {"reason": exc.reason}}}]},
                 status=exc.http_status,
             )
-        except DATABASE_UNAVAILABLE:  # resolvers' own database errors: errors.py
-            return _error_response(503, ServiceUnavailable.default_code,
-                                   ServiceUnavailable.default_detail)
+        except UNAVAILABLE:  # resolvers' own database or Redis errors: errors.py
+            response = _error_response(503, ServiceUnavailable.default_code,
+                                       ServiceUnavailable.default_detail)
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
         try:
             return self.run(request=request)
         except RequestRefused as exc:
@@ -121,7 +125,21 @@ class GameGraphQLView(GraphQLView):
             )
         return data
 
+    def process_result(self, request: HttpRequest, result):
+        # An exception raised before execution (by an extension's hook, such as the rate
+        # limits') skips ServiceErrorCodes: code it here, so no driver text (host, port)
+        # reaches a client, and answer 503 when the service could not even start.
+        if result.errors:
+            result.errors = [coded(error) for error in result.errors]
+            unavailable = any(error.extensions.get("code") == ServiceUnavailable.default_code
+                              for error in result.errors)
+            if unavailable and result.data is None:
+                request.graphql_response.status_code = 503
+                request.graphql_response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return super().process_result(request, result)
+
     def get_context(self, request: HttpRequest, response: HttpResponse) -> GraphQLContext:
+        request.graphql_response = response  # process_result sets its status
         return GraphQLContext(
             request=request, response=response, user=request.graphql_user,
             auth=request.graphql_auth,

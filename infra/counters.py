@@ -1,0 +1,196 @@
+"""Where the rate limits keep their counts: in Redis, shared by every web process, or -
+while Redis cannot be reached - in this process's memory, bounded, until Redis answers.
+
+Redis is the real store: every web process counts a client together there. An outage must
+not take the API down with it (issue 21), so a call that fails to reach Redis (refused,
+timed out) switches this process to counting alone for ``RETRY_REDIS_AFTER_SECONDS``; the
+first call after that tries Redis again, and stays there if it answers. The cache's
+sockets time out fast (``CACHES["default"]["OPTIONS"]``, config/settings.py), so finding
+Redis gone costs one request at most that timeout, once per retry interval and process.
+
+While degraded (docs/security.md "Rate limits while Redis is down"):
+
+- each process counts alone: a client whose requests spread over N web processes gets up
+  to N times a rate, while one process still stops a flood at the rate;
+- counts made during the outage are not carried to Redis when it returns, nor the
+  other way: a window may start again from zero once;
+- at most ``MAX_LOCAL_KEYS`` counters are kept (expired ones are dropped first, then the
+  oldest), so a flood of invented callers cannot grow the process's memory; a caller whose
+  counter was dropped starts again from zero.
+
+Every counter has a lifetime (``ttl`` seconds); expiry is decided by ``time.time()`` here
+and by Redis there, and callers decide windows and back-offs from their own clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+
+from django.core.cache import cache
+from django_redis import get_redis_connection
+
+from infra.outages import REDIS_UNAVAILABLE
+
+logger = logging.getLogger(__name__)
+
+#: after Redis failed, this process counts alone this long before it asks Redis again
+RETRY_REDIS_AFTER_SECONDS = 1.0
+#: the most counters one process keeps while Redis is unreachable (~200 bytes each)
+MAX_LOCAL_KEYS = 10_000
+
+
+def add(name: str, ttl: int, *, extend: bool = False) -> int:
+    """Add one to counter ``name`` and return the new count. The counter lives ``ttl``
+    seconds from its first addition, or from this one with ``extend``."""
+    return _call("add", name, ttl, extend)
+
+
+def get(name: str) -> int:
+    """The value of counter ``name``; 0 when there is none (or it expired)."""
+    return _call("get", name)
+
+
+def put(name: str, value: int, ttl: int) -> None:
+    """Set ``name`` to ``value`` for ``ttl`` seconds."""
+    _call("put", name, value, ttl)
+
+
+def delete(name: str) -> None:
+    _call("delete", name)
+
+
+def local_key_count() -> int:
+    """How many counters this process holds itself (tests, the outage's bound)."""
+    return len(_LOCAL)
+
+
+def forget_outage() -> None:
+    """Ask Redis at the next call and drop the local counts (tests)."""
+    global _redis_down_until
+    _redis_down_until = 0.0
+    _LOCAL.clear()
+
+
+# ----------------------------------------------------------------- which store answers
+_redis_down_until = 0.0  # time.monotonic() before which this process counts alone
+
+
+def _call(operation: str, *args):
+    global _redis_down_until
+    if time.monotonic() >= _redis_down_until:
+        try:
+            result = getattr(_REDIS, operation)(*args)
+        except REDIS_UNAVAILABLE as exc:
+            if not _redis_down_until:
+                # once per outage; the driver's text (host, port) goes to the log only
+                logger.warning("rate limits: Redis unreachable (%r); counting in this "
+                               "process until it answers", exc)
+            _redis_down_until = time.monotonic() + RETRY_REDIS_AFTER_SECONDS
+        else:
+            if _redis_down_until:
+                logger.warning("rate limits: Redis answers again; counting there")
+                _redis_down_until = 0.0
+            return result
+    return getattr(_LOCAL, operation)(*args)
+
+
+class _RedisCounters:
+    """The shared store: one Redis key per counter, in the cache's database and prefix."""
+
+    def add(self, name: str, ttl: int, extend: bool) -> int:
+        key = self._key(name)
+        # INCR creates the counter at 1 if need be; EXPIRE NX gives it its lifetime only
+        # the first time (a later hit never extends a window), or every time to extend.
+        # One round trip.
+        pipe = self._client().pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, ttl, nx=not extend)
+        count, _ = pipe.execute()
+        return count
+
+    def get(self, name: str) -> int:
+        value = self._client().get(self._key(name))
+        return int(value) if value is not None else 0
+
+    def put(self, name: str, value: int, ttl: int) -> None:
+        self._client().set(self._key(name), int(value), ex=ttl)
+
+    def delete(self, name: str) -> None:
+        self._client().delete(self._key(name))
+
+    @staticmethod
+    def _client():
+        return get_redis_connection("default")
+
+    @staticmethod
+    def _key(name: str) -> str:
+        return cache.make_and_validate_key(name)
+
+
+class _LocalCounters:
+    """This process's own counts while Redis is away: bounded, expiring, thread-safe (a
+    web process serves WEB_THREADS requests at once)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._values: OrderedDict[str, list] = OrderedDict()  # name -> [value, expires_at]
+        self._swept_at = 0.0
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+    def add(self, name: str, ttl: int, extend: bool) -> int:
+        now = time.time()
+        with self._lock:
+            entry = self._live(name, now)
+            if entry is None:
+                entry = self._insert(name, [0, now + ttl], now)
+            entry[0] += 1
+            if extend:
+                entry[1] = now + ttl
+            return entry[0]
+
+    def get(self, name: str) -> int:
+        with self._lock:
+            entry = self._live(name, time.time())
+            return entry[0] if entry is not None else 0
+
+    def put(self, name: str, value: int, ttl: int) -> None:
+        now = time.time()
+        with self._lock:
+            self._values.pop(name, None)
+            self._insert(name, [int(value), now + ttl], now)
+
+    def delete(self, name: str) -> None:
+        with self._lock:
+            self._values.pop(name, None)
+
+    def _live(self, name: str, now: float) -> list | None:
+        entry = self._values.get(name)
+        if entry is not None and entry[1] <= now:
+            del self._values[name]
+            return None
+        return entry
+
+    def _insert(self, name: str, entry: list, now: float) -> list:
+        if len(self._values) >= MAX_LOCAL_KEYS and now - self._swept_at >= 1:
+            # expired counters first; at most once a second, so a flood of new callers
+            # does not pay a scan of the whole store each
+            self._swept_at = now
+            for stale in [key for key, (_, expires) in self._values.items() if expires <= now]:
+                del self._values[stale]
+        while len(self._values) >= MAX_LOCAL_KEYS:
+            self._values.popitem(last=False)  # the oldest inserted
+        self._values[name] = entry
+        return entry
+
+
+_REDIS = _RedisCounters()
+_LOCAL = _LocalCounters()
