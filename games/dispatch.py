@@ -9,6 +9,13 @@ Services call these from ``transaction.on_commit``. Two things make that safe:
 
 - a broker that is down is logged, never raised: the move is committed already, and the
   periodic sweep (``games.tasks.sweep_stalled_matches``) re-enqueues what was lost;
+- an outage costs a move little: the first failed send pauses this process's sends for
+  ``BROKER_PAUSE_SECONDS`` (each skipped task is logged; the database knows what waits),
+  and the process asks for one sweep of every waiting match itself as soon as the broker
+  takes messages again, so bot turns and scorings resume without waiting for beat. At
+  worst one move per pause and process waits for a failed send: two connection attempts
+  (refused at once by a stopped Redis; the broker's ``socket_connect_timeout`` each
+  against an unanswering one: docs/operations.md "Redis goes away");
 - with ``CELERY_TASK_ALWAYS_EAGER`` (tests, the ``play_bots`` command) tasks run inline.
   A bot-only match would then nest one bot turn inside the commit of the previous one,
   hundreds deep; instead the first enqueue drains a queue in a loop (a trampoline), so
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from datetime import timedelta
 
@@ -35,8 +43,10 @@ DEADLINE_TASK = "games.clocks.tasks.enforce_deadlines"
 CLOCK_SWEEP_TASK = "games.clocks.tasks.sweep_expired_clocks"
 PAIRING_TASK = "games.quickmatch.tasks.pair_waiting"
 
-#: broker hiccups: the publish is retried this many times before it is given up (logged)
-_RETRY_POLICY = {"max_retries": 2}
+#: a broker hiccup: the publish is tried once more at once before it is given up (logged)
+_RETRY_POLICY = {"max_retries": 1, "interval_start": 0}
+#: after a failed send, this process sends nothing for this long (and then tries again)
+BROKER_PAUSE_SECONDS = 5.0
 
 _local = threading.local()
 
@@ -67,10 +77,79 @@ def enqueue(task_name: str, *args) -> None:
     if app.conf.task_always_eager:
         _run_inline(task_name, args)
         return
+    _send(task_name, args, "the sweep will retry it")
+
+
+def _send(task_name: str, args: tuple, fallback: str, **options) -> None:
+    """Send now unless an outage paused sending; a failure starts the pause. ``fallback``
+    says in the log what catches the task instead."""
+    if _outage.pausing():
+        logger.warning("broker unreachable: %s%r not sent; %s", task_name, args, fallback)
+        return
     try:
-        app.send_task(task_name, args=args, retry=True, retry_policy=_RETRY_POLICY)
-    except Exception:  # noqa: BLE001 - the sweep re-enqueues what is lost here
-        logger.exception("could not enqueue %s%r; the sweep will retry it", task_name, args)
+        current_app.send_task(task_name, args=args, retry=True, retry_policy=_RETRY_POLICY,
+                              **options)
+    except Exception:  # noqa: BLE001 - the sweeps re-enqueue what is lost here
+        logger.exception("could not enqueue %s%r; %s", task_name, args, fallback)
+        _outage.begin()
+
+
+def forget_outage() -> None:
+    """Send at once again, owing no sweep (tests)."""
+    _outage.end()
+
+
+class _BrokerOutage:
+    """This process's view of a broker outage: whether sends are paused, and the one
+    thread that, every pause, tries to send the sweep that makes up for what was skipped
+    (``SWEEP_TASK`` with ``idle_seconds=0``: every match waiting on a bot or on scoring,
+    at once; the tasks are idempotent, so a match that was not stalled gets a no-op)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._paused_until = 0.0  # time.monotonic()
+        self._resumer: threading.Thread | None = None
+
+    def pausing(self) -> bool:
+        return time.monotonic() < self._paused_until
+
+    def begin(self) -> None:
+        with self._lock:
+            self._paused_until = time.monotonic() + BROKER_PAUSE_SECONDS
+            if self._resumer is None:
+                self._resumer = threading.Thread(target=self._resume, daemon=True,
+                                                 name="broker-outage")
+                self._resumer.start()
+
+    def end(self) -> None:
+        with self._lock:
+            self._paused_until = 0.0
+
+    def _resume(self) -> None:
+        while True:
+            with self._lock:
+                if not self._paused_until:  # ended meanwhile (tests): nothing owed
+                    self._resumer = None
+                    return
+                remaining = self._paused_until - time.monotonic()
+            if remaining > 0:
+                time.sleep(min(remaining, 0.5))
+                continue
+            try:
+                current_app.send_task(SWEEP_TASK, kwargs={"idle_seconds": 0}, retry=True,
+                                      retry_policy=_RETRY_POLICY)
+            except Exception:  # noqa: BLE001 - still down: pause again, then try again
+                with self._lock:
+                    self._paused_until = time.monotonic() + BROKER_PAUSE_SECONDS
+                continue
+            logger.warning("broker reachable again: sweep of waiting matches enqueued")
+            with self._lock:
+                self._paused_until = 0.0
+                self._resumer = None
+            return
+
+
+_outage = _BrokerOutage()
 
 
 def enqueue_bot_turn(match_id: int, seat: int, ply: int) -> None:
@@ -113,11 +192,7 @@ def enqueue_at(task_name: str, eta, *args) -> None:
         return
     if eta - now > eta_horizon():
         return
-    try:
-        app.send_task(task_name, args=args, eta=eta, retry=True, retry_policy=_RETRY_POLICY)
-    except Exception:  # noqa: BLE001 - the sweep finds every expired clock anyway
-        logger.exception("could not enqueue %s%r at %s; the sweep will catch it",
-                         task_name, args, eta)
+    _send(task_name, args, f"the clock sweep catches it (due {eta.isoformat()})", eta=eta)
 
 
 def enqueue_deadline_check(match_id: int, due) -> None:
