@@ -173,8 +173,8 @@ def cpu_meter(args, web: list[subprocess.Popen], workers: list[subprocess.Popen]
     else:
         notes.append("PostgreSQL does not run on this machine: not counted")
     redis_urls = {settings.CELERY_BROKER_URL, settings.CACHES["default"]["LOCATION"],
-                  *(host for host in settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
-                    if isinstance(host, str))}
+                  *(host["address"] if isinstance(host, dict) else host
+                    for host in settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"])}
     if redis := redis_server_pids(sorted(redis_urls)):
         parts["redis"], ceilings["redis"] = redis, len(redis)  # one main thread each
     else:

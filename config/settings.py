@@ -293,12 +293,19 @@ BOT_TURN_SOFT_TIME_LIMIT = float(env_str("BOT_TURN_SOFT_TIME_LIMIT", "8"))
 _bot_cap = env_str("BOT_SEARCH_ITERATION_CAP", "")
 BOT_SEARCH_ITERATION_CAP = int(_bot_cap) if _bot_cap else None
 
+# Live pushes (subscriptions, the feed stream) through Redis. The layer waits a Redis
+# outage out and rejoins its groups after it (infra/channel_layer.py); its sockets time out
+# so that a hung Redis fails a publish in a second (a blocking receive waits 5 s, inside
+# the 10 s read timeout).
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            "hosts": [env_str("CHANNEL_REDIS_URL", REDIS_URL)],
-        },
+        "BACKEND": "infra.channel_layer.ResilientRedisChannelLayer",
+        "CONFIG": {"hosts": [{
+            "address": env_str("CHANNEL_REDIS_URL", REDIS_URL),
+            "socket_connect_timeout": 1,
+            "socket_timeout": 10,
+            "socket_keepalive": True,
+        }]},
     },
 }
 

@@ -17,8 +17,8 @@ from django.db import transaction
 from games.clocks.seat_players import players_by_seat
 from games.feed.models import FeedEvent
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus
-from games.matches.notifications import publish_soon
 from games.matches.writes import WriteBatch
+from infra.channel_messages import send_to_group_soon
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +54,8 @@ def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str,
 
     def push() -> None:
         for user_id in users:
-            publish_soon(feed_group_name(user_id), {"type": FEED_EVENT_TYPE,
-                                                    "user_id": user_id})
+            send_to_group_soon(feed_group_name(user_id), {"type": FEED_EVENT_TYPE,
+                                                          "user_id": user_id})
 
     transaction.on_commit(push, robust=True)
 

@@ -3,6 +3,8 @@
 A client authenticates with the same DRF token as REST, either in the connection_init
 payload ``{"authToken": "..."}`` (preferred: it stays out of server logs) or as a
 ``?token=`` query parameter. No token means an anonymous spectator.
+
+After a Redis outage (infra/channel_layer.py) every subscription re-reads what it shows.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from games.graphql.auth import InvalidToken, user_for_token
 from games.graphql.context import GraphQLContext
 from games.graphql.limits import query_too_large
+from infra.channel_layer import RESUMED_TYPE
 from infra.parsers import MAX_JSON_DEPTH, json_depth
 from infra.ws_origins import origin_allowed
 
@@ -83,8 +86,9 @@ def decode_ws_message(text: str | bytes) -> Any:
 
 
 class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
-    """strawberry's consumer, with the caller (token or anonymous) in the context, and
-    malformed messages closed with 4400 (``decode_ws_message``)."""
+    """strawberry's consumer, with the caller (token or anonymous) in the context,
+    malformed messages closed with 4400 (``decode_ws_message``) and a Redis outage's end
+    waking every subscription."""
 
     def decode_json(self, data: str | bytes) -> object:
         return decode_ws_message(data)
@@ -122,3 +126,13 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
                     {"code": exc.code, "details": {"reason": exc.reason}}
                 ) from exc
         return await super().on_ws_connect(context)
+
+    async def dispatch(self, message) -> None:
+        if message.get("type") == RESUMED_TYPE:
+            # Redis is back after an outage: what was announced meanwhile is lost, so
+            # every subscription re-reads (a notification carries nothing but "look again").
+            for queues in list(self.listen_queues.values()):
+                for queue in list(queues):
+                    queue.put_nowait(message)
+            return
+        await super().dispatch(message)

@@ -43,8 +43,10 @@ def play_channel(match_id: int) -> str:
 
 
 def redis_url() -> str:
-    """The Redis the hubs listen on: the channel layer's."""
-    return settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]
+    """The Redis the hubs listen on: the channel layer's (a URL, or a host's options with
+    its ``address``: config/settings.py)."""
+    host = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]
+    return host["address"] if isinstance(host, dict) else host
 
 
 def encode(message: dict) -> bytes:
@@ -79,7 +81,7 @@ _clients: dict[int, redis.asyncio.Redis] = {}
 
 
 def _client() -> redis.asyncio.Redis:
-    """One client per event loop (the background loop of games.matches.notifications)."""
+    """One client per event loop (the background loop of infra/channel_messages.py)."""
     loop = asyncio.get_running_loop()
     client = _clients.get(id(loop))
     if client is None:

@@ -38,7 +38,7 @@ def channel_redis_url() -> str:
 def channel_layers_setting() -> dict:
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "infra.channel_layer.ResilientRedisChannelLayer",  # the project's
             "CONFIG": {"hosts": [channel_redis_url()]},
         }
     }
