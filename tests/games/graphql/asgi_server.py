@@ -58,12 +58,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_daphne():
+def running_daphne(extra_env: dict | None = None):
     """Start daphne on a free loopback port; yield ``host:port``; stop it."""
     port = _free_port()
     daphne = str(Path(sys.executable).with_name("daphne"))
     with _serving([daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-                  port, {}) as address:
+                  port, extra_env or {}) as address:
         yield address
 
 
