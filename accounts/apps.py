@@ -5,3 +5,9 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     default_auto_field = "django.db.models.BigAutoField"
     verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        # revoked access ends open connections, whichever path revoked it
+        from accounts import revocation_triggers
+
+        revocation_triggers.connect()

@@ -140,6 +140,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 1024 * 1024)
 # A GraphQL query or mutation stops resolving fields after this long (games/graphql/limits.py).
 GRAPHQL_TIMEOUT_SECONDS = float(env_str("GRAPHQL_TIMEOUT_SECONDS", "5"))
 
+# An open websocket or stream asks the database whether its token still stands before it
+# sends anything private, once its last check is older than this (accounts/revocation.py):
+# the bound on how long a revocation whose announcement was lost (Redis down) goes unheard.
+ACCESS_RECHECK_SECONDS = float(env_str("ACCESS_RECHECK_SECONDS", "5"))
+
 # Games beyond the built-in two (plugins, issue 10): EXTRA_GAMES="name=package.module:Class,..."
 # registers each engine with rules.registry at start-up (games/apps.py); the tests register
 # a tiny third game this way.

@@ -7,6 +7,11 @@ reads the backlog, so an event stored in between is both in the backlog and anno
 never lost (it is sent once: events are read by id). The channel-layer message only
 says "something new for user N"; the events themselves always come from the database,
 filtered by the stream's own user, so no message can show one user another's events.
+
+Given the connection's ``AccessCheck``, the stream also ends when the user's access is
+revoked: it joins the user's access group and stops on the announcement, and re-checks
+the token before it yields (accounts/revocation.py). Any other message, including the
+channel layer's "Redis is back" (infra/channel_layer.py), only means "read again".
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import AsyncIterator
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from accounts.revocation import ACCESS_REVOKED_TYPE, AccessCheck, access_group
 from games.feed.selectors import events_after
 from games.feed.services import feed_group_name
 
@@ -27,19 +33,22 @@ IDLE_SECONDS = 20.0
 _events_after = database_sync_to_async(events_after)
 
 
-async def follow(user, last_event_id: int, *, idle_seconds: float = IDLE_SECONDS
-                 ) -> AsyncIterator[dict | None]:
-    """Yield ``user``'s events after ``last_event_id`` forever, oldest first; ``None``
-    after each idle period without one (a keep-alive)."""
+async def follow(user, last_event_id: int, *, access: AccessCheck | None = None,
+                 idle_seconds: float = IDLE_SECONDS) -> AsyncIterator[dict | None]:
+    """Yield ``user``'s events after ``last_event_id``, oldest first, until ``access`` (if
+    given) is revoked; ``None`` after each idle period without one (a keep-alive)."""
     layer = get_channel_layer()
     channel = await layer.new_channel() if layer is not None else None
-    group = feed_group_name(user.pk)
+    groups = [feed_group_name(user.pk)] + ([access_group(user.pk)] if access else [])
     if channel is not None:
-        await layer.group_add(group, channel)
+        for group in groups:
+            await layer.group_add(group, channel)
     try:
         while True:
             events = await _events_after(user, last_event_id)
             for event in events:
+                if access is not None and not await access.still_valid():
+                    return
                 last_event_id = event["id"]
                 yield event
             if events:
@@ -48,9 +57,16 @@ async def follow(user, last_event_id: int, *, idle_seconds: float = IDLE_SECONDS
                 if channel is None:
                     await asyncio.sleep(idle_seconds)
                     raise TimeoutError
-                await asyncio.wait_for(layer.receive(channel), timeout=idle_seconds)
+                message = await asyncio.wait_for(layer.receive(channel), timeout=idle_seconds)
             except TimeoutError:
+                if access is not None and not await access.still_valid():
+                    return
                 yield None
+                continue
+            if message.get("type") == ACCESS_REVOKED_TYPE:
+                access.revoke()
+                return
     finally:
         if channel is not None:
-            await layer.group_discard(group, channel)
+            for group in groups:
+                await layer.group_discard(group, channel)

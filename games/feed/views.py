@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from django.http import JsonResponse, StreamingHttpResponse
 from rest_framework.authtoken.models import Token
 
+from accounts.revocation import AccessCheck
 from games.feed.selectors import parse_last_event_id
 from games.feed.stream import follow
 from games.matches import errors
@@ -20,7 +21,9 @@ from infra.api_errors import error_body
 from infra.text_inputs import CONTROL_CHARACTERS, ControlCharacters, find_control_characters
 
 
-def _token_user(header: str):
+def _token_of(header: str) -> Token | None:
+    """The valid token of an ``Authorization: Token <key>`` header (its active user
+    loaded), else None."""
     kind, _, key = header.partition(" ")
     # a key with a control character is no key (and PostgreSQL takes no NUL byte)
     if kind.lower() != "token" or not key.strip() or CONTROL_CHARACTERS.search(key):
@@ -28,10 +31,10 @@ def _token_user(header: str):
     token = Token.objects.select_related("user").filter(key=key.strip()).first()
     if token is None or not token.user.is_active:
         return None
-    return token.user
+    return token
 
 
-_token_user_async = database_sync_to_async(_token_user)
+_token_of_async = database_sync_to_async(_token_of)
 
 
 def _error(exc: errors.GameServiceError) -> JsonResponse:
@@ -43,11 +46,12 @@ async def stream_view(request):
     """Your events (your turn, match started or finished, invitation received, matched by
     quick match), one JSON object per line: first those after ``last_event_id`` (query
     string, or the ``Last-Event-ID`` header), then each new one as it happens; an empty
-    line at once and after every 20 seconds of silence. Needs ``Authorization: Token <key>``."""
+    line at once and after every 20 seconds of silence. Needs ``Authorization: Token <key>``;
+    ends when that token is revoked (accounts/revocation.py)."""
     if request.method != "GET":
         return JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
-    user = await _token_user_async(request.headers.get("Authorization", ""))
-    if user is None:
+    token = await _token_of_async(request.headers.get("Authorization", ""))
+    if token is None:
         return _error(errors.AuthenticationRequired(
             "The stream needs Authorization: Token <key>."))
     bad = find_control_characters(dict(request.GET.items()), "")
@@ -60,13 +64,14 @@ async def stream_view(request):
                                                    request.headers.get("Last-Event-ID")))
     except errors.GameServiceError as exc:
         return _error(exc)
+    user, access = token.user, AccessCheck(token.key, token.user_id)
 
     async def lines():
         # An empty line at once: some servers (daphne) send the headers only with the
         # first bytes of the body, and a client with nothing to replay would otherwise
         # wait for the first event or keep-alive to learn that its stream is open.
         yield b"\n"
-        async for event in follow(user, last):
+        async for event in follow(user, last, access=access):
             yield b"\n" if event is None else (json.dumps(event) + "\n").encode()
 
     response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")

@@ -4,7 +4,11 @@ A client authenticates with the same DRF token as REST, either in the connection
 payload ``{"authToken": "..."}`` (preferred: it stays out of server logs) or as a
 ``?token=`` query parameter. No token means an anonymous spectator.
 
-After a Redis outage (infra/channel_layer.py) every subscription re-reads what it shows.
+A signed-in socket ends (close 4403) when its user's access is revoked: it joins the
+user's access group and closes on the announcement, and re-checks its token before each
+``next`` message once the last check is older than ACCESS_RECHECK_SECONDS
+(accounts/revocation.py). After a Redis outage (infra/channel_layer.py) every
+subscription re-reads what it shows.
 """
 
 from __future__ import annotations
@@ -18,8 +22,15 @@ from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 from strawberry.channels import GraphQLWSConsumer
+from strawberry.channels.handlers.ws_handler import ChannelsWebSocketAdapter
 from strawberry.exceptions import ConnectionRejectionError
 
+from accounts.revocation import (
+    ACCESS_REVOKED_CLOSE_CODE,
+    ACCESS_REVOKED_TYPE,
+    AccessCheck,
+    access_group,
+)
 from games.graphql.auth import InvalidToken, user_for_token
 from games.graphql.context import GraphQLContext
 from games.graphql.limits import query_too_large
@@ -45,6 +56,7 @@ class QueryTokenAuthMiddleware(BaseMiddleware):
             scope["user"] = await database_sync_to_async(_user_for_token_closing_connections)(
                 key
             )
+            scope["token_key"] = key
         except InvalidToken as exc:
             scope["user"] = AnonymousUser()
             scope["auth_error"] = exc.message
@@ -85,10 +97,30 @@ def decode_ws_message(text: str | bytes) -> Any:
     return message
 
 
+class AccessCheckedAdapter(ChannelsWebSocketAdapter):
+    """strawberry's sending side of the socket, which sends a ``next`` message (a result,
+    private to the caller) only while the socket's token still stands; once it does not,
+    the socket is closed and nothing more is sent."""
+
+    async def send_json(self, message) -> None:
+        consumer = self.ws_consumer
+        access = consumer.access
+        if access is not None and (access.revoked or (
+                message.get("type") == "next" and not await access.still_valid())):
+            await consumer.close_revoked()
+            return
+        await super().send_json(message)
+
+
 class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
     """strawberry's consumer, with the caller (token or anonymous) in the context,
-    malformed messages closed with 4400 (``decode_ws_message``) and a Redis outage's end
-    waking every subscription."""
+    malformed messages closed with 4400 (``decode_ws_message``), revoked access closing
+    the socket (module doc) and a Redis outage's end waking every subscription."""
+
+    websocket_adapter_class = AccessCheckedAdapter
+    #: the signed-in caller's token check (accounts/revocation.py); None when anonymous
+    access: AccessCheck | None = None
+    _closed_revoked = False
 
     def decode_json(self, data: str | bytes) -> object:
         return decode_ws_message(data)
@@ -103,6 +135,7 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
             # Refuse the handshake (HTTP 403) rather than downgrade a bad token to anonymous.
             await self.close()
             return
+        await self._watch_access(self.scope.get("user"), self.scope.get("token_key"))
         await super().connect()
 
     async def get_context(self, request, response) -> GraphQLContext:
@@ -125,10 +158,17 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
                 raise ConnectionRejectionError(
                     {"code": exc.code, "details": {"reason": exc.reason}}
                 ) from exc
+            await self._watch_access(context.user, key)
         return await super().on_ws_connect(context)
 
     async def dispatch(self, message) -> None:
-        if message.get("type") == RESUMED_TYPE:
+        kind = message.get("type")
+        if kind == ACCESS_REVOKED_TYPE:
+            if self.access is not None and message.get("user_id") == self.access.user_id:
+                self.access.revoke()
+                await self.close_revoked()
+            return
+        if kind == RESUMED_TYPE:
             # Redis is back after an outage: what was announced meanwhile is lost, so
             # every subscription re-reads (a notification carries nothing but "look again").
             for queues in list(self.listen_queues.values()):
@@ -136,3 +176,23 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
                     queue.put_nowait(message)
             return
         await super().dispatch(message)
+
+    async def disconnect(self, code: int) -> None:
+        await self._watch_access(None, None)
+        await super().disconnect(code)
+
+    async def close_revoked(self) -> None:
+        if not self._closed_revoked:
+            self._closed_revoked = True
+            await self.close(code=ACCESS_REVOKED_CLOSE_CODE, reason="access revoked")
+
+    async def _watch_access(self, user, key: str | None) -> None:
+        """Follow ``user``'s access through ``key`` (None: stop following)."""
+        if self.access is not None and self.channel_layer is not None:
+            await self.channel_layer.group_discard(access_group(self.access.user_id),
+                                                   self.channel_name)
+        self.access = None
+        if user is not None and getattr(user, "is_authenticated", False) and key:
+            self.access = AccessCheck(key, user.pk)
+            if self.channel_layer is not None:
+                await self.channel_layer.group_add(access_group(user.pk), self.channel_name)

@@ -1,0 +1,139 @@
+"""Ending a user's open connections when their access is revoked.
+
+A websocket or a stream authenticates once, when it opens. Revoking the token
+(``DELETE /api/v1/auth/token/``, GraphQL ``revokeToken``, the admin), deactivating the user
+or changing their password (which revokes the token) must also end what is already open,
+before it sends anything more. ``accounts/revocation_triggers.py`` finds those changes
+wherever they come from and calls ``announce_access_revoked``; this module is what a
+long-lived connection uses to hear of them. Two parts:
+
+1. **The announcement.** After the commit that revoked access, ``{"type": "access.revoked",
+   "user_id"}`` goes to the channel-layer group ``access_group(user_id)``; the revoking
+   request waits up to ``ANNOUNCE_WAIT_SECONDS`` for Redis to take it, so whatever that
+   user's connections are told after the request returns is queued behind it. Every
+   long-lived connection of the user joins the group and ends on the message.
+2. **The re-check.** A message is lost while Redis is down, so each connection also asks
+   the database whether its token still stands (``AccessCheck.still_valid``) before it
+   sends anything private, whenever its last check is older than
+   ``settings.ACCESS_RECHECK_SECONDS``.
+
+The guarantee this gives is in docs/security.md ("Revocation reaches open connections").
+
+In a channels consumer (games/graphql/websocket.py does exactly this)::
+
+    from accounts.revocation import (ACCESS_REVOKED_CLOSE_CODE, ACCESS_REVOKED_TYPE,
+                                     AccessCheck, access_group)
+
+    # once the socket's user is known from its token:
+    self.access = AccessCheck(token_key, user.pk)
+    await self.channel_layer.group_add(access_group(user.pk), self.channel_name)
+
+    # the group's message, type "access.revoked" (a consumer's handler: access_revoked):
+    async def access_revoked(self, message):
+        self.access.revoke()
+        await self.close(code=ACCESS_REVOKED_CLOSE_CODE)
+
+    # before each private message:
+    if not await self.access.still_valid():
+        await self.close(code=ACCESS_REVOKED_CLOSE_CODE)
+        return
+
+    # on disconnect:
+    await self.channel_layer.group_discard(access_group(user.pk), self.channel_name)
+
+A consumer on our channel layer also gets ``{"type": "layer.resumed"}`` after a Redis
+outage (infra/channel_layer.py): an ``access.revoked`` may have been lost then, and the
+re-check is what covers it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import transaction
+from rest_framework.exceptions import AuthenticationFailed
+
+from accounts.token_auth import NarrowTokenAuthentication
+from infra.channel_messages import send_to_group_soon
+
+logger = logging.getLogger(__name__)
+
+#: the ``type`` of the group's message (a channels consumer's handler: ``access_revoked``)
+ACCESS_REVOKED_TYPE = "access.revoked"
+#: the websocket close code of a connection whose access was revoked (4403 Forbidden,
+#: the code graphql-transport-ws closes a refused token with)
+ACCESS_REVOKED_CLOSE_CODE = 4403
+#: how long a revoking request waits for Redis to take the announcement
+ANNOUNCE_WAIT_SECONDS = 1.0
+
+
+def access_group(user_id: int) -> str:
+    """The channel-layer group every long-lived connection of ``user_id`` joins."""
+    return f"access-{user_id}"
+
+
+def announce_access_revoked(user_id: int) -> None:
+    """Tell ``user_id``'s open connections, once the current transaction commits (at once
+    outside one), that their access was revoked. Never raises; a lost message is caught by
+    the connections' re-check."""
+    transaction.on_commit(lambda: _announce(user_id), robust=True)
+
+
+def _announce(user_id: int) -> None:
+    future = send_to_group_soon(access_group(user_id),
+                                {"type": ACCESS_REVOKED_TYPE, "user_id": user_id})
+    if future is None:
+        return
+    try:
+        future.result(timeout=ANNOUNCE_WAIT_SECONDS)
+    except Exception:  # noqa: BLE001 - logged by the sender; the re-check remains
+        logger.warning("access of user %s revoked; open connections will find out by "
+                       "their re-check", user_id)
+
+
+class AccessCheck:
+    """Whether one connection's token still stands: asked of the database at most once
+    per ``settings.ACCESS_RECHECK_SECONDS``, and never again once found revoked."""
+
+    def __init__(self, token_key: str, user_id: int) -> None:
+        self.user_id = user_id
+        self._key = token_key
+        self._checked_at = time.monotonic()  # the caller has just authenticated with it
+        self._revoked = False
+
+    def revoke(self) -> None:
+        """The connection heard the announcement: nothing more is sent."""
+        self._revoked = True
+
+    @property
+    def revoked(self) -> bool:
+        return self._revoked
+
+    async def still_valid(self) -> bool:
+        if self._revoked:
+            return False
+        if time.monotonic() - self._checked_at < settings.ACCESS_RECHECK_SECONDS:
+            return True
+        if not await _token_stands(self._key, self.user_id):
+            self._revoked = True
+            return False
+        self._checked_at = time.monotonic()
+        return True
+
+
+@database_sync_to_async
+def _token_stands(key: str, user_id: int) -> bool:
+    """The token exists and belongs to ``user_id``, who is active: REST's own check
+    (accounts/token_auth.py). A database that cannot answer counts as no: the
+    connection could not read anything private to send anyway."""
+    try:
+        user, _token = NarrowTokenAuthentication().authenticate_credentials(key)
+    except AuthenticationFailed:
+        return False
+    except Exception:  # noqa: BLE001 - fail closed; the client reconnects
+        logger.warning("access re-check failed; ending the connection", exc_info=True)
+        return False
+    return user.pk == user_id
