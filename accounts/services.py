@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ErrorDetail, ValidationError
 
+from accounts import failed_logins
 from accounts.models import User
 from infra.api_errors import ApiError
 
@@ -34,14 +35,19 @@ def register_user(*, username: str, password: str, email: str = "") -> tuple[Use
     return user, token
 
 
-def issue_token(*, username: str, password: str, request=None) -> Token:
+def issue_token(*, username: str, password: str, address: str, request=None) -> Token:
     """The user's API token, created on first use. One token per user (DRF authtoken):
-    issuing again returns the same key until it is revoked."""
+    issuing again returns the same key until it is revoked. ``address`` is the caller's
+    (infra.throttles.client_address): failed logins hold it back per account
+    (accounts/failed_logins.py), before the password is even checked."""
+    failed_logins.check(username, address)
     user = authenticate(request, username=username, password=password)
     if user is None:
+        failed_logins.record_failure(username, address)
         # Same answer for an unknown user, a wrong password and an inactive account, so the
         # endpoint does not reveal which usernames exist.
         raise InvalidCredentials()
+    failed_logins.record_success(username, address)
     token, _ = Token.objects.get_or_create(user=user)
     return token
 

@@ -21,6 +21,7 @@ from accounts.serializers import (
 from accounts.token_auth import NarrowTokenAuthentication
 from infra.api_errors import ErrorSerializer
 from infra.api_views import ApiView
+from infra.throttles import client_address
 
 
 class RegisterView(ApiView):
@@ -64,7 +65,8 @@ class TokenView(ApiView):
     def post(self, request: Request) -> Response:
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        token = services.issue_token(request=request, **serializer.validated_data)
+        token = services.issue_token(request=request, address=client_address(request.META),
+                                     **serializer.validated_data)
         return Response({"token": token.key, "user": UserSerializer(token.user).data})
 
     @extend_schema(summary="Log out: revoke the token this request carries",

@@ -31,6 +31,18 @@ _usernames = itertools.count(1)
 
 
 @pytest.fixture(autouse=True)
+def fresh_counters():
+    """Rate-limit and failed-login counts (infra/counters.py) start from zero in every
+    test: they live in Redis beyond a run, and usernames repeat from run to run."""
+    from django.core.cache import cache
+
+    from infra import counters
+
+    cache.clear()  # the test settings' own Redis database
+    counters.forget_outage()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # Users are made in most tests; PBKDF2 would dominate the run time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -19,6 +19,7 @@ from games.clocks import services as clock_services
 from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt
 from games.graphql.play_types import LoggedMove
+from games.graphql.throttling import caller_address
 from games.graphql.types import GameError, MatchType, MeType
 from games.lobby import services as lobby_services
 from games.matches import errors, selectors, services
@@ -104,6 +105,7 @@ class Mutation:
             serializer.is_valid(raise_exception=True)
             return account_services.issue_token(
                 request=info.context.request if info.context.ws is None else None,
+                address=caller_address(info.context),
                 **serializer.validated_data,
             )
 

@@ -46,6 +46,11 @@ def _top_level_fields(document, operation) -> list[str]:
     return names
 
 
+def caller_address(context) -> str:
+    """The caller's address, over HTTP or the websocket, as the rate limits see it."""
+    return throttles.client_address(request_meta(context))
+
+
 def request_meta(context) -> dict:
     if context.ws is not None:
         # a websocket consumer: the peer and X-Forwarded-For from its ASGI scope, so that
