@@ -42,11 +42,11 @@ def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrenc
                  level: str = "warning") -> subprocess.Popen:
     """Start ``celery worker`` on both test queues (scoring and bot turns, as in
     production) in its own session, so its whole process group can be signalled. The
-    production pool by default (threads, CELERY_WORKER_POOL)."""
+    production pool by default (threads, CELERY_WORKER_POOL), and no other option than
+    scripts/run.sh and docker-compose.yml give: the configuration decides the rest."""
     command = [sys.executable, "-m", "celery", "-A", "config", "worker",
                "-Q", f"{TEST_QUEUE},{TEST_BOT_QUEUE}",
                f"--pool={pool}", f"--concurrency={concurrency}",
-               "--without-gossip", "--without-mingle", "--without-heartbeat",
                "-l", level, "-n", f"{name}-{os.getpid()}@%h"]
     for module in include:
         command += ["-I", module]
