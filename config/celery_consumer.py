@@ -1,5 +1,26 @@
 """The worker's consumer (settings.CELERY_WORKER_CONSUMER): celery's own, made to survive
-the loss of its Redis broker while a task runs.
+the loss of its Redis broker while a task runs, and without the steps the service does not
+use.
+
+**No gossip, mingle or heartbeat events** (issue 21), whatever the command line says:
+
+- Gossip consumes the other workers' events (for elections and node join/leave
+  callbacks, which nothing here uses). At every reconnection it logged ``Error on
+  restarting Gossip: AttributeError("'NoneType' object has no attribute
+  'connection_errors'")``: celery 5.7's ``on_connection_error_after_connected`` sets
+  ``self.connection = None`` before the restart stops the steps, and Gossip's stop closes
+  its channel through ``kombu.common.ignore_errors(c.connection, channel.close)``; the close
+  tries to remove the gossip queue's binding (SREM) on the dead Redis, and the handler's
+  ``except conn.connection_errors`` on ``None`` raises. The rest of that close was skipped
+  (the old channel's client and binding were left behind); the restart went on.
+- Mingle asks the other workers for their revoked task ids and logical clock at every
+  start and reconnection and waits a second for answers before consuming: a second added
+  to every recovery, for task revocation, which the service never uses.
+- Heartbeat sends a ``worker-heartbeat`` event every 2 s through Redis, and with gossip
+  every worker read every other worker's: only a monitor (flower) needs them, and none runs.
+
+Remote control (``celery inspect ping``, docker-compose.yml's health check) is a separate
+step and stays. ``-E`` (task events) still turns the event dispatcher on for a monitor.
 
 celery 5.7.0's ``Consumer.on_connection_error_after_connected`` first "collects" the
 broken connection (kombu detaches the transport: ``transport.client = None``) and then
@@ -29,8 +50,17 @@ from __future__ import annotations
 from celery.worker.consumer import Consumer as CeleryConsumer
 from celery.worker.state import active_requests
 
+#: the worker options forced on, as if the command line gave --without-gossip,
+#: --without-mingle and --without-heartbeat (module doc)
+WITHOUT_UNUSED_STEPS = {"without_gossip": True, "without_mingle": True,
+                        "without_heartbeat": True}
+
 
 class Consumer(CeleryConsumer):
+    def __init__(self, *args, worker_options=None, **kwargs):
+        super().__init__(*args, worker_options={**(worker_options or {}),
+                                                **WITHOUT_UNUSED_STEPS}, **kwargs)
+
     def on_connection_error_after_connected(self, exc):
         connection = self.connection
         if connection is not None:
