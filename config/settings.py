@@ -283,8 +283,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # every other worker's scan for kombu's default 300 s.
     "unacked_mutex_expire": 10,
     # A dead or unreachable Redis fails a call in seconds instead of hanging it (web
-    # requests publish tasks too: a move waits at most two connection attempts, once per
-    # games.dispatch.BROKER_PAUSE_SECONDS); BRPOP waits 1 s, well inside socket_timeout.
+    # requests publish tasks too: the move that finds an outage waits two connection
+    # attempts, and later ones skip their sends, games/dispatch.py); BRPOP waits 1 s, well
+    # inside socket_timeout.
     "socket_connect_timeout": 1,
     "socket_timeout": 10,
     "socket_keepalive": True,

@@ -9,13 +9,13 @@ Services call these from ``transaction.on_commit``. Two things make that safe:
 
 - a broker that is down is logged, never raised: the move is committed already, and the
   periodic sweep (``games.tasks.sweep_stalled_matches``) re-enqueues what was lost;
-- an outage costs a move little: the first failed send pauses this process's sends for
-  ``BROKER_PAUSE_SECONDS`` (each skipped task is logged; the database knows what waits),
-  and the process asks for one sweep of every waiting match itself as soon as the broker
-  takes messages again, so bot turns and scorings resume without waiting for beat. At
-  worst one move per pause and process waits for a failed send: two connection attempts
-  (refused at once by a stopped Redis; the broker's ``socket_connect_timeout`` each
-  against an unanswering one: docs/operations.md "Redis goes away");
+- an outage costs a move little: the first failed send pauses this process's sends
+  (each skipped task is logged; the database knows what waits) until a probe, every
+  ``BROKER_PROBE_SECONDS``, gets one sweep of every waiting match through: bot turns and
+  scorings resume within a second of the broker's return, without waiting for beat. Only
+  the move whose send found the outage waits for it: two connection attempts (refused at
+  once by a stopped Redis; the broker's ``socket_connect_timeout``, 1 s, each against an
+  unanswering one: docs/operations.md "Redis goes away");
 - with ``CELERY_TASK_ALWAYS_EAGER`` (tests, the ``play_bots`` command) tasks run inline.
   A bot-only match would then nest one bot turn inside the commit of the previous one,
   hundreds deep; instead the first enqueue drains a queue in a loop (a trampoline), so
@@ -45,8 +45,8 @@ PAIRING_TASK = "games.quickmatch.tasks.pair_waiting"
 
 #: a broker hiccup: the publish is tried once more at once before it is given up (logged)
 _RETRY_POLICY = {"max_retries": 1, "interval_start": 0}
-#: after a failed send, this process sends nothing for this long (and then tries again)
-BROKER_PAUSE_SECONDS = 5.0
+#: after a failed send, this process sends nothing until a probe this often gets through
+BROKER_PROBE_SECONDS = 1.0
 
 _local = threading.local()
 
@@ -94,58 +94,64 @@ def _send(task_name: str, args: tuple, fallback: str, **options) -> None:
         _outage.begin()
 
 
-def forget_outage() -> None:
-    """Send at once again, owing no sweep (tests)."""
+def sending_paused() -> bool:
+    """Whether this process skips its sends, a broker outage being known."""
+    return _outage.pausing()
+
+
+def broker_reachable() -> None:
+    """The broker is known to answer again (a worker has just connected to it, and sends
+    the sweep itself: games/matches/worker_steps.py): send at once again, owing no sweep."""
     _outage.end()
 
 
 class _BrokerOutage:
-    """This process's view of a broker outage: whether sends are paused, and the one
-    thread that, every pause, tries to send the sweep that makes up for what was skipped
-    (``SWEEP_TASK`` with ``idle_seconds=0``: every match waiting on a bot or on scoring,
-    at once; the tasks are idempotent, so a match that was not stalled gets a no-op)."""
+    """This process's view of a broker outage: whether sends are skipped, and the one
+    thread that, every ``BROKER_PROBE_SECONDS``, tries to send the sweep that makes up for
+    what was skipped (``SWEEP_TASK`` with ``idle_seconds=0``: every match waiting on a bot
+    or on scoring, at once; the tasks are idempotent, so a match that was not stalled gets
+    a no-op). Only that thread waits on the dead broker: requests skip their sends."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._paused_until = 0.0  # time.monotonic()
-        self._resumer: threading.Thread | None = None
+        self._down = False
+        self._outage = 0  # numbers the outages: a prober serves its own only
 
     def pausing(self) -> bool:
-        return time.monotonic() < self._paused_until
+        return self._down
 
     def begin(self) -> None:
         with self._lock:
-            self._paused_until = time.monotonic() + BROKER_PAUSE_SECONDS
-            if self._resumer is None:
-                self._resumer = threading.Thread(target=self._resume, daemon=True,
-                                                 name="broker-outage")
-                self._resumer.start()
+            if self._down:
+                return
+            self._down = True
+            self._outage += 1
+            threading.Thread(target=self._probe, args=(self._outage,), daemon=True,
+                             name="broker-outage").start()
 
     def end(self) -> None:
         with self._lock:
-            self._paused_until = 0.0
+            self._down = False
 
-    def _resume(self) -> None:
+    def _still(self, outage: int) -> bool:
+        return self._down and self._outage == outage
+
+    def _probe(self, outage: int) -> None:
         while True:
-            with self._lock:
-                if not self._paused_until:  # ended meanwhile (tests): nothing owed
-                    self._resumer = None
-                    return
-                remaining = self._paused_until - time.monotonic()
-            if remaining > 0:
-                time.sleep(min(remaining, 0.5))
-                continue
+            probe_at = time.monotonic() + BROKER_PROBE_SECONDS
+            while (left := probe_at - time.monotonic()) > 0 and self._still(outage):
+                time.sleep(min(left, 0.1))
+            if not self._still(outage):  # ended meanwhile (broker_reachable): nothing owed
+                return
             try:
                 current_app.send_task(SWEEP_TASK, kwargs={"idle_seconds": 0}, retry=True,
                                       retry_policy=_RETRY_POLICY)
-            except Exception:  # noqa: BLE001 - still down: pause again, then try again
-                with self._lock:
-                    self._paused_until = time.monotonic() + BROKER_PAUSE_SECONDS
+            except Exception:  # noqa: BLE001 - still down: try again
                 continue
             logger.warning("broker reachable again: sweep of waiting matches enqueued")
             with self._lock:
-                self._paused_until = 0.0
-                self._resumer = None
+                if self._outage == outage:
+                    self._down = False
             return
 
 

@@ -15,10 +15,9 @@ import logging
 
 from celery import bootsteps
 
-from games.dispatch import SWEEP_TASK
+from games.dispatch import SWEEP_TASK, broker_reachable
 
 logger = logging.getLogger(__name__)
-
 
 
 class ResumeAfterConnect(bootsteps.StartStopStep):
@@ -27,6 +26,9 @@ class ResumeAfterConnect(bootsteps.StartStopStep):
     requires = ("celery.worker.consumer.tasks:Tasks",)
 
     def start(self, c):
+        # this process's own sends were paused by the outage (games/dispatch.py): the
+        # broker has just answered, and the sweep's bot turns must go out at once
+        broker_reachable()
         try:
             c.app.send_task(SWEEP_TASK, kwargs={"idle_seconds": 0})
         except Exception:  # noqa: BLE001 - the connection may drop again; beat's sweep remains

@@ -2,10 +2,10 @@
 
 Each send used to try the broker again (three attempts, 0.2 s of waits, and a connect
 timeout each against a hung Redis) on the move's own request, for every task of every
-move of the outage. Now the first failure pauses this process's sends for
-``BROKER_PAUSE_SECONDS`` (what is skipped is logged: the database knows what waits), and
-the process itself asks for one sweep of the waiting matches as soon as the broker takes a
-message again, so bot turns and scorings resume without waiting for beat."""
+move of the outage. Now the first failure pauses this process's sends (what is skipped is
+logged: the database knows what waits) until a probe every ``BROKER_PROBE_SECONDS`` gets
+one sweep of the waiting matches through, so bot turns and scorings resume without waiting
+for beat, and no other request waits on the dead broker."""
 
 from __future__ import annotations
 
@@ -42,14 +42,14 @@ def broker(monkeypatch):
     fake = FakeBroker()
     monkeypatch.setattr(celery_app, "send_task", fake.send_task)
     assert not celery_app.conf.task_always_eager
-    getattr(dispatch, "forget_outage", lambda: None)()
+    dispatch.broker_reachable()
     yield fake
     fake.down = False
-    getattr(dispatch, "forget_outage", lambda: None)()
+    dispatch.broker_reachable()
 
 
 def test_an_outage_costs_one_attempt_then_sends_are_skipped(broker, monkeypatch):
-    monkeypatch.setattr(dispatch, "BROKER_PAUSE_SECONDS", 60.0)
+    monkeypatch.setattr(dispatch, "BROKER_PROBE_SECONDS", 60.0)
     dispatch.enqueue_bot_turn(1, 0, 5)  # fails: logged, never raised
     assert broker.attempts == [dispatch.BOT_TURN_TASK]
     started = time.monotonic()
@@ -61,11 +61,14 @@ def test_an_outage_costs_one_attempt_then_sends_are_skipped(broker, monkeypatch)
 
 
 def test_when_the_broker_is_back_the_process_asks_for_a_sweep_by_itself(broker, monkeypatch):
-    monkeypatch.setattr(dispatch, "BROKER_PAUSE_SECONDS", 0.05)
+    monkeypatch.setattr(dispatch, "BROKER_PROBE_SECONDS", 0.05)
     dispatch.enqueue_bot_turn(1, 0, 5)
     broker.down = False
     # no other send is needed: the sweep goes out once the broker takes messages again
     assert broker.sweep_taken.wait(5), broker.attempts
     assert (dispatch.SWEEP_TASK, (), {"idle_seconds": 0}) in broker.taken
+    deadline = time.monotonic() + 5
+    while dispatch.sending_paused() and time.monotonic() < deadline:
+        time.sleep(0.01)
     dispatch.enqueue_bot_turn(1, 0, 6)  # and sends go straight out again
     assert broker.taken[-1] == (dispatch.BOT_TURN_TASK, (1, 0, 6), {})
