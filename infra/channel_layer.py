@@ -90,7 +90,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
 
     async def _resume(self) -> None:
         """Add every membership again until Redis takes them all, then wake each channel
-        (through Redis, as any message: a receive waits on Redis, not on its buffer)."""
+        (through Redis, as any message: a receive waits on Redis, not on its buffer).
+        Never gives up: a reader that outlived the outage would otherwise never hear again."""
         while True:
             await asyncio.sleep(RETRY_SECONDS)
             try:
@@ -101,6 +102,9 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
                     with contextlib.suppress(ChannelFull):  # its reader is far behind anyway
                         await RedisChannelLayer.send(self, channel, {"type": RESUMED_TYPE})
             except REDIS_UNAVAILABLE:
+                continue
+            except Exception:  # noqa: BLE001 - not an outage we know: log it, keep trying
+                logger.exception("channel layer: restoring the memberships failed")
                 continue
             break
         logger.warning("channel layer: Redis answers again; %d memberships restored",
