@@ -68,19 +68,23 @@ def running_daphne(extra_env: dict | None = None):
 
 
 @contextlib.contextmanager
-def running_web_tier(processes: int = 2, extra_env: dict | None = None):
+def running_web_tier(processes: int = 2, extra_env: dict | None = None,
+                     log_path: Path | None = None):
     """Start the production web tier (scripts/serve_web.sh: uvicorn with ``processes``
-    worker processes) on a free loopback port; yield ``host:port``; stop it."""
+    worker processes) on a free loopback port; yield ``host:port``; stop it. With
+    ``log_path`` its log goes to that file (a test that makes it log much: a pipe nobody
+    reads would fill and stop the server)."""
     port = _free_port()
     env = {"HOST": "127.0.0.1", "PORT": str(port), "WEB_PROCESSES": str(processes),
            # the uvicorn of the interpreter running the tests, wherever its venv is
            "UVICORN": str(Path(sys.executable).with_name("uvicorn")), **(extra_env or {})}
-    with _serving([str(ROOT / "scripts" / "serve_web.sh")], port, env) as address:
+    with _serving([str(ROOT / "scripts" / "serve_web.sh")], port, env,
+                  log_path) as address:
         yield address
 
 
 @contextlib.contextmanager
-def _serving(command: list[str], port: int, extra_env: dict):
+def _serving(command: list[str], port: int, extra_env: dict, log_path: Path | None = None):
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
@@ -91,10 +95,14 @@ def _serving(command: list[str], port: int, extra_env: dict):
         "LOG_LEVEL": "WARNING",
         **extra_env,
     }
+    log = open(log_path, "ab") if log_path is not None else None  # noqa: SIM115
     process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=log if log is not None else subprocess.PIPE,
         start_new_session=True,  # uvicorn's worker processes stop with their supervisor
     )
+    if log is not None:
+        log.close()  # the server holds its own copy
     address = f"127.0.0.1:{port}"
     try:
         _wait_until_serving(address, process)
@@ -112,7 +120,8 @@ def _wait_until_serving(address: str, process: subprocess.Popen, timeout: float 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited: {process.stderr.read().decode()[-2000:]}")
+            said = process.stderr.read().decode()[-2000:] if process.stderr else "(log file)"
+            raise RuntimeError(f"server exited: {said}")
         try:
             with urllib.request.urlopen(f"http://{address}/graphql/?query=%7B__typename%7D",
                                         timeout=2) as response:
