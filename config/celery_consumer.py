@@ -22,6 +22,12 @@ use.
 Remote control (``celery inspect ping``, docker-compose.yml's health check) is a separate
 step and stays. ``-E`` (task events) still turns the event dispatcher on for a monitor.
 
+**Reconnecting every second.** kombu's ladder waits 2, 4, 6 ... up to 30 s between
+attempts, so a worker came back up to 8 s after a 10 s Redis outage (and up to 30 s after
+a long one) while the web processes were serving again: bot turns waited for it. A worker
+tries every ``RECONNECT_EVERY_SECONDS`` instead: one connection attempt a second, and one
+log line each.
+
 celery 5.7.0's ``Consumer.on_connection_error_after_connected`` first "collects" the
 broken connection (kombu detaches the transport: ``transport.client = None``) and then
 closes it again. If the task channel was waiting on BRPOP when Redis went away, the first
@@ -47,6 +53,8 @@ marked acknowledged at the loss (their message's fate is the visibility timeout'
 
 from __future__ import annotations
 
+import functools
+
 from celery.worker.consumer import Consumer as CeleryConsumer
 from celery.worker.state import active_requests
 
@@ -54,12 +62,20 @@ from celery.worker.state import active_requests
 #: --without-mingle and --without-heartbeat (module doc)
 WITHOUT_UNUSED_STEPS = {"without_gossip": True, "without_mingle": True,
                         "without_heartbeat": True}
+#: how often a worker that lost its broker tries to connect again (module doc)
+RECONNECT_EVERY_SECONDS = 1.0
 
 
 class Consumer(CeleryConsumer):
     def __init__(self, *args, worker_options=None, **kwargs):
         super().__init__(*args, worker_options={**(worker_options or {}),
                                                 **WITHOUT_UNUSED_STEPS}, **kwargs)
+
+    def ensure_connected(self, conn):
+        conn.ensure_connection = functools.partial(
+            conn.ensure_connection, interval_start=RECONNECT_EVERY_SECONDS, interval_step=0,
+            interval_max=RECONNECT_EVERY_SECONDS)
+        return super().ensure_connected(conn)
 
     def on_connection_error_after_connected(self, exc):
         connection = self.connection
