@@ -35,10 +35,14 @@ def fresh_counters():
     """Rate-limit and failed-login counts (infra/counters.py) start from zero in every
     test: they live in Redis beyond a run, and usernames repeat from run to run."""
     from django.core.cache import cache
+    from django_redis.exceptions import ConnectionInterrupted
 
     from infra import counters
 
-    cache.clear()  # the test settings' own Redis database
+    try:
+        cache.clear()  # the test settings' own Redis database
+    except ConnectionInterrupted:
+        pass  # a test that needs no Redis runs without it
     counters.forget_outage()
 
 

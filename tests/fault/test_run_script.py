@@ -101,7 +101,8 @@ def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path
         os.kill(beat, signal.SIGKILL)
         wait_for(lambda: _one(run.pid, "config beat") not in (None, beat), 30, "a new beat")
         assert _healthy(port)
-        assert "[run] worker exited" in run_log() and "[run] beat exited" in run_log()
+        whole_log = log_path.read_text(errors="replace")
+        assert "[run] worker exited" in whole_log and "[run] beat exited" in whole_log
 
         os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C in its terminal does
         run.wait(timeout=30)
