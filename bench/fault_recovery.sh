@@ -11,5 +11,5 @@ runs="${1:-1}"
 make --no-print-directory install services >/dev/null
 for run in $(seq "$runs"); do
     echo "== run $run"
-    .venv/bin/pytest -q -s -p no:cacheprovider tests/fault 2>&1 | grep -E '^\[recovery\]|passed|failed'
+    .venv/bin/pytest -q -s -p no:cacheprovider tests/fault 2>&1 | grep -E '^\[(recovery|outage)\]|passed|failed'
 done

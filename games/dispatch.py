@@ -15,7 +15,7 @@ Services call these from ``transaction.on_commit``. Two things make that safe:
   scorings resume within a second of the broker's return, without waiting for beat. Only
   the move whose send found the outage waits for it: two connection attempts (refused at
   once by a stopped Redis; the broker's ``socket_connect_timeout``, 1 s, each against an
-  unanswering one: docs/operations.md "Redis goes away");
+  unanswering one: docs/operations.md "Redis goes away: the API");
 - with ``CELERY_TASK_ALWAYS_EAGER`` (tests, the ``play_bots`` command) tasks run inline.
   A bot-only match would then nest one bot turn inside the commit of the previous one,
   hundreds deep; instead the first enqueue drains a queue in a loop (a trampoline), so
