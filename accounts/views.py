@@ -61,7 +61,8 @@ class TokenView(ApiView):
 
     @extend_schema(summary="Log in: your API token (the same one on every call)",
                    operation_id="get_token", request=TokenRequestSerializer,
-                   responses={200: TokenResponseSerializer, 400: ErrorSerializer})
+                   responses={200: TokenResponseSerializer, 400: ErrorSerializer,
+                              429: ErrorSerializer})
     def post(self, request: Request) -> Response:
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
