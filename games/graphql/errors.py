@@ -136,11 +136,18 @@ def coded(error: GraphQLError) -> GraphQLError:
 
 class ServiceErrorCodes(SchemaExtension):
     """Give every error of an operation its stable code in ``extensions.code``
-    (``coded``). An exception raised by another extension's hook before execution (the
-    rate limits') bypasses this; the HTTP view codes those (games/graphql/views.py)."""
+    (``coded``): over HTTP when the operation ends, over the websocket for each result it
+    streams. An exception raised by another extension's hook before execution (the rate
+    limits') skips ``on_operation``; the HTTP view codes those (games/graphql/views.py),
+    and ``on_stream_result`` sees them on the websocket."""
 
     def on_operation(self) -> Iterator[None]:
         yield
         result = self.execution_context.result
         if result is not None and getattr(result, "errors", None):
             result.errors = [coded(error) for error in result.errors]
+
+    def on_stream_result(self, result) -> Iterator[None]:
+        if getattr(result, "errors", None):
+            result.errors = [coded(error) for error in result.errors]
+        yield

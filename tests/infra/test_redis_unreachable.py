@@ -212,3 +212,35 @@ def test_graphql_answers_a_redis_error_with_its_code_and_nothing_of_the_driver(m
                             content_type="application/json").json()
     assert [e["extensions"]["code"] for e in body["errors"]] == ["service_unavailable"]
     assert not any(leak in json.dumps(body) for leak in LEAKS), body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_over_the_websocket_a_redis_error_is_coded_and_names_nothing(monkeypatch):
+    import asyncio
+
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    def refuse(*args, **kwargs):
+        raise REFUSED
+
+    monkeypatch.setattr(throttles, "hit", refuse)
+
+    async def one_query():
+        socket = WebsocketCommunicator(application, "/graphql/",
+                                       subprotocols=["graphql-transport-ws"])
+        connected, _ = await socket.connect(timeout=10)
+        assert connected
+        await socket.send_json_to({"type": "connection_init", "payload": {}})
+        assert (await socket.receive_json_from(timeout=10))["type"] == "connection_ack"
+        await socket.send_json_to({"id": "1", "type": "subscribe", "payload": {
+            "query": "mutation { login(username: \"x\", password: \"y\") { token } }"}})
+        answer = await socket.receive_json_from(timeout=20)
+        await socket.disconnect()
+        return answer
+
+    answer = asyncio.run(one_query())
+    errors = answer["payload"] if answer["type"] == "error" else answer["payload"]["errors"]
+    assert [error["extensions"]["code"] for error in errors] == ["service_unavailable"]
+    assert not any(leak in json.dumps(answer) for leak in LEAKS), answer
