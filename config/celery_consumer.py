@@ -48,7 +48,12 @@ running tasks cannot be cancelled at the loss): a task that was running during t
 ends after the reconnection and acknowledges its message on the old channel, which raises
 ``AttributeError: 'NoneType' object has no attribute 'client'``. A delivery tag belongs to
 its channel; once the channel is gone there is nothing to acknowledge, so such tasks are
-marked acknowledged at the loss (their message's fate is the visibility timeout's).
+marked acknowledged at the loss (their message's fate is the visibility timeout's). A
+third way, found by the fault suite (issue 21): with the thread pool a finished task's ack
+is handed to the consumer's event loop, so a task that ended just before the loss had its
+ack still waiting, and the loop ran it after the reconnection, on the old channel, with
+the same ``AttributeError``. So the broken connection's channels also drop every ack and
+reject made on them after the loss.
 """
 
 from __future__ import annotations
@@ -66,6 +71,22 @@ WITHOUT_UNUSED_STEPS = {"without_gossip": True, "without_mingle": True,
 RECONNECT_EVERY_SECONDS = 1.0
 
 
+def let_channels_go(connection) -> None:
+    """The channels of ``connection``, which was lost, neither restore their unacknowledged
+    messages when closed nor ack or reject anything any more (module doc)."""
+    transport = connection.__dict__.get("_transport")
+    channels = list(getattr(transport, "channels", None) or [])
+    default = connection.__dict__.get("_default_channel")
+    for channel in [*channels, default]:
+        if channel is not None:
+            channel.do_restore = False  # kombu's switch for restore-on-close
+            channel.basic_ack = channel.basic_reject = _channel_gone
+
+
+def _channel_gone(*args, **kwargs) -> None:
+    """An ack or reject on a channel of a lost connection: nothing left to do."""
+
+
 class Consumer(CeleryConsumer):
     def __init__(self, *args, worker_options=None, **kwargs):
         super().__init__(*args, worker_options={**(worker_options or {}),
@@ -78,14 +99,8 @@ class Consumer(CeleryConsumer):
         return super().ensure_connected(conn)
 
     def on_connection_error_after_connected(self, exc):
-        connection = self.connection
-        if connection is not None:
-            transport = connection.__dict__.get("_transport")
-            channels = list(getattr(transport, "channels", None) or [])
-            default = connection.__dict__.get("_default_channel")
-            for channel in [*channels, default]:
-                if channel is not None:
-                    channel.do_restore = False  # kombu's switch for restore-on-close
+        if self.connection is not None:
+            let_channels_go(self.connection)
         super().on_connection_error_after_connected(exc)
         for request in tuple(active_requests):
             request.acknowledged = True  # no ack or reject on the dead channel
