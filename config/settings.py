@@ -375,47 +375,8 @@ CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE))
 CELERY_WORKER_POOL = env_str("CELERY_WORKER_POOL", "threads")
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 4)
 
-# -- HTTPS behind the entry point (issue 14) -------------------------------------------------
-# TLS ends in front of the web processes (a load balancer, or the compose entry point
-# behind one), which says so in X-Forwarded-Proto. HTTPS=true (production, compose) turns
-# on the redirect, secure cookies and HSTS, and `manage.py check --deploy` is then clean.
-# Off by default so that development, tests and the benchmarks speak plain HTTP on
-# loopback. The health check stays reachable over HTTP for the containers' probes.
-HTTPS = env_bool("HTTPS", False)
-if HTTPS:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = True
-    SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-    if not SECURE_HSTS_PRELOAD:
-        # Joining the browsers' preload list is a commitment an operator makes by hand.
-        SILENCED_SYSTEM_CHECKS = ["security.W021"]
-
 # Quick match: how long a request waits for opponents before it expires.
 QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)
-
-# -- the play socket (games/play/, docs/play.md) ------------------------------------------------
-# Threads per web process for the sockets' database work (each holds a pooled connection
-# while it works: keep WEB_THREADS + PLAY_THREADS <= DB_POOL_MAX_SIZE).
-PLAY_THREADS = env_int("PLAY_THREADS", 4)
-# Frames a socket may have waiting to be sent before it is closed with 4408 (a slow reader
-# resyncs instead of holding memory or anyone else up).
-PLAY_SEND_QUEUE = env_int("PLAY_SEND_QUEUE", 256)
-PLAY_HEARTBEAT_SECONDS = env_int("PLAY_HEARTBEAT_SECONDS", 25)
-PLAY_MAX_SUBSCRIPTIONS = env_int("PLAY_MAX_SUBSCRIPTIONS", 50)
-# How often a web process checks, in one query, that its sockets' tokens still stand (the
-# backstop behind the immediate revocation broadcast).
-PLAY_ACCESS_CHECK_SECONDS = env_int("PLAY_ACCESS_CHECK_SECONDS", 2)
-# How often a web process checks, in one query, that its followers hold every followed
-# match's latest ply (the backstop behind the pushes, for a message lost with Redis).
-PLAY_RESYNC_SECONDS = env_int("PLAY_RESYNC_SECONDS", 3)
-# The play hubs hear of changes over Redis Pub/Sub on the channel layer's Redis, on channels
-# named by this prefix and the match id (games/matches/play_announcements.py).
-PLAY_CHANNEL_PREFIX = env_str("PLAY_CHANNEL_PREFIX", "play:")
 
 # -- GraphQL: expensive operations at once (issue 21): games/graphql/concurrency.py -------
 # An operation whose estimated cost reaches GRAPHQL_EXPENSIVE_COST (units of about 50 us:
@@ -429,3 +390,7 @@ GRAPHQL_EXPENSIVE_PER_PROCESS = env_int("GRAPHQL_EXPENSIVE_PER_PROCESS",
 # ... and at most this share of its time, over time: after an expensive operation of d
 # seconds a process takes the next one d x (1 - share) / share later at the earliest.
 GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))
+
+# HTTPS behind the entry point, and the play socket: their own modules (one job each).
+from config.https_settings import *  # noqa: E402,F401,F403
+from config.play_settings import *  # noqa: E402,F401,F403

@@ -1,0 +1,23 @@
+"""Settings of the play socket (games/play/, docs/play.md), imported at the end of
+config/settings.py."""
+
+from config.env import env_int, env_str
+
+# -- the play socket (games/play/, docs/play.md) ------------------------------------------------
+# Threads per web process for the sockets' database work (each holds a pooled connection
+# while it works: keep WEB_THREADS + PLAY_THREADS <= DB_POOL_MAX_SIZE).
+PLAY_THREADS = env_int("PLAY_THREADS", 4)
+# Frames a socket may have waiting to be sent before it is closed with 4408 (a slow reader
+# resyncs instead of holding memory or anyone else up).
+PLAY_SEND_QUEUE = env_int("PLAY_SEND_QUEUE", 256)
+PLAY_HEARTBEAT_SECONDS = env_int("PLAY_HEARTBEAT_SECONDS", 25)
+PLAY_MAX_SUBSCRIPTIONS = env_int("PLAY_MAX_SUBSCRIPTIONS", 50)
+# How often a web process checks, in one query, that its sockets' tokens still stand (the
+# backstop behind the immediate revocation broadcast).
+PLAY_ACCESS_CHECK_SECONDS = env_int("PLAY_ACCESS_CHECK_SECONDS", 2)
+# How often a web process checks, in one query, that its followers hold every followed
+# match's latest ply (the backstop behind the pushes, for a message lost with Redis).
+PLAY_RESYNC_SECONDS = env_int("PLAY_RESYNC_SECONDS", 3)
+# The play hubs hear of changes over Redis Pub/Sub on the channel layer's Redis, on channels
+# named by this prefix and the match id (games/matches/play_announcements.py).
+PLAY_CHANNEL_PREFIX = env_str("PLAY_CHANNEL_PREFIX", "play:")
