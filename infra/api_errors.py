@@ -200,3 +200,15 @@ def server_error_view(request):
     from django.views.defaults import server_error
 
     return server_error(request)
+
+
+class Throttled(ApiError):
+    """Over a rate limit: 429 ``throttled`` with the seconds to wait, REST's answer, for
+    the callers that count without DRF (GraphQL operations, play-socket messages)."""
+
+    status_code = 429
+    default_code = "throttled"
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"Too many requests: try again in {seconds} s.",
+                         details={"retry_after_seconds": seconds})

@@ -101,6 +101,16 @@ def retry_after_seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
 
 
+def check(scope: str, ident: str) -> None:
+    """Count one request of ``ident`` in ``scope``; raise ``Throttled`` if it is over."""
+    # imported here: the error module loads DRF's settings, which load this module
+    from infra.api_errors import Throttled
+
+    wait = hit(scope, ident)
+    if wait is not None:
+        raise Throttled(retry_after_seconds(wait))
+
+
 def read_scope(user) -> str:
     return USER_READ if user is not None and user.is_authenticated else ANON_READ
 

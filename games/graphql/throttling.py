@@ -25,7 +25,7 @@ from graphql.utilities import get_operation_ast
 from strawberry.extensions import SchemaExtension
 
 from infra import throttles
-from infra.api_errors import ApiError
+from infra.api_errors import Throttled
 
 AUTH_MUTATIONS = {"register", "login", "revokeToken"}
 
@@ -87,10 +87,7 @@ class RateLimits(SchemaExtension):
         return None
 
     def _refuse(self, seconds: int) -> None:
-        refusal = ApiError(
-            f"Too many requests: try again in {seconds} s.", code="throttled", status=429,
-            details={"retry_after_seconds": seconds},
-        )
+        refusal = Throttled(seconds)
         self.execution_context.result = ExecutionResult(
             # the code set here as well: the websocket path formats this result as it is
             data=None, errors=[GraphQLError(

@@ -49,19 +49,6 @@ CLOSE_DRAIN_SECONDS = 10.0
 _CLOSE = object()  # the writer's last item: close with the code it carries
 
 
-class Throttled(ApiError):
-    status_code = 429
-    default_code = "throttled"
-
-
-def _check_rate(scope: str, ident: str) -> None:
-    wait = throttles.hit(scope, ident)
-    if wait is not None:
-        seconds = throttles.retry_after_seconds(wait)
-        raise Throttled(f"Too many requests: try again in {seconds} s.",
-                        details={"retry_after_seconds": seconds})
-
-
 class PlayConnection:
     def __init__(self, scope, receive, send) -> None:
         self.scope, self._receive, self._send = scope, receive, send
@@ -323,7 +310,7 @@ class PlayConnection:
         if any(getattr(task, "is_feed", False) for task in self._tasks):
             raise ProtocolError("already_following", "This socket follows its feed already.",
                                 ref=request.ref)
-        await hub().run(_check_rate, throttles.read_scope(self.user), self.ident)
+        await hub().run(throttles.check, throttles.read_scope(self.user), self.ident)
         task = asyncio.get_running_loop().create_task(self._follow_feed(after))
         task.is_feed = True
         self._tasks.append(task)
@@ -361,13 +348,13 @@ class PlayConnection:
 # -- the database side of each operation (run in the hub's threads) ----------------------------
 def _authenticate(token: Any, ident: str):
     """The token's user and their password hash now (anonymous: None)."""
-    _check_rate(throttles.AUTH, ident)
+    throttles.check(throttles.AUTH, ident)
     user = user_for_token(token)
     return user, (user.password if user.is_authenticated else None)
 
 
 def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:
-    _check_rate(throttles.read_scope(user), ident)
+    throttles.check(throttles.read_scope(user), ident)
     match = selectors.get_match(match_id)
     start = pushes.since_for(match, since)
     if start < match.ply:
@@ -381,7 +368,7 @@ def _move(user, ident: str, match_id: int, move: Any, expected: int | None) -> d
     """Submit the move (committed when this returns) and build its pushes, one per seat
     and one for spectators (``frames_message``): the other web processes get them instead
     of an announcement that would make each of them read the match."""
-    _check_rate(throttles.MOVE, ident)
+    throttles.check(throttles.MOVE, ident)
     with announced_by_caller(match_id):
         submitted = services.submit_move(match_id=match_id, move=move, user=user,
                                          expected_ply=expected)
