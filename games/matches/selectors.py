@@ -122,7 +122,8 @@ def seats_of(match: Match) -> list[dict]:
     return rows
 
 
-def _state(match: Match) -> Any | None:
+def state_of(match: Match) -> Any | None:
+    """The engine state of the match's snapshot (None before the start)."""
     if match.state is None:
         return None
     return get_engine(match.game).from_json(match.state)
@@ -170,7 +171,7 @@ def view_for(match: Match, user=None) -> dict | None:
     """The game as ``user`` may see it now (``engine.view``): the seat's view for a seated
     user, the spectator view otherwise. None before the start. (After the end the full
     state is in ``replay_view`` and the log is shown whole.)"""
-    state = _state(match)
+    state = state_of(match)
     if state is None:
         return None
     return get_engine(match.game).view(state, seat_of(match, user))
@@ -182,7 +183,7 @@ def to_act_and_view(
     """``to_act_of`` and the view of ``seat`` (``view_for``), from one parse of the state
     (none when the caller passes the engine ``state`` it holds already)."""
     if state is None:
-        state = _state(match)
+        state = state_of(match)
     if state is None:
         return [], None
     engine = get_engine(match.game)
@@ -208,7 +209,7 @@ def legal_moves_for(match: Match, user) -> dict:
     seat = seat_of(match, user)
     if seat is None:
         raise errors.NotSeated()
-    state = _state(match) if match.status == MatchStatus.ACTIVE else None
+    state = state_of(match) if match.status == MatchStatus.ACTIVE else None
     engine = get_engine(match.game)
     to_act = list(engine.to_act(state)) if state is not None else []
     moves = engine.legal_moves(state, seat) if seat in to_act else []
@@ -294,7 +295,7 @@ def match_result(match: Match) -> dict:
     if match.status != MatchStatus.FINISHED:
         raise errors.NotFinished(details={"status": match.status})
     rows = list(Result.objects.filter(match_id=match.pk).order_by("seat"))
-    engine, state = get_engine(match.game), _state(match)
+    engine, state = get_engine(match.game), state_of(match)
     # A game the rules ended has the engine's reason and tie-breaks; one ended because
     # every seat but one resigned or forfeited has neither ("forfeits" says who).
     final = engine.result(state) if engine.is_over(state) else {"end_reason": "ended_early"}

@@ -360,7 +360,7 @@ def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:
     if start < match.ply:
         match, state, moves = pushes.load_since(match_id, start)
     else:
-        state, moves = pushes.state_of(match), []
+        state, moves = selectors.state_of(match), []
     return pushes.match_body(match, state, moves, user, start)
 
 

@@ -54,13 +54,6 @@ def seat_body(match: Match, state: Any, moves: Iterable[Move], seat: int | None,
     }
 
 
-def state_of(match: Match) -> Any:
-    """The engine state of the match's snapshot (None before the start)."""
-    if match.state is None:
-        return None
-    return get_engine(match.game).from_json(match.state)
-
-
 def load_since(match_id: int, since: int) -> tuple[Match, Any, list[Move]]:
     """The match (seats, users and incidents loaded, one statement), its state and its
     logged moves from ply ``since`` to its ply (one statement): what every reader of one
@@ -68,7 +61,7 @@ def load_since(match_id: int, since: int) -> tuple[Match, Any, list[Move]]:
     match = selectors.get_match(match_id)
     moves = list(Move.objects.filter(match_id=match.pk, ply__gte=since, ply__lt=match.ply)
                  .order_by("ply"))
-    return match, state_of(match), moves
+    return match, selectors.state_of(match), moves
 
 
 def since_for(match: Match, requested: int | None) -> int:
