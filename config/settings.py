@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "infra.json_errors.JsonApiErrorsMiddleware",
     "infra.url_policy.SlashPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before CommonMiddleware (Django's order): ?lang= or Accept-Language.
+    "infra.language.RequestLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -129,7 +131,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# English by default; German on request (Accept-Language: de, or ?lang=de: infra/language.py).
+# Error codes never change with the language, only the messages.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -157,14 +163,19 @@ EXTRA_GAMES = {
 
 # Cross-origin browsers: REST and GraphQL (the websocket origin check reads the same list).
 # Only the token header authenticates a cross-origin call, so no cookies cross origins.
-DEVELOPMENT_CORS_ORIGINS = (
-    "http://localhost:3000,http://127.0.0.1:3000,http://localhost:5173,"
-    "http://127.0.0.1:5173,http://localhost:8080,http://127.0.0.1:8080"
-)
-CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", DEVELOPMENT_CORS_ORIGINS if DEBUG else "")
+# CORS_ALLOWED_ORIGINS names the production frontends; in development (DEBUG) a page on
+# any loopback port may call too, whatever that list says, so a dev server on a new port
+# never meets a refusal the production settings would not give it.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+LOOPBACK_ORIGIN_REGEX = r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$"
+CORS_ALLOWED_ORIGIN_REGEXES = [LOOPBACK_ORIGIN_REGEX] if DEBUG else []
 CORS_URLS_REGEX = r"^/(api|graphql)(/.*)?$"
 CORS_ALLOW_CREDENTIALS = False
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
+# Every request header the docs offer a client: the token, JSON bodies, ETag polling
+# (If-None-Match), resuming the feed stream (Last-Event-ID) and the language.
+CORS_ALLOW_HEADERS = ("accept", "accept-language", "authorization", "content-type",
+                      "if-none-match", "last-event-id", "x-csrftoken", "x-requested-with")
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Content-Language"]
 CORS_PREFLIGHT_MAX_AGE = 600
 
 STATIC_URL = "static/"
