@@ -3,7 +3,7 @@ services like any other match."""
 
 from __future__ import annotations
 
-from games.matches import scoring, selectors, services
+from games.matches import bot_moves, scoring, selectors
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
 from rules import get_engine
@@ -22,7 +22,7 @@ def _play_bots_to_the_end(match_id: int) -> Match:
             break
         to_act = engine.to_act(engine.from_json(match.state))
         if to_act:
-            services.play_bot_turn(match_id=match.pk, seat=to_act[0], ply=match.ply)
+            bot_moves.play_bot_turn(match_id=match.pk, seat=to_act[0], ply=match.ply)
         match = Match.objects.get(pk=match_id)
     else:
         raise RuntimeError(f"demo match {match_id} did not end in {_MAX_DEMO_TURNS} bot turns")

@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.matches import play_announcements
-from infra.channel_messages import run_soon, send_to_group_soon
+from infra.channel_messages import send_to_group_soon
 
 logger = logging.getLogger(__name__)
 
@@ -52,4 +52,4 @@ def publish_match_update_soon(match_id: int, ply: int, status: str | None = None
     message = {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status}
     send_to_group_soon(match_group_name(match_id), message)
     if not play_announcements.is_announced_by_caller(match_id):
-        run_soon(play_announcements.publish(match_id, message), f"play hubs of {match_id}")
+        play_announcements.publish_soon(match_id, message)

@@ -8,9 +8,13 @@ commands and a script per message, and a receive two more; under the peer bench 
 cost more CPU than the move itself (py-spy, docs/capacity.md).
 
 A change is announced by match, ply and status only (``MATCH_UPDATE_TYPE``): nothing
-hidden, each hub reads what its sockets may see. A move made over a play socket is
-announced by the socket's own process instead (``announced_by_caller``), with each
-seat's push ready-made (``PLAY_FRAMES_TYPE``), so no other process reads the match.
+hidden, each hub reads what its sockets may see. A move is announced instead with each
+seat's push ready-made (``PLAY_PUSHES_TYPE``, games.matches.pushes.move_pushes), so no
+process reads the match again: by the play socket's process for a move made over it, and
+by the worker for a bot's move when some play socket follows the match
+(``followed_by_play_sockets``). The caller marks that with ``announced_by_caller``.
+Each seat's push goes only to that seat's sockets (games/play/hub.py): the message itself
+is never shown to anyone.
 """
 
 from __future__ import annotations
@@ -22,15 +26,19 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 import orjson
+import redis
 import redis.asyncio
 from django.conf import settings
+from django.utils.encoding import force_str
+
+from infra.channel_messages import run_soon
 
 logger = logging.getLogger(__name__)
 
 #: a change known by match, ply and status (the hubs read the rest)
 MATCH_UPDATE_TYPE = "match.update"
 #: a move's pushes, one per seat and one for spectators
-PLAY_FRAMES_TYPE = "play.frames"
+PLAY_PUSHES_TYPE = "play.pushes"
 
 #: matches whose next change the caller announces itself (``announced_by_caller``)
 _announced_by_caller: ContextVar[frozenset[int]] = ContextVar("announced_by_caller",
@@ -49,8 +57,13 @@ def redis_url() -> str:
     return host["address"] if isinstance(host, dict) else host
 
 
+#: as the play socket encodes its frames (games/play/protocol.py), so that a push decoded
+#: from a message reads exactly as it would have where it was built (times end in "Z")
+_DUMP_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_NON_STR_KEYS
+
+
 def encode(message: dict) -> bytes:
-    return orjson.dumps(message)
+    return orjson.dumps(message, option=_DUMP_OPTIONS, default=force_str)
 
 
 def decode(data: bytes) -> dict | None:
@@ -93,3 +106,36 @@ def _client() -> redis.asyncio.Redis:
 async def publish(match_id: int, message: dict) -> None:
     """PUBLISH ``message`` to the match's hubs (from a coroutine)."""
     await _client().publish(play_channel(match_id), encode(message))
+
+
+def publish_soon(match_id: int, message: dict) -> None:
+    """PUBLISH ``message`` to the match's hubs from a thread, returning at once (the
+    background loop of infra/channel_messages.py sends it; a failure is logged)."""
+    run_soon(publish(match_id, message), f"play hubs of {match_id}")
+
+
+# -- does any play socket follow a match? ----------------------------------------------------
+_sync_clients: dict[str, redis.Redis] = {}
+
+#: a check that takes longer than this gives up: the move is then announced by ply, as a
+#: REST move is (each hub reads it), and is never delayed further
+FOLLOWED_CHECK_TIMEOUT_SECONDS = 0.25
+
+
+def followed_by_play_sockets(match_id: int) -> bool:
+    """Whether some web process's hub listens on the match's channel (PUBSUB NUMSUB, one
+    round trip): only then is a bot's move worth building every seat's push for. Redis
+    away: False, and the move is announced by ply as before (whose publish is logged and
+    dropped; the hubs' resync check catches up)."""
+    url = redis_url()
+    client = _sync_clients.get(url)
+    if client is None:
+        client = _sync_clients[url] = redis.Redis.from_url(
+            url, socket_timeout=FOLLOWED_CHECK_TIMEOUT_SECONDS,
+            socket_connect_timeout=FOLLOWED_CHECK_TIMEOUT_SECONDS)
+    try:
+        counts = client.pubsub_numsub(play_channel(match_id))
+    except redis.RedisError:
+        logger.info("could not ask whether match %s is followed", match_id, exc_info=True)
+        return False
+    return bool(counts and counts[0][1])

@@ -25,8 +25,6 @@ from games.clocks import presets as clock_presets
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.feed import services as feed
 from games.matches import errors
-from games.matches.bot_randomness import bot_key
-from games.matches.bot_turns import think_bot_move
 from games.matches.follow_up import schedule_follow_up, to_act_now, touch
 from games.matches.guards import (
     check_bot_kind,
@@ -37,7 +35,6 @@ from games.matches.guards import (
     require_user,
 )
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Seat
-from games.matches.parsing import parse_match_id
 from games.matches.permissions import can_manage_matches
 from games.matches.seeds import new_seed, seed_commitment
 from games.matches.setup_checks import checked_setup
@@ -335,40 +332,3 @@ def submit_move(
         schedule_follow_up(match, new_state, seats, batch)
         batch.execute()
     return SubmittedMove(match=match, move=logged, events=events, state=new_state)
-
-
-def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
-    """Let the bot at ``seat`` move, if the match is still at ``ply`` and the seat owes a
-    decision; otherwise do nothing (a duplicated or retried task is a no-op). The bot sees
-    only ``engine.view(state, seat)`` and ``engine.legal_moves(state, seat)``.
-    Returns True when a move landed."""
-    try:
-        match = Match.objects.get(pk=parse_match_id(match_id))
-    except (Match.DoesNotExist, errors.MatchNotFound):
-        return False
-    if match.status != MatchStatus.ACTIVE or match.ply != ply:
-        return False
-    seat_row = match.seats.filter(position=seat, bot_kind__isnull=False).first()
-    if seat_row is None:
-        return False
-    engine = get_engine(match.game)
-    state = engine.from_json(match.state)
-    if seat not in engine.to_act(state):
-        return False
-    # The bot thinks without holding the lock; submit_move re-checks the ply under it.
-    move = think_bot_move(
-        seat_row.bot_kind,
-        engine,
-        engine.view(state, seat),
-        engine.legal_moves(state, seat),
-        seat,
-        # A secret derived from the seed (games/matches/bot_randomness.py): opponents cannot
-        # replay the bot's draws to infer its hand; the seed's reveal lets anyone audit them.
-        match_key=bot_key(match.seed),
-        ply=ply,
-    )
-    try:
-        submit_move(match_id=match.pk, move=move, bot_seat=seat, expected_ply=ply)
-    except (errors.StalePly, errors.NotYourTurn, errors.MatchNotActive, errors.NotSeated):
-        return False  # someone else moved first: this task is stale
-    return True

@@ -15,7 +15,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
-from games.matches import recovery, scoring, services
+from games.matches import bot_moves, recovery, scoring
 from games.task_options import RETRY_OPTIONS, TRANSIENT_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 )
 def play_bot_turn(match_id: int, seat: int, ply: int) -> bool:
     """Let the bot at ``seat`` play if the match is still at ``ply`` (else a no-op)."""
-    return services.play_bot_turn(match_id=match_id, seat=seat, ply=ply)
+    return bot_moves.play_bot_turn(match_id=match_id, seat=seat, ply=ply)
 
 
 @shared_task(name="games.tasks.score_match", **RETRY_OPTIONS)

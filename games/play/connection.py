@@ -19,11 +19,10 @@ from django.db import InterfaceError, OperationalError
 
 from games.feed.stream import follow as follow_feed
 from games.graphql.auth import InvalidToken, user_for_token
-from games.matches import selectors, services
+from games.matches import pushes, selectors, services
 from games.matches.parsing import parse_match_id
 from games.matches.play_announcements import announced_by_caller
-from games.play import pushes
-from games.play.hub import Follow, frames_message, hub
+from games.play.hub import Follow, hub
 from games.play.protocol import (
     CLOSE_SERVER_ERROR,
     CLOSE_TOO_SLOW,
@@ -366,14 +365,13 @@ def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:
 
 def _move(user, ident: str, match_id: int, move: Any, expected: int | None) -> dict:
     """Submit the move (committed when this returns) and build its pushes, one per seat
-    and one for spectators (``frames_message``): the other web processes get them instead
-    of an announcement that would make each of them read the match."""
+    and one for spectators (``pushes.move_pushes``): the other web processes get them
+    instead of an announcement that would make each of them read the match."""
     throttles.check(throttles.MOVE, ident)
     with announced_by_caller(match_id):
         submitted = services.submit_move(match_id=match_id, move=move, user=user,
                                          expected_ply=expected)
-    return frames_message(submitted.match, submitted.state, submitted.move,
-                          submitted.move.ply)
+    return pushes.move_pushes(submitted.match, submitted.state, submitted.move)
 
 
 async def play_application(scope, receive, send) -> None:

@@ -4,11 +4,12 @@ A process holds one Redis Pub/Sub connection, subscribed to the channel of each 
 least one of its sockets follows (games.matches.play_announcements). Two kinds of message
 arrive there:
 
-- a move made over a play socket comes with its pushes ready-made, one per seat and one
-  for spectators (``PLAY_FRAMES_TYPE``, sent by the process where the move was made, which
-  also hands them to its own sockets at once): a follower is sent the one of its seat, and
-  no process reads the match again;
-- any other change (a REST or bot move, a join, a timeout, the end) is announced by match,
+- a move made over a play socket, or a bot's move, comes with its pushes ready-made, one
+  per seat and one for spectators (``PLAY_PUSHES_TYPE``, games.matches.pushes.move_pushes:
+  sent by the process where the move was made, which also hands them to its own sockets
+  at once, or by the worker that played the bot): a follower is sent the one of its seat,
+  encoded once per seat in this process, and no process reads the match again;
+- any other change (a REST move, a join, a timeout, the end) is announced by match,
   ply and status only (games.matches.notifications), and the process brings its followers
   up to date with one read of the match whatever their number (``pushes.load_since``).
 
@@ -37,17 +38,16 @@ from django.db import close_old_connections
 from rest_framework.authtoken.models import Token
 
 from games.matches import play_announcements as announcements
+from games.matches import pushes
 from games.matches.models import Match
-from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_FRAMES_TYPE
-from games.play import pushes
+from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
+from games.matches.pushes import seat_key
 from games.play.protocol import frame
 
 logger = logging.getLogger(__name__)
 
 #: a lost Redis connection is retried after this long (then doubling, up to the maximum)
 RECONNECT_SECONDS, RECONNECT_MAX_SECONDS = 0.5, 10.0
-#: the key of the spectators' push in a frames message (seats are "0", "1", ...)
-SPECTATOR = "-"
 
 #: a socket (games.play.connection.PlayConnection): its ``user``, ``follows``,
 #: ``send_update``, ``enqueue`` and ``revoke`` are all the hub uses
@@ -68,10 +68,6 @@ class _MatchFollowers:
     sockets: set = field(default_factory=set)
     refreshing: bool = False
     again: bool = False
-
-
-def seat_key(seat: int | None) -> str:
-    return SPECTATOR if seat is None else str(seat)
 
 
 def _in_thread(function, *args):
@@ -150,27 +146,31 @@ class Hub:
 
     # -- a move's ready-made pushes ---------------------------------------------------------
     def deliver(self, message: dict) -> None:
-        """Send each follower of the match the push of its seat from a frames message
-        (``frames_message``), if it was last sent the ply the move was made at; one that
-        was not is read up to date instead."""
-        match_id, since, frames = message["match_id"], message["since"], message["frames"]
+        """Send each follower of the match the push of its seat from a move's pushes
+        (``pushes.move_pushes``), if it was last sent the ply the move was made at; one
+        that was not is read up to date instead. Each seat's frame is encoded once."""
+        match_id, since, bodies = message["match_id"], message["since"], message["bodies"]
+        texts: dict[str, str] = {}
         behind = False
         for socket in self.followers_of(match_id):
             follow = socket.follows.get(match_id)
             if follow is None or follow.ply > since:
                 continue  # sent already (this process made the move) or further on
-            text = frames.get(seat_key(follow.seat))
-            if follow.ply < since or text is None:
+            key = seat_key(follow.seat)
+            if follow.ply < since or key not in bodies:
                 behind = True
                 continue
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = frame("update", **bodies[key])
             follow.ply, follow.status = message["ply"], message["status"]
             socket.enqueue(text)
         if behind:
             self.refresh_soon(match_id)
 
     def publish(self, message: dict) -> None:
-        """Send a move's frames message to the other processes following the match (best
-        effort: a lost one is caught by the resync check)."""
+        """Send a move's pushes to the other processes following the match (best effort:
+        a lost one is caught by the resync check)."""
         task = asyncio.get_running_loop().create_task(self._connection().publish(
             announcements.play_channel(message["match_id"]), announcements.encode(message)))
         task.add_done_callback(_log_failed_publish)
@@ -204,7 +204,7 @@ class Hub:
             if body is None:
                 continue
             kind = body.get("type")
-            if kind == PLAY_FRAMES_TYPE:
+            if kind == PLAY_PUSHES_TYPE:
                 self.deliver(body)
             elif kind == MATCH_UPDATE_TYPE:
                 self._announced(body)
@@ -302,17 +302,6 @@ def _log_failed_publish(task: asyncio.Task) -> None:
 
 
 # -- the database side (run in the hub's threads) -------------------------------------------
-def frames_message(match: Match, state: Any, move, since: int) -> dict:
-    """A move's pushes, one per seat and one for spectators, ready to send as they are
-    (the ``PLAY_FRAMES_TYPE`` message): built once where the move was made."""
-    frames = {}
-    for seat in [*range(match.players), None]:
-        body = pushes.seat_body(match, state, [move], seat, since)
-        frames[seat_key(seat)] = frame("update", **body)
-    return {"type": PLAY_FRAMES_TYPE, "match_id": match.pk, "since": since,
-            "ply": match.ply, "status": match.status, "frames": frames}
-
-
 def _access_now(tokens: set[str]) -> dict[str, str]:
     """Each token that still opens the API, with its user's password hash now."""
     return dict(Token.objects.filter(key__in=tokens, user__is_active=True)

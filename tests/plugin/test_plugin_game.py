@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.matches import scoring, selectors, services
+from games.matches import bot_moves, scoring, selectors, services
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
 from rules import available_games, get_engine
@@ -126,7 +126,7 @@ def test_a_random_bot_plays_it_and_the_admin_replays_it(nim, make_user):
             move = selectors.legal_moves_for(selectors.get_match(match.pk), human)["moves"][0]
             services.submit_move(match_id=match.pk, user=human, move=move)
         else:  # the bot's turn (its task did not run: no on-commit in this test)
-            assert services.play_bot_turn(match_id=match.pk, seat=1, ply=match.ply)
+            assert bot_moves.play_bot_turn(match_id=match.pk, seat=1, ply=match.ply)
         match = Match.objects.get(pk=match.pk)
     assert match.moves.filter(seat=1).exists()
     admin = Client()

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.matches import scoring, services
+from games.matches import bot_moves, scoring, services
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Move, Seat
 from rules import get_engine
@@ -78,7 +78,7 @@ def test_finished_match_replay_shows_the_full_state(admin_client):
     while match.status == MatchStatus.ACTIVE:
         engine = get_engine("han")
         seat = engine.to_act(engine.from_json(match.state))[0]
-        services.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
+        bot_moves.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
         match = Match.objects.get(pk=match.pk)
     scoring.score_match(match_id=match.pk)
     page = admin_client.get(reverse("admin:games_match_replay", args=[match.pk]))

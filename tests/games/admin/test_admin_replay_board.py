@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.admin.glance import label_seats, seat_names
-from games.matches import scoring, services
+from games.matches import bot_moves, scoring, services
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
 from rules import get_engine
@@ -56,7 +56,7 @@ def finished(game: str) -> Match:
     # not transactional: the on-commit follow-ups do not run, so drive the bots here
     while match.status == MatchStatus.ACTIVE:
         seat = engine.to_act(engine.from_json(match.state))[0]
-        services.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
+        bot_moves.play_bot_turn(match_id=match.pk, seat=seat, ply=match.ply)
         match = Match.objects.get(pk=match.pk)
     scoring.score_match(match_id=match.pk)
     return Match.objects.get(pk=match.pk)

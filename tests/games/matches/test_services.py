@@ -10,7 +10,7 @@ import pytest
 from django.test import override_settings
 
 from games.clocks import services as clock_services
-from games.matches import errors, follow_up, recovery, scoring, selectors, services
+from games.matches import bot_moves, errors, follow_up, recovery, scoring, selectors
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Move, Result, Seat
 from games.matches.notifications import publish_match_update
@@ -95,7 +95,7 @@ def test_an_admin_hands_a_waiting_seat_to_a_bot_which_then_plays(make_user):
     seat = clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=1,
                                            bot_kind="greedy", for_good=True)
     assert seat.user is None and seat.bot_kind == "greedy"
-    assert services.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
+    assert bot_moves.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
     assert Move.objects.filter(match=match, seat=1).count() == 1
     with pytest.raises(errors.NotSeated):
         selectors.legal_moves_for(selectors.get_match(match.pk), bob)
@@ -105,9 +105,9 @@ def test_bot_turns_are_no_ops_when_stale_or_not_a_bot(make_user):
     ann, bob = make_user(), make_user()
     match = match_services.create_match(user=ann, game="hansa", players=2)
     match_services.join_match(user=bob, match_id=match.pk)
-    assert services.play_bot_turn(match_id=match.pk, seat=0, ply=0) is False  # a person
-    assert services.play_bot_turn(match_id=999999, seat=0, ply=0) is False
-    assert services.play_bot_turn(match_id=match.pk, seat=0, ply=7) is False
+    assert bot_moves.play_bot_turn(match_id=match.pk, seat=0, ply=0) is False  # a person
+    assert bot_moves.play_bot_turn(match_id=999999, seat=0, ply=0) is False
+    assert bot_moves.play_bot_turn(match_id=match.pk, seat=0, ply=7) is False
     assert Move.objects.filter(match=match).count() == 0
 
 

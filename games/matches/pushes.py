@@ -1,5 +1,6 @@
 """What a play-socket reader is sent about a match: the ``sync`` and ``update`` bodies
-(docs/play.md), built for one reader from objects already loaded.
+(docs/play.md), built for one reader from objects already loaded, and a move's bodies for
+every seat at once (``move_pushes``), built where the move was made.
 
 Everything shown goes through the selectors REST and GraphQL use (``seat_of``,
 ``to_act_and_view``, ``logged_entry``, the clocks' selectors), so a push never shows a
@@ -7,6 +8,8 @@ reader more than ``GET /api/v1/matches/{id}/events/`` would. The builders take t
 with its seats and incidents loaded, the engine state, and the logged moves to show, so
 the mover's own process can push straight from what the move service returns (no read),
 and the other processes from one read per match and ply (``load_since``).
+
+The bodies are data; the play socket (games/play/) encodes them as its frames.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from games.clocks import selectors as clock_selectors
 from games.matches import selectors
 from games.matches.models import Match, MatchStatus, Move
 from games.matches.parsing import parse_ply
+from games.matches.play_announcements import PLAY_PUSHES_TYPE
 from rules import get_engine
 
 
@@ -71,3 +75,24 @@ def since_for(match: Match, requested: int | None) -> int:
     if requested is None:
         return match.ply
     return parse_ply(requested, upper=match.ply, name="since")
+
+
+#: the key of the spectators' body in a ``move_pushes`` message (seats are "0", "1", ...)
+SPECTATOR = "-"
+
+
+def seat_key(seat: int | None) -> str:
+    return SPECTATOR if seat is None else str(seat)
+
+
+def move_pushes(match: Match, state: Any, move: Move) -> dict:
+    """A move's ``update`` bodies, one per seat and one for spectators, as the
+    ``PLAY_PUSHES_TYPE`` message to the play hubs: built once where the move was made (a
+    play socket's process, or the worker that played a bot's move), so no process that
+    follows the match reads it again. ``match`` is the match after the move, with its
+    seats and users loaded (``services.SubmittedMove.match``)."""
+    since = move.ply
+    bodies = {seat_key(seat): seat_body(match, state, [move], seat, since)
+              for seat in [*range(match.players), None]}
+    return {"type": PLAY_PUSHES_TYPE, "match_id": match.pk, "since": since,
+            "ply": match.ply, "status": match.status, "bodies": bodies}

@@ -1,0 +1,86 @@
+"""A bot's move in a match some play socket follows reaches the hubs with each seat's push
+ready-made (games.matches.bot_moves, games.matches.pushes.move_pushes), so no web process
+reads the match again; in a match nobody follows it is announced by ply, as before."""
+
+from __future__ import annotations
+
+import time
+
+import orjson
+import pytest
+import redis
+
+from games.matches import bot_moves, play_announcements
+from games.matches import services as match_services
+from games.matches.models import Move
+from games.matches.play_announcements import (
+    MATCH_UPDATE_TYPE,
+    PLAY_PUSHES_TYPE,
+    followed_by_play_sockets,
+    play_channel,
+)
+from games.matches.pushes import SPECTATOR
+from tests.games.support import assert_no_leak, known_card_ids, true_state
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _listener(match_id: int):
+    """A Pub/Sub connection on the match's play channel: what a web process's hub holds."""
+    client = redis.Redis.from_url(play_announcements.redis_url())
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(play_channel(match_id))
+    return client, pubsub
+
+
+def _messages(pubsub, until: float) -> list[dict]:
+    found = []
+    while time.monotonic() < until:
+        message = pubsub.get_message(timeout=0.2)
+        if message and message["type"] == "message":
+            found.append(orjson.loads(message["data"]))
+    return found
+
+
+def _hansa_against_a_bot(make_user):
+    ann = make_user()
+    return ann, match_services.create_match(user=ann, game="hansa", players=2,
+                                            bot_seats={1: "random"})
+
+
+def test_nobody_follows_a_new_match(make_user):
+    _ann, match = _hansa_against_a_bot(make_user)
+    assert followed_by_play_sockets(match.pk) is False
+
+
+def test_a_followed_bots_move_comes_with_each_seats_push(make_user):
+    ann, match = _hansa_against_a_bot(make_user)
+    client, pubsub = _listener(match.pk)
+    try:
+        assert followed_by_play_sockets(match.pk) is True
+        assert bot_moves.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
+        messages = _messages(pubsub, time.monotonic() + 2)
+    finally:
+        pubsub.close()
+        client.close()
+    kinds = [message["type"] for message in messages]
+    assert kinds.count(PLAY_PUSHES_TYPE) == 1, kinds
+    assert MATCH_UPDATE_TYPE not in kinds  # announced once, ready-made, never by ply too
+    pushed = next(message for message in messages if message["type"] == PLAY_PUSHES_TYPE)
+    move = Move.objects.get(match=match, ply=0)
+    assert (pushed["match_id"], pushed["since"], pushed["ply"]) == (match.pk, 0, 1)
+    assert set(pushed["bodies"]) == {"0", "1", SPECTATOR}
+    ann_body = pushed["bodies"]["0"]
+    assert ann_body["seat"] == 0 and ann_body["since"] == 0 and len(ann_body["moves"]) == 1
+    # the person still owes the opening keep: their legal moves come with their push
+    assert ann_body["legal_moves"] and 0 in ann_body["to_act"]
+    assert pushed["bodies"][SPECTATOR]["legal_moves"] is None
+    # each body shows only what its reader may see: the bot's kept cards stay hidden
+    # from the person and the spectators (move.seat is the bot's)
+    assert move.seat == 1
+    _stored, after = true_state(match.pk)
+    for reader, key in ((0, "0"), (None, SPECTATOR)):
+        assert_no_leak(pushed["bodies"][key], game="hansa", state=after, seed=match.seed,
+                       reader=reader, known=known_card_ids(match, 1, reader),
+                       where=f"bot move push to {key}")
+    assert ann.username in {seat.get("user") for seat in ann_body["seats"]}
