@@ -57,6 +57,7 @@ from django.db import transaction
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.token_auth import NarrowTokenAuthentication
+from infra import pubsub
 from infra.channel_messages import send_to_group_soon
 
 logger = logging.getLogger(__name__)
@@ -83,15 +84,22 @@ def announce_access_revoked(user_id: int) -> None:
 
 
 def _announce(user_id: int) -> None:
-    future = send_to_group_soon(access_group(user_id),
-                                {"type": ACCESS_REVOKED_TYPE, "user_id": user_id})
-    if future is None:
-        return
-    try:
-        future.result(timeout=ANNOUNCE_WAIT_SECONDS)
-    except Exception:  # noqa: BLE001 - logged by the sender; the re-check remains
-        logger.warning("access of user %s revoked; open connections will find out by "
-                       "their re-check", user_id)
+    """To the channel-layer group (GraphQL sockets, the feed stream) and on the Pub/Sub
+    channel every play hub listens on (games/play/hub.py), waiting a bounded time for
+    Redis to take both: a push sent after the revoking request returns comes behind."""
+    message = {"type": ACCESS_REVOKED_TYPE, "user_id": user_id}
+    futures = [future for future in (send_to_group_soon(access_group(user_id), message),
+                                     pubsub.publish_soon(pubsub.ACCESS_REVOKED_CHANNEL,
+                                                         message))
+               if future is not None]
+    deadline = time.monotonic() + ANNOUNCE_WAIT_SECONDS
+    for future in futures:
+        try:
+            future.result(timeout=max(0.0, deadline - time.monotonic()))
+        except Exception:  # noqa: BLE001 - logged by the sender; the re-check remains
+            logger.warning("access of user %s revoked; open connections will find out by "
+                           "their re-check", user_id)
+            return
 
 
 class AccessCheck:

@@ -3,9 +3,8 @@ Redis Pub/Sub: one PUBLISH per change, read by every process subscribed to the m
 channel, and nothing kept for a process that was not listening (the hubs' resync check
 reads the database for that).
 
-Plain Pub/Sub rather than the channel layer: a channel-layer group send is several Redis
-commands and a script per message, and a receive two more; under the peer bench that
-cost more CPU than the move itself (py-spy, docs/capacity.md).
+Plain Pub/Sub (infra/pubsub.py) rather than the channel layer: its group send and
+receive cost more CPU than the move itself.
 
 A change is announced by match, ply and status only (``MATCH_UPDATE_TYPE``): nothing
 hidden, each hub reads what its sockets may see. A move is announced instead with each
@@ -19,19 +18,15 @@ is never shown to anyone.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-import orjson
 import redis
-import redis.asyncio
 from django.conf import settings
-from django.utils.encoding import force_str
 
-from infra.channel_messages import run_soon
+from infra import pubsub
 
 logger = logging.getLogger(__name__)
 
@@ -50,30 +45,6 @@ def play_channel(match_id: int) -> str:
     return f"{settings.PLAY_CHANNEL_PREFIX}{match_id}"
 
 
-def redis_url() -> str:
-    """The Redis the hubs listen on: the channel layer's (a URL, or a host's options with
-    its ``address``: config/settings.py)."""
-    host = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]
-    return host["address"] if isinstance(host, dict) else host
-
-
-#: as the play socket encodes its frames (games/play/protocol.py), so that a push decoded
-#: from a message reads exactly as it would have where it was built (times end in "Z")
-_DUMP_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_NON_STR_KEYS
-
-
-def encode(message: dict) -> bytes:
-    return orjson.dumps(message, option=_DUMP_OPTIONS, default=force_str)
-
-
-def decode(data: bytes) -> dict | None:
-    try:
-        message = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    return message if isinstance(message, dict) else None
-
-
 @contextmanager
 def announced_by_caller(match_id: int) -> Iterator[None]:
     """Within this block, changes of ``match_id`` are not announced to the play hubs: the
@@ -89,29 +60,11 @@ def is_announced_by_caller(match_id: int) -> bool:
     return match_id in _announced_by_caller.get()
 
 
-# -- publishing from a thread (the services' on-commit hooks) ------------------------------
-_clients: dict[int, redis.asyncio.Redis] = {}
-
-
-def _client() -> redis.asyncio.Redis:
-    """One client per event loop (the background loop of infra/channel_messages.py)."""
-    loop = asyncio.get_running_loop()
-    client = _clients.get(id(loop))
-    if client is None:
-        client = _clients[id(loop)] = redis.asyncio.Redis.from_url(
-            redis_url(), socket_timeout=2, socket_connect_timeout=2)
-    return client
-
-
-async def publish(match_id: int, message: dict) -> None:
-    """PUBLISH ``message`` to the match's hubs (from a coroutine)."""
-    await _client().publish(play_channel(match_id), encode(message))
-
-
+# -- publishing --------------------------------------------------------------------------------
 def publish_soon(match_id: int, message: dict) -> None:
     """PUBLISH ``message`` to the match's hubs from a thread, returning at once (the
     background loop of infra/channel_messages.py sends it; a failure is logged)."""
-    run_soon(publish(match_id, message), f"play hubs of {match_id}")
+    pubsub.publish_soon(play_channel(match_id), message)
 
 
 # -- does any play socket follow a match? ----------------------------------------------------
@@ -127,7 +80,7 @@ def followed_by_play_sockets(match_id: int) -> bool:
     round trip): only then is a bot's move worth building every seat's push for. Redis
     away: False, and the move is announced by ply as before (whose publish is logged and
     dropped; the hubs' resync check catches up)."""
-    url = redis_url()
+    url = pubsub.redis_url()
     client = _sync_clients.get(url)
     if client is None:
         client = _sync_clients[url] = redis.Redis.from_url(

@@ -37,12 +37,14 @@ from django.conf import settings
 from django.db import close_old_connections
 from rest_framework.authtoken.models import Token
 
+from accounts.revocation import ACCESS_REVOKED_TYPE
 from games.matches import play_announcements as announcements
 from games.matches import pushes
 from games.matches.models import Match
 from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
 from games.matches.pushes import seat_key
 from games.play.protocol import frame
+from infra import pubsub
 
 logger = logging.getLogger(__name__)
 
@@ -125,16 +127,26 @@ class Hub:
     def _connection(self) -> redis.asyncio.Redis:
         if self._redis is None:
             self._redis = redis.asyncio.Redis.from_url(
-                announcements.redis_url(), socket_timeout=None, socket_connect_timeout=2,
+                pubsub.redis_url(), socket_timeout=None, socket_connect_timeout=2,
                 health_check_interval=30)
         return self._redis
+
+    async def _open_pubsub(self) -> None:
+        """Subscribe to the revocations and to every followed match's channel; what was
+        announced while this process was not listening is read now."""
+        self._pubsub = self._connection().pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(pubsub.ACCESS_REVOKED_CHANNEL,
+                                     *(announcements.play_channel(match_id)
+                                       for match_id in self._matches))
+        for match_id in list(self._matches):
+            self.refresh_soon(match_id)
 
     async def _subscription(self, action: str, match_id: int) -> None:
         try:
             if self._pubsub is None:
-                if action == "unsubscribe":
-                    return
-                self._pubsub = self._connection().pubsub(ignore_subscribe_messages=True)
+                if action == "subscribe":  # the match is in _matches already
+                    await self._open_pubsub()
+                return
             await getattr(self._pubsub, action)(announcements.play_channel(match_id))
         except Exception:  # noqa: BLE001 - the listener subscribes again on reconnect
             logger.warning("play hub could not %s match %s", action, match_id, exc_info=True)
@@ -172,21 +184,17 @@ class Hub:
         """Send a move's pushes to the other processes following the match (best effort:
         a lost one is caught by the resync check)."""
         task = asyncio.get_running_loop().create_task(self._connection().publish(
-            announcements.play_channel(message["match_id"]), announcements.encode(message)))
+            announcements.play_channel(message["match_id"]), pubsub.encode(message)))
         task.add_done_callback(_log_failed_publish)
 
     # -- announcements over Pub/Sub ---------------------------------------------------------
     async def _listen(self) -> None:
+        """Read the hub's Pub/Sub connection for as long as the process serves sockets."""
         wait = RECONNECT_SECONDS
-        while self._matches:
+        while True:
             try:
                 if self._pubsub is None:
-                    self._pubsub = self._connection().pubsub(ignore_subscribe_messages=True)
-                    await self._pubsub.subscribe(*(announcements.play_channel(match_id)
-                                                   for match_id in self._matches))
-                    # what was announced while we were away is read now
-                    for match_id in list(self._matches):
-                        self.refresh_soon(match_id)
+                    await self._open_pubsub()
                 message = await self._pubsub.get_message(ignore_subscribe_messages=True,
                                                          timeout=1.0)
                 wait = RECONNECT_SECONDS
@@ -200,7 +208,7 @@ class Hub:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            body = announcements.decode(message["data"])
+            body = pubsub.decode(message["data"])
             if body is None:
                 continue
             kind = body.get("type")
@@ -208,6 +216,15 @@ class Hub:
                 self.deliver(body)
             elif kind == MATCH_UPDATE_TYPE:
                 self._announced(body)
+            elif kind == ACCESS_REVOKED_TYPE:
+                self._revoked(body.get("user_id"))
+
+    def _revoked(self, user_id) -> None:
+        """A user's access was revoked (accounts/revocation.py): their sockets here end
+        before anything more is sent to them."""
+        for socket in list(self.sockets):
+            if socket.token and socket.user.pk == user_id:
+                socket.revoke()
 
     def _announced(self, message: dict) -> None:
         match_id, ply = message.get("match_id"), message.get("ply")
@@ -275,9 +292,12 @@ class Hub:
 
     # -- access: a revoked token, a deactivated user, a changed password ------------------
     def watch_access(self) -> None:
-        """Check every signed-in socket's access every PLAY_ACCESS_CHECK_SECONDS, with one
-        query for the whole process, and close (4401) those whose token was deleted, whose
-        user was deactivated or whose password changed since their ``hello``."""
+        """Close (4401) the signed-in sockets whose access is revoked: at once when the
+        revocation is announced (``ACCESS_REVOKED_CHANNEL``, heard by ``_listen``), and,
+        for an announcement lost with Redis, by a check of every signed-in socket's token
+        every PLAY_ACCESS_CHECK_SECONDS, with one query for the whole process (a token
+        deleted, a user deactivated, a password changed since their ``hello``)."""
+        self._keep_running("listen", self._listen)
         self._keep_running("access", self._check_access)
 
     async def _check_access(self) -> None:

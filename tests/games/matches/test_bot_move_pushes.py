@@ -10,7 +10,7 @@ import orjson
 import pytest
 import redis
 
-from games.matches import bot_moves, play_announcements
+from games.matches import bot_moves
 from games.matches import services as match_services
 from games.matches.models import Move
 from games.matches.play_announcements import (
@@ -20,6 +20,7 @@ from games.matches.play_announcements import (
     play_channel,
 )
 from games.matches.pushes import SPECTATOR
+from infra import pubsub
 from tests.games.support import assert_no_leak, known_card_ids, true_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,16 +28,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _listener(match_id: int):
     """A Pub/Sub connection on the match's play channel: what a web process's hub holds."""
-    client = redis.Redis.from_url(play_announcements.redis_url())
-    pubsub = client.pubsub(ignore_subscribe_messages=True)
-    pubsub.subscribe(play_channel(match_id))
-    return client, pubsub
+    client = redis.Redis.from_url(pubsub.redis_url())
+    channel = client.pubsub(ignore_subscribe_messages=True)
+    channel.subscribe(play_channel(match_id))
+    return client, channel
 
 
-def _messages(pubsub, until: float) -> list[dict]:
+def _messages(channel, until: float) -> list[dict]:
     found = []
     while time.monotonic() < until:
-        message = pubsub.get_message(timeout=0.2)
+        message = channel.get_message(timeout=0.2)
         if message and message["type"] == "message":
             found.append(orjson.loads(message["data"]))
     return found
@@ -55,13 +56,13 @@ def test_nobody_follows_a_new_match(make_user):
 
 def test_a_followed_bots_move_comes_with_each_seats_push(make_user):
     ann, match = _hansa_against_a_bot(make_user)
-    client, pubsub = _listener(match.pk)
+    client, channel = _listener(match.pk)
     try:
         assert followed_by_play_sockets(match.pk) is True
         assert bot_moves.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
-        messages = _messages(pubsub, time.monotonic() + 2)
+        messages = _messages(channel, time.monotonic() + 2)
     finally:
-        pubsub.close()
+        channel.close()
         client.close()
     kinds = [message["type"] for message in messages]
     assert kinds.count(PLAY_PUSHES_TYPE) == 1, kinds

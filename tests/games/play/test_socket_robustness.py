@@ -99,7 +99,19 @@ def test_a_socket_from_a_wrong_origin_is_refused_at_the_handshake(web_tier):
     asyncio.run(scenario())
 
 
-def test_a_revoked_token_s_socket_is_closed_before_anything_more_is_sent(web_tier, players):
+@pytest.fixture(scope="module")
+def announcement_only_tier(django_db_setup, django_db_blocker):
+    """Two web processes whose backstop access check never runs within a test: only the
+    revocation's announcement (accounts/revocation.py -> the play hubs) can close a socket."""
+    with django_db_blocker.unblock():
+        with running_web_tier(processes=2,
+                              extra_env={"PLAY_ACCESS_CHECK_SECONDS": "3600"}) as address:
+            yield address
+
+
+def test_a_revoked_token_s_socket_is_closed_before_the_next_push(announcement_only_tier,
+                                                                 players):
+    web_tier = announcement_only_tier
     match_id = start_match("han", players[:2])
 
     async def scenario():
@@ -110,14 +122,16 @@ def test_a_revoked_token_s_socket_is_closed_before_anything_more_is_sent(web_tie
         status, _ = await asyncio.to_thread(http_json, web_tier, "DELETE", "/api/v1/auth/token/",
                                             None, players[1 - to_act].token)
         assert status == 204
+        # the very next move, sent the moment the revocation is answered, must not reach
+        # the revoked socket: the announcement is ahead of its push on every process
+        legal = syncs[to_act]["legal_moves"]
+        answer = await clients[to_act].move(match_id, legal[0], expected_ply=syncs[0]["ply"])
+        assert answer["op"] == "ack"
         revoked = await watcher.next("error", timeout=10)
         assert revoked["error"]["code"] == "access_revoked"
         with pytest.raises(ConnectionClosed) as closed:
             await watcher.next(timeout=10)
         assert closed.value.rcvd.code == 4401
-        legal = syncs[to_act]["legal_moves"]
-        answer = await clients[to_act].move(match_id, legal[0], expected_ply=syncs[0]["ply"])
-        assert answer["op"] == "ack"
         assert not [frame for frame in watcher.frames if frame["op"] == "update"]
         await clients[to_act].close()
 

@@ -1,0 +1,72 @@
+"""Plain Redis Pub/Sub on the channel layer's Redis: for messages every web process must
+hear at once and that nobody needs kept (a process that was not listening catches up
+from the database).
+
+Plain Pub/Sub rather than the channel layer: a channel-layer group send is several Redis
+commands and a script per message, and a receive two more; for the play hubs' per-move
+messages that cost more CPU than the move itself (py-spy, docs/capacity.md). The play
+hubs (games/play/hub.py) hold the only subscriber connection of their process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+
+import orjson
+import redis.asyncio
+from django.conf import settings
+from django.utils.encoding import force_str
+
+from infra.channel_messages import run_soon
+
+#: times end in "Z" and dicts may have number keys, as the play socket's frames
+#: (games/play/protocol.py): a body decoded from a message reads as where it was built
+_DUMP_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_NON_STR_KEYS
+
+#: the channel on which revoked access is announced (accounts/revocation.py): every play
+#: hub listens, and ends the sockets of the user named
+ACCESS_REVOKED_CHANNEL = "access-revoked"
+
+
+def redis_url() -> str:
+    """The channel layer's Redis (a URL, or a host's options with its ``address``:
+    config/settings.py)."""
+    host = settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]
+    return host["address"] if isinstance(host, dict) else host
+
+
+def encode(message: dict) -> bytes:
+    return orjson.dumps(message, option=_DUMP_OPTIONS, default=force_str)
+
+
+def decode(data: bytes) -> dict | None:
+    try:
+        message = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+_clients: dict[int, redis.asyncio.Redis] = {}
+
+
+def _client() -> redis.asyncio.Redis:
+    """One client per event loop (the background loop of infra/channel_messages.py)."""
+    loop = asyncio.get_running_loop()
+    client = _clients.get(id(loop))
+    if client is None:
+        client = _clients[id(loop)] = redis.asyncio.Redis.from_url(
+            redis_url(), socket_timeout=2, socket_connect_timeout=2)
+    return client
+
+
+async def publish(channel: str, message: dict) -> None:
+    """PUBLISH ``message`` on ``channel`` (from a coroutine)."""
+    await _client().publish(channel, encode(message))
+
+
+def publish_soon(channel: str, message: dict) -> concurrent.futures.Future | None:
+    """PUBLISH from a thread, returning at once: the background loop sends it (a failure
+    is logged); the future lets a caller wait a bounded time when order matters."""
+    return run_soon(publish(channel, message), f"Pub/Sub channel {channel}")
