@@ -32,120 +32,41 @@ import type {
   PlayUser,
   Ref,
   ServerMessage,
-  SyncMessage,
-  UpdateMessage,
   WelcomeMessage,
 } from "./protocol.js";
+import { helloFailure, reconnectDelay, RECONNECT_CODES, UNAUTHORIZED } from "./reconnect.js";
+import type { HelloRefusal } from "./reconnect.js";
+import { type Pending, PendingRequests } from "./requests.js";
+import type {
+  Ack,
+  ClientState,
+  CloseInfo,
+  ConnectOptions,
+  MoveOptions,
+  SubscribeOptions,
+  SubscriptionHandlers,
+  WebSocketConstructor,
+  WebSocketLike,
+} from "./socket-options.js";
+import { applyPush, Subscription, type SubscriptionEntry } from "./subscription.js";
 
-// -- the WebSocket the client drives: the browser's, `ws` in node, or any look-alike ----
+export type {
+  Ack,
+  ClientState,
+  CloseInfo,
+  ConnectOptions,
+  DisconnectInfo,
+  MoveOptions,
+  ReconnectOptions,
+  SubscribeOptions,
+  SubscriptionHandlers,
+  WebSocketConstructor,
+  WebSocketLike,
+} from "./socket-options.js";
+export { Subscription } from "./subscription.js";
 
-export interface WebSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: any) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: any) => void) | null;
-}
-export type WebSocketConstructor = new (url: string) => WebSocketLike;
-
+/** WebSocket.OPEN */
 const OPEN = 1;
-
-// -- options and callbacks -------------------------------------------------------------
-
-export interface CloseInfo {
-  code: number;
-  reason: string;
-}
-
-export interface DisconnectInfo extends CloseInfo {
-  /** The client will try again after `delayMs`. */
-  willReconnect: boolean;
-  delayMs: number | null;
-  /** Reconnection attempts since the connection was lost (1 for the first). */
-  attempt: number;
-}
-
-export interface ReconnectOptions {
-  /** First delay (default 250 ms), multiplied by `factor` (2) per failed attempt up to
-   * `maxDelayMs` (10 s), each varied by +-`jitter` (0.2) so clients spread out. */
-  initialDelayMs?: number;
-  maxDelayMs?: number;
-  factor?: number;
-  jitter?: number;
-  /** Give up after this many failed attempts in a row (default: never). */
-  maxAttempts?: number;
-}
-
-export interface ConnectOptions {
-  /** `ws://host/play/`; an `http(s)://host` base URL is turned into `ws(s)://host/play/`. */
-  url: string;
-  /** An API token, or null (the default) for an anonymous spectator. */
-  token?: string | null;
-  /** The WebSocket class: the browser's by default, the `ws` package in node. */
-  WebSocket?: WebSocketConstructor;
-  /** Reconnect after a lost connection (default true). */
-  reconnect?: boolean | ReconnectOptions;
-  /** How long `hello`, `subscribe`, `unsubscribe` and `ping` wait (default 10 s). */
-  timeoutMs?: number;
-  /** How long a move waits for its `ack` or `refused` (default 10 s). */
-  moveTimeoutMs?: number;
-  /** No message at all in this long means the connection is dead (default 2.5 x the
-   * server's heartbeat_seconds; 0 turns the check off). */
-  heartbeatTimeoutMs?: number;
-  /** The token was refused or revoked (close 4401): the client is closed, sign in again. */
-  onAuthLost?: (info: CloseInfo) => void;
-  /** The connection was lost; `willReconnect` says what happens next. */
-  onDisconnect?: (info: DisconnectInfo) => void;
-  /** A new connection is up and the subscriptions and the feed are being resumed. */
-  onReconnect?: (welcome: WelcomeMessage) => void;
-  /** The client is closed for good (by `close()`, 4401, 1000, or when it gave up). */
-  onClose?: (info: CloseInfo) => void;
-  /** An error that answers no pending request: a server `error` without `ref`, a late
-   * refusal of a move that timed out, a subscription lost at a resync, a gap in plies. */
-  onError?: (error: PlayError) => void;
-}
-
-export interface SubscriptionHandlers<G extends GameName = GameName> {
-  /** The match as you may see it now: after `subscribe`, and after each reconnect
-   * (`resync: true`, its `moves` exactly the moves missed since the last ply you held). */
-  onSync?: (sync: SyncMessage<G>, info: { resync: boolean }) => void;
-  /** Every change: new moves (those since the previous message), view, legal moves. */
-  onUpdate?: (update: UpdateMessage<G>) => void;
-  /** The subscription ended on the server's word (refused at a resync). */
-  onError?: (error: PlayError) => void;
-}
-
-export interface SubscribeOptions {
-  /** The last ply you already hold (from REST, say): the first `sync` carries only the
-   * moves after it. */
-  since?: number;
-  /** How long to wait for the server's answer (default: the client's `timeoutMs`). */
-  timeoutMs?: number;
-}
-
-export interface MoveOptions {
-  /** The ply you chose the move at. Default: the last ply this client was sent for the
-   * match (when subscribed); `null` sends none (no check). */
-  expectedPly?: number | null;
-  /** Default: the client's `moveTimeoutMs`. */
-  timeoutMs?: number;
-}
-
-export interface Ack {
-  match: string;
-  /** The ply after your move. */
-  ply: number;
-}
-
-export type ClientState = "connecting" | "open" | "reconnecting" | "closed";
-
-/** Close codes after which the client reconnects and resyncs (docs/play.md): going
- * away, an abnormal closure (network loss), a server error, service restart / try
- * again later, and 4408 (fell behind). */
-const RECONNECT_CODES = new Set([1001, 1005, 1006, 1011, 1012, 1013, 1014, 4408]);
-const UNAUTHORIZED = 4401;
 
 /** `http://host:8000` -> `ws://host:8000/play/`; a ws(s) URL is kept as it is. */
 export function playUrl(url: string): string {
@@ -182,30 +103,6 @@ async function defaultWebSocket(): Promise<WebSocketConstructor> {
 
 // -- internal bookkeeping --------------------------------------------------------------
 
-interface Pending {
-  kind: "move" | "ping" | "subscribe" | "unsubscribe";
-  match: string | null;
-  resolve: (value: any) => void;
-  reject: (error: PlayError) => void;
-  timer: ReturnType<typeof setTimeout> | null;
-  sentAt: number;
-}
-
-interface SubscriptionEntry {
-  match: string;
-  handlers: SubscriptionHandlers<any>;
-  /** the ply of the last sync/update this client was sent (null before the first) */
-  ply: number | null;
-  seat: number | null;
-  last: MatchPush<any> | null;
-  /** the first sync resolves subscribe() */
-  ready: { resolve: (s: Subscription<any>) => void; reject: (e: PlayError) => void } | null;
-  /** a sync after a reconnect */
-  resyncing: boolean;
-  timeoutMs: number | undefined;
-  handle: Subscription<any>;
-}
-
 interface FeedEntry {
   after: number | null;
   onEvent: (event: FeedEvent) => void;
@@ -214,57 +111,10 @@ interface FeedEntry {
 interface HelloWaiter {
   ref: Ref;
   /** the server's `error` answering hello, if any (the close follows) */
-  refusal?: { code: string; message: string; details: unknown };
+  refusal?: HelloRefusal;
   resolve: (welcome: WelcomeMessage) => void;
   reject: (error: PlayError) => void;
   timer: ReturnType<typeof setTimeout>;
-}
-
-/** One match you subscribed to, with the last ply and push you were sent. */
-export class Subscription<G extends GameName = GameName> {
-  readonly match: string;
-  readonly #client: PlayClient;
-  readonly #entry: () => SubscriptionEntry | undefined;
-
-  /** @internal */
-  constructor(client: PlayClient, match: string, entry: () => SubscriptionEntry | undefined) {
-    this.#client = client;
-    this.match = match;
-    this.#entry = entry;
-  }
-
-  /** The ply of the last `sync`/`update` received (null before the first). */
-  get ply(): number | null {
-    return this.#entry()?.ply ?? null;
-  }
-
-  /** Your seat in this match, or null as a spectator. */
-  get seat(): number | null {
-    return this.#entry()?.seat ?? null;
-  }
-
-  /** The last `sync` or `update` received. */
-  get last(): MatchPush<G> | null {
-    return (this.#entry()?.last as MatchPush<G> | null) ?? null;
-  }
-
-  /** Your legal moves now (from the last push), or null when your seat owes nothing. */
-  get legalMoves(): MoveOf<G>[] | null {
-    return this.last?.legal_moves ?? null;
-  }
-
-  get active(): boolean {
-    return this.#entry()?.handle === this;
-  }
-
-  /** Play a move of this game; see {@link PlayClient.move}. */
-  move(move: MoveOf<G>, options?: MoveOptions): Promise<Ack> {
-    return this.#client.move(this.match, move, options);
-  }
-
-  unsubscribe(): Promise<void> {
-    return this.#client.unsubscribe(this.match);
-  }
 }
 
 export class PlayClient {
@@ -276,7 +126,7 @@ export class PlayClient {
   #welcome: WelcomeMessage | null = null;
   #hello: HelloWaiter | null = null;
   #nextRef = 1;
-  #pending = new Map<string, Pending>();
+  #pending = new PendingRequests();
   #subscriptions = new Map<string, SubscriptionEntry>();
   #feed: FeedEntry | null = null;
   #lastEventId: number | null = null;
@@ -549,13 +399,7 @@ export class PlayClient {
       this.#finish({ code: info.code, reason: `gave up after ${maxAttempts} attempts` }, "closed");
       return;
     }
-    const initial = settings.initialDelayMs ?? 250;
-    const factor = settings.factor ?? 2;
-    const maxDelay = settings.maxDelayMs ?? 10_000;
-    const jitter = settings.jitter ?? 0.2;
-    const base = Math.min(maxDelay, initial * factor ** (this.#attempt - 1));
-    const delayMs = Math.max(this.#retryAfterMs,
-      Math.round(base * (1 + jitter * (2 * Math.random() - 1))));
+    const delayMs = reconnectDelay(settings, this.#attempt, this.#retryAfterMs);
     this.#options.onDisconnect?.({ ...info, willReconnect: true, delayMs, attempt: this.#attempt });
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = null;
@@ -662,13 +506,13 @@ export class PlayClient {
     return new Promise<T>((resolve, reject) => {
       const pending: Pending = { kind, match, resolve, reject, timer: null, sentAt: Date.now() };
       pending.timer = setTimeout(() => {
-        this.#pending.delete(ref);
+        this.#pending.forget(ref);
         reject(new PlayError("timeout", "timeout", kind === "move"
           ? `no answer to the move within ${timeoutMs} ms: it may still be committed; ` +
             "the match's next update tells"
           : `no answer to ${kind} within ${timeoutMs} ms`, { match }));
       }, timeoutMs);
-      this.#pending.set(ref, pending);
+      this.#pending.add(ref, pending);
       try {
         ws.send(text);
       } catch (error) {
@@ -720,29 +564,12 @@ export class PlayClient {
   }
 
   #settle(ref: Ref | undefined): Pending | undefined {
-    if (ref === undefined) return undefined;
-    const key = String(ref);
-    const pending = this.#pending.get(key);
-    if (!pending) return undefined;
-    this.#pending.delete(key);
-    if (pending.timer) clearTimeout(pending.timer);
-    return pending;
+    return this.#pending.settle(ref);
   }
 
   #rejectPending(kind: PlayError["kind"], code: string, message: string,
                  status: number | null = null): void {
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const entry of pending) {
-      if (entry.timer) clearTimeout(entry.timer);
-      // a subscription waiting for its answer is resumed by the next connection
-      if (entry.kind === "subscribe" && kind === "disconnected") continue;
-      if (entry.kind === "unsubscribe" && kind === "disconnected") {
-        entry.resolve(undefined); // the next connection does not subscribe it again
-        continue;
-      }
-      entry.reject(new PlayError(kind, code, message, { status, match: entry.match }));
-    }
+    this.#pending.rejectAll(kind, code, message, status);
   }
 
   // -- receiving --------------------------------------------------------------------------
@@ -854,27 +681,7 @@ export class PlayClient {
   #onMatch(message: MatchPush): void {
     const entry = this.#subscriptions.get(String(message.match));
     if (!entry) return; // unsubscribed meanwhile
-    const held = entry.ply;
-    if (held !== null && message.since > held) {
-      this.#options.onError?.(new PlayError("protocol", "ply_gap",
-        `match ${entry.match}: pushed moves from ply ${message.since} while the client held ply ${held}`,
-        { match: entry.match, details: { since: message.since, held } }));
-    }
-    // nothing doubled: a move the client was already sent is dropped
-    const moves = held === null ? message.moves : message.moves.filter((move) => move.ply >= held);
-    const push = moves.length === message.moves.length ? message : { ...message, moves };
-    entry.ply = push.ply;
-    entry.last = push;
-    if (push.op === "sync") {
-      const resync = entry.resyncing;
-      entry.resyncing = false;
-      entry.handlers.onSync?.(push as SyncMessage, { resync });
-      const ready = entry.ready;
-      entry.ready = null;
-      ready?.resolve(entry.handle);
-    } else {
-      entry.handlers.onUpdate?.(push as UpdateMessage);
-    }
+    applyPush(entry, message, (error) => this.#options.onError?.(error));
   }
 
   #onFeedEvent(event: FeedEvent): void {
@@ -883,32 +690,6 @@ export class PlayClient {
     this.#lastEventId = event.id;
     this.#feed.onEvent(event);
   }
-}
-
-/** Hello refusals that say nothing about the token: the next attempt may succeed. */
-const TRANSIENT_REFUSALS: Readonly<Record<string, number>> = {
-  throttled: 429, database_unavailable: 503, service_unavailable: 503, server_error: 500,
-  internal_error: 500,
-};
-
-/** Why an attempt ended before `welcome`. A 4401 close means the token was refused (kind
- * `closed`, code `not_authenticated`, status 401: no retry), unless the server's `error`
- * before it named a passing refusal (`throttled`, `database_unavailable`): then the
- * attempt failed like a lost connection and the client retries. */
-function helloFailure(url: string, info: CloseInfo,
-                      refusal: HelloWaiter["refusal"]): PlayError {
-  if (refusal && refusal.code in TRANSIENT_REFUSALS) {
-    return new PlayError("disconnected", refusal.code, refusal.message,
-      { status: TRANSIENT_REFUSALS[refusal.code], details: refusal.details });
-  }
-  if (info.code === UNAUTHORIZED || refusal) {
-    return new PlayError("closed", "not_authenticated",
-      refusal?.message ?? `the server refused the token (${info.code} ${info.reason})`.trim(),
-      { status: 401, details: refusal?.details ?? info });
-  }
-  return new PlayError("disconnected", "connection_failed",
-    `the connection to ${url} closed before welcome (${info.code} ${info.reason})`.trim(),
-    { details: info });
 }
 
 function decode(data: unknown): string {
