@@ -11,6 +11,16 @@
 # first; this script expects that.
 set -euo pipefail
 
+# Started in the background of a non-interactive shell (`scripts/run.sh &` in a script, a CI
+# step), this shell inherits SIGINT ignored, and bash cannot trap a signal that was ignored
+# on entry. Ctrl-C (SIGINT to the process group) then still stopped web, worker and beat,
+# which install their own handlers, and the supervisor below started them again, forever
+# (tests/fault/test_run_script.py timed out waiting for it). Start once more with SIGINT at
+# its default, so the trap below always holds.
+if [ -z "${RUN_SH_SIGNALS_RESET:-}" ] && env --default-signal=INT true 2>/dev/null; then
+    exec env --default-signal=INT RUN_SH_SIGNALS_RESET=1 "$0" "$@"
+fi
+
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 BIN="$ROOT/.venv/bin"
@@ -42,6 +52,7 @@ unset DATABASE_OWNER_URL
 mkdir -p .var/celery
 declare -A PID STARTED
 stopping=0
+pausing=""  # the pid of a restart's pause, while one runs
 
 start() {
     local name="$1"
@@ -56,15 +67,24 @@ stop_all() {
     stopping=1
     echo "[run] stopping ${NAMES[*]}"
     local name pid
+    # a restart's pause (below) must not hold the exit
+    [ -n "$pausing" ] && kill -TERM "$pausing" 2>/dev/null || true
     for name in "${NAMES[@]}"; do kill -TERM "${PID[$name]:-}" 2>/dev/null || true; done
-    # Celery's warm shutdown finishes running tasks; give it a moment, then insist.
-    for _ in $(seq 100); do
+    # Celery's warm shutdown finishes running tasks and uvicorn's graceful shutdown open
+    # requests (at most 10 s, scripts/serve_web.sh); past STOP_TIMEOUT_S (wall clock, not a
+    # count of sleeps, which a busy machine stretches), insist.
+    local deadline=$((SECONDS + ${STOP_TIMEOUT_S:-15}))
+    while [ "$SECONDS" -lt "$deadline" ]; do
         local alive=0
         for pid in "${PID[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
         [ "$alive" -eq 0 ] && break
-        sleep 0.1
+        sleep 0.2
     done
-    for pid in "${PID[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    for pid in "${PID[@]}"; do
+        # uvicorn's worker processes too, which its killed supervisor would leave behind
+        pkill -KILL -P "$pid" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
+    done
     wait 2>/dev/null || true
     exit 0
 }
@@ -90,7 +110,9 @@ while [ "$stopping" -eq 0 ]; do
         fi
         PAUSE[$name]=$pause
         echo "[run] $name exited (status $rc after ${lived}s); restarting in ${PAUSE[$name]}s"
-        sleep "${PAUSE[$name]}" & wait $! || true
+        sleep "${PAUSE[$name]}" & pausing=$!
+        wait "$pausing" || true
+        pausing=""
         start "$name"
     done
 done
