@@ -7,6 +7,9 @@
 # container image and the benchmarks, so all of them serve the same way.
 #
 #   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)  UVICORN
+#   WEB_START_TIMEOUT_S (60)
+#
+# kill -HUP <uvicorn's pid> replaces the processes one by one (new code, no dropped request).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +33,11 @@ args=(
     # behind the compose entry point (nginx) the client's address comes in X-Forwarded-For
     --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
     --timeout-graceful-shutdown 10
+    # SIGHUP replaces the processes one by one (docs/operations.md "Rolling restarts"): a
+    # new one must serve within this many seconds or the restart stops, keeping the old
+    # ones. uvicorn's 5 s is less than loading Django takes on a busy machine. It is also
+    # how long a process may leave a health ping unanswered before it counts as hung.
+    --timeout-worker-healthcheck "${WEB_START_TIMEOUT_S:-60}"
     # longer than a client's or load balancer's idle reuse: closing a kept-alive
     # connection just as the client reuses it drops that request (seen under load at 5 s)
     --timeout-keep-alive "${WEB_KEEP_ALIVE_S:-75}"
