@@ -69,3 +69,22 @@ def replace_worker(old: subprocess.Popen, start_new: Callable[[], subprocess.Pop
         old.wait()
         raise RuntimeError("rolling restart: a worker's warm shutdown did not end") from None
     return new
+
+
+def ping_worker(app, worker: subprocess.Popen) -> bool:
+    """Whether the worker started with ``-n NAME@%h`` answers a remote-control ping."""
+    name = worker.args[worker.args.index("-n") + 1].replace("%h", os.uname().nodename)
+    return bool(app.control.ping(destination=[name], timeout=1.0))
+
+
+def roll(web: list[subprocess.Popen], workers: list[subprocess.Popen],
+         start_like: Callable[[int], subprocess.Popen],
+         is_ready: Callable[[subprocess.Popen], bool]) -> dict:
+    """The whole rolling restart: every web tier in turn, then every worker in turn
+    (``start_like(i)`` starts a replacement for ``workers[i]``; the list is updated in
+    place). Returns what was replaced and how long it took."""
+    started = time.monotonic()
+    webs = [restart_web(supervisor) for supervisor in web]
+    for index, worker in enumerate(workers):
+        workers[index] = replace_worker(worker, lambda index=index: start_like(index), is_ready)
+    return {"web": webs, "workers": len(workers), "seconds": time.monotonic() - started}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bench.rolling_restart import replace_worker, restart_web
+from bench.rolling_restart import ping_worker, roll
 from config.celery import app as celery_app
 from games.matches.models import Match, Move
 from tests.fault.conftest import assert_log_intact, report, wait_for
@@ -111,10 +111,6 @@ def test_rolling_restart_under_load_loses_no_move_and_answers_no_5xx(tmp_path):
         return start_worker(tmp_path / "workers.log", f"rolling-{next(generation)}",
                             concurrency=2)
 
-    def answers(worker) -> bool:
-        name = worker.args[worker.args.index("-n") + 1].replace("%h", os.uname().nodename)
-        return bool(celery_app.control.ping(destination=[name], timeout=1.0))
-
     workers = [new_worker(), new_worker()]
     web = start_web(web_env(runtime_database_url(), WEB_PORT), tmp_path / "web.log")
     tally, stop, threads = Tally(), threading.Event(), []
@@ -128,11 +124,9 @@ def test_rolling_restart_under_load_loses_no_move_and_answers_no_5xx(tmp_path):
         time.sleep(BEFORE_S)
         moves_before = len(tally.acknowledged)
 
-        started = time.monotonic()
-        replaced = restart_web(web)
-        for index, worker in enumerate(workers):
-            workers[index] = replace_worker(worker, new_worker, answers)
-        restart_s = time.monotonic() - started
+        rolled = roll([web], workers, lambda index: new_worker(),
+                      lambda worker: ping_worker(celery_app, worker))
+        replaced = rolled["web"][0]
         moves_during = len(tally.acknowledged) - moves_before
 
         time.sleep(AFTER_S)
@@ -141,7 +135,7 @@ def test_rolling_restart_under_load_loses_no_move_and_answers_no_5xx(tmp_path):
             thread.join(timeout=60)
         wait_for(lambda: _bots_caught_up(tally.matches), 60, "every bot's answer")
 
-        report("rolling restart: 2 web processes and 2 workers replaced", restart_s)
+        report("rolling restart: 2 web processes and 2 workers replaced", rolled["seconds"])
         print(f"\n[rolling] {len(tally.acknowledged)} moves acknowledged ({moves_during} "
               f"during the restart), {len(tally.matches)} matches, answers "
               f"{dict(sorted(tally.statuses.items()))}, connection errors retried: "
