@@ -94,8 +94,8 @@ base() {
     # the first WAL segment this backup needs: older archived segments serve older
     # backups only (pruned below)
     local start_lsn
-    start_lsn="$(sed -n 's/^START WAL LOCATION: \([0-9A-F/]*\).*/\1/p' \
-        <(tar -xzOf "$target.part/base.tar.gz" backup_label))"
+    start_lsn="$(grep -o '"Start-LSN": "[0-9A-F/]*"' "$target.part/backup_manifest" | head -1 | cut -d'"' -f4)"
+    [ -n "$start_lsn" ] || die "no Start-LSN in $target.part/backup_manifest"
     sql "SELECT pg_walfile_name('$start_lsn')" >"$target.part/start_wal"
     mv "$target.part" "$target"
     say "base backup $target ($(du -sh "$target" | cut -f1), $((SECONDS - started)) s)"

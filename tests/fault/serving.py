@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -57,6 +57,12 @@ def stop_web(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def healthy(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as r:
@@ -94,12 +100,3 @@ def player(name: str) -> tuple[User, str]:
 def first_legal_move(match, user) -> tuple[dict, int]:
     legal = legal_moves_for(match, user)
     return legal["moves"][0], legal["ply"]
-
-
-def wait_until(predicate, timeout: float, what: str) -> float:
-    start = time.monotonic()
-    while time.monotonic() - start < timeout:
-        if predicate():
-            return time.monotonic() - start
-        time.sleep(0.3)
-    raise AssertionError(f"no {what} within {timeout:.0f} s")

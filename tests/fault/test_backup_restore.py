@@ -20,6 +20,7 @@ from games.matches.models import Match
 from tests.fault.conftest import reconnect, report, wait_for
 from tests.fault.serving import (
     first_legal_move,
+    free_port,
     healthy,
     http,
     player,
@@ -34,14 +35,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: the web port of this drill (one of the ports this checkout's tests may use)
 WEB_PORT = int(os.environ.get("DRILL_WEB_PORT", "8951"))
 SCRIPTS = ROOT / "scripts"
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _script(env: dict, *command: str) -> str:
@@ -135,7 +128,7 @@ def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
         data.rename(destroyed)
 
         drill_started = time.monotonic()
-        port = _free_port()
+        port = free_port()
         said = _script(env, "restore.sh", "--data", str(restored), "--port", str(port))
         restored_up = True
         restore_s = time.monotonic() - drill_started
