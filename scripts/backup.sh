@@ -11,7 +11,6 @@
 #   scripts/backup.sh wal       archive the WAL written so far now (before a planned stop;
 #                               otherwise PostgreSQL does it every ARCHIVE_TIMEOUT_S)
 #   scripts/backup.sh disable   turn WAL archiving off again
-#   scripts/backup.sh archive-wal PATH NAME DIR   PostgreSQL's archive_command (not by hand)
 #
 # BACKUP_DIR (.var/backups) holds base/<UTC time>/ (base.tar.gz, pg_wal.tar.gz,
 # backup_manifest, start_wal) and wal/ (the archive). Keep it on another disk or machine
@@ -38,20 +37,15 @@ die() { printf '[backup] ERROR: %s\n' "$*" >&2; exit 1; }
 PG_BIN="$(find_pg_bindir)" || die "PostgreSQL's binaries not found (scripts/services.sh start installs them)"
 sql() { "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"; }
 
-# Called by PostgreSQL (as its own user) for each finished WAL segment. Copies to a
-# temporary name first, so a crash never leaves a half-written segment under the real
-# name; a segment already archived with the same bytes counts as done (PostgreSQL retries
-# a segment whose archiving it did not see finish), different bytes are an error.
-archive_wal() {
-    local path="$1" name="$2" dir="$3"
-    mkdir -p "$dir"
-    if [ -f "$dir/$name" ]; then
-        cmp -s "$path" "$dir/$name"
-        return
-    fi
-    cp "$path" "$dir/$name.part"
-    sync "$dir/$name.part" 2>/dev/null || true
-    mv "$dir/$name.part" "$dir/$name"
+# PostgreSQL's archive_command (run by /bin/sh as PostgreSQL's user) for each finished WAL
+# segment, archiving into DIR: a copy under a temporary name first, so a crash never
+# leaves a half-written segment under the real name; a segment already archived with the
+# same bytes counts as done (PostgreSQL retries a segment whose archiving it did not see
+# finish), different bytes fail. Plain sh, not this script: PostgreSQL's user may not be
+# allowed into the checkout. docker-compose.yml gives the same command.
+archive_command() {
+    local dir="$1"
+    printf '%s' "if [ -f '$dir/%f' ]; then cmp -s '%p' '$dir/%f'; else cp '%p' '$dir/%f.part' && mv '$dir/%f.part' '$dir/%f'; fi"
 }
 
 enable() {
@@ -60,7 +54,7 @@ enable() {
     owner="$(pg_service_user)"
     [ -n "$owner" ] && chown "$owner" "$BACKUP_DIR" "$BACKUP_DIR/wal"
     sql "ALTER SYSTEM SET archive_mode = 'on'"
-    sql "ALTER SYSTEM SET archive_command = '\"$ROOT/scripts/backup.sh\" archive-wal \"%p\" \"%f\" \"$BACKUP_DIR/wal\"'"
+    sql "ALTER SYSTEM SET archive_command = '$(archive_command "$BACKUP_DIR/wal" | sed "s/'/''/g")'"
     sql "ALTER SYSTEM SET archive_timeout = '${ARCHIVE_TIMEOUT_S}s'"
     sql "SELECT pg_reload_conf()" >/dev/null
     if [ "$(sql "SHOW archive_mode")" != on ]; then
@@ -136,6 +130,5 @@ case "${1:-base}" in
     enable) enable ;;
     disable) disable ;;
     wal) wal ;;
-    archive-wal) [ $# -eq 4 ] || die "usage: $0 archive-wal PATH NAME DIR"; archive_wal "$2" "$3" "$4" ;;
     *) echo "usage: $0 [base|enable|disable|wal]" >&2; exit 2 ;;
 esac

@@ -73,10 +73,12 @@ def _human_to_act(match_id: int) -> bool:
 
 def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
     purge_test_queue()
-    drill = ROOT / ".var" / f"drill-{os.getpid()}"
+    # beside the cluster, where PostgreSQL's user may go (scripts/services.sh keeps it
+    # outside a checkout that user cannot reach, a clone under /root say)
+    data = (ROOT / ".var" / "pg").resolve() / "data"
+    drill = data.parent.parent / f"drill-{os.getpid()}"
     shutil.rmtree(drill, ignore_errors=True)
     drill.mkdir(parents=True)
-    data = ROOT / ".var" / "pg" / "data"
     destroyed = drill / "destroyed-data"
     restored = drill / "restored"
     env = {**os.environ, "PG_PORT": str(services.pg_port), "REDIS_PORT": str(services.redis_port),
