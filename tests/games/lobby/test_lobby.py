@@ -57,7 +57,7 @@ def test_a_private_match_is_in_no_public_list_or_query(people, api_client, make_
     stranger = make_player(make_user)
     body = gql("{ matches(limit: 100) { results { id } } }", token=stranger.token)
     assert str(private["id"]) not in {row["id"] for row in body["data"]["matches"]["results"]}
-    body = gql("{ matches(openSeats: true) { results { id } } }")
+    body = gql("{ matches(open: true) { results { id } } }")
     assert str(private["id"]) not in {row["id"] for row in body["data"]["matches"]["results"]}
     # nor in the creator's profile as others see it
     profile = api_client.get(f"{API}/users/{alice.username}/").json()
