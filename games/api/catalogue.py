@@ -12,6 +12,7 @@ from games.api.common import error_responses, represent
 from games.api.examples import (
     ERROR_EXAMPLES,
     GAME_EXAMPLE,
+    GAME_LIST_EXAMPLE,
 )
 from games.api.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 from infra.api_views import ApiView
@@ -25,7 +26,7 @@ class GameListView(ApiView):
         summary="The games this service plays",
         parameters=PAGE_PARAMETERS,
         responses={200: page_of(s.GameSerializer), **error_responses()},
-        examples=[GAME_EXAMPLE],
+        examples=[GAME_LIST_EXAMPLE],
         tags=["games"],
     )
     def get(self, request):
