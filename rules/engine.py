@@ -112,6 +112,14 @@ class Engine(ABC):
             "discriminator": {"propertyName": "type"},
         }
 
+    def view_schema(self) -> dict:
+        """JSON Schema (2020-12, as OpenAPI 3.1 reads it) of what ``view`` returns, so a
+        client generated from the REST schema types each game's view (issue 22): the
+        components ``<Game>View``. The default says only that a view is an object with
+        a ``game`` key."""
+        return {"type": "object", "required": ["game"],
+                "properties": {"game": {"type": "string"}}, "additionalProperties": True}
+
     def redact_event(self, event: dict, viewer: int | None) -> dict:
         """What ``viewer`` (a seat, or None for a spectator) may see of ``event`` while
         the game runs. The default shows everything; games whose events carry a seat's

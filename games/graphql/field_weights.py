@@ -70,6 +70,9 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Match.clocks": Weight(4),  # 0.19
     "Match.reclaimableSeat": Weight(8),  # 0.36
     "Match.incidents": Weight(29),  # 1.4: a query per match on a page
+    # not timed yet: four small queries (private? seated? rematch both ways), priced as
+    # about 1.5 times incidents' one until bench/graphql_field_costs.py times it
+    "Match.lobby": Weight(45),
     "Match.view": Weight(10),  # 0.50: engine.view
     "Match.legalMoves": Weight(5),  # 0.20: engine.legal_moves
     "Match.log": Weight(32, item=2),  # 1.6 + 0.09 per move: a query, each move redacted

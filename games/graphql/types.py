@@ -20,6 +20,7 @@ from games.clocks import selectors as clock_selectors
 from games.graphql.clock_types import Incident, SeatClock
 from games.graphql.context import current_user
 from games.graphql.enums import MatchStatusEnum, SeatKind
+from games.graphql.lobby_types import LobbyInfo
 from games.graphql.play_types import (
     LegalMoves,
     LoggedMove,
@@ -28,6 +29,7 @@ from games.graphql.play_types import (
     events_from_selector,
     result_or_none,
 )
+from games.lobby import selectors as lobby_selectors
 from games.matches import parsing, selectors
 from games.matches.models import Match
 
@@ -223,10 +225,16 @@ class MatchType:
     def incidents(self, root: Match) -> list[Incident]:
         return [Incident.from_row(row) for row in clock_selectors.incidents_of(root)]
 
+    @strawberry_django.field(description="Is it private, its invite code (for its creator "
+                             "and players), its rematch: REST's lobby object.")
+    def lobby(self, root: Match, info: Info) -> LobbyInfo:
+        return LobbyInfo.from_row(lobby_selectors.private_info(root, current_user(info)))
+
 
 @strawberry.type(description="Matches, newest first, as the REST list (limit/offset).")
 class MatchPage:
-    total_count: int
+    count: int = strawberry.field(description="Matches in the whole list (REST's count).")
+    total_count: int = strawberry.field(deprecation_reason="Use `count` (REST's name).")
     limit: int
     offset: int
     results: list[MatchType]

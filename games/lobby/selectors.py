@@ -57,6 +57,12 @@ def invitation_row(invitation: Invitation) -> dict:
 
 
 def invitations_for(user, *, status: Any = None) -> list[dict]:
+    """``user``'s latest 100 invitations, newest first, as rows (``invitation_row``)."""
+    return [invitation_row(invitation)
+            for invitation in invitations_of(user, status=status)[:100]]
+
+
+def invitations_of(user, *, status: Any = None) -> QuerySet[Invitation]:
     """``user``'s invitations, newest first (``status``: one of pending, accepted,
     declined, withdrawn). Raises InvalidRequest for another status."""
     rows = Invitation.objects.filter(invitee=user).select_related("match", "inviter",
@@ -67,7 +73,7 @@ def invitations_for(user, *, status: Any = None) -> list[dict]:
                 f"status must be one of {', '.join(InvitationStatus.values)}.",
                 details={"status": list(InvitationStatus.values)})
         rows = rows.filter(status=status)
-    return [invitation_row(invitation) for invitation in rows[:100]]
+    return rows
 
 
 def private_info(match: Match, user) -> dict:

@@ -20,6 +20,7 @@ from rules.han.determinize import sample_state
 from rules.han.scoring import final_result, province_points
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
+from rules.han.view_schema import view_schema as han_view_schema
 from rules.rng import SeededRng
 
 HAND_SIZE = 3
@@ -353,6 +354,9 @@ class HanEngine(Engine):
 
     def move_schema(self) -> dict:
         return copy.deepcopy(move_schema_of(*map_ids()))  # callers may edit their copy
+
+    def view_schema(self) -> dict:
+        return han_view_schema()
 
     def redact_event(self, event: dict, viewer: int | None) -> dict:
         """A card drawn from the pile is known to its drawer only (face-down draw)."""

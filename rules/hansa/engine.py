@@ -11,6 +11,7 @@ from rules.hansa.determinize import sample_state
 from rules.hansa.drawing import drawing_data
 from rules.hansa.state import OVER, SIMULTANEOUS_PHASES, HansaState
 from rules.hansa.view import build_view
+from rules.hansa.view_schema import view_schema as hansa_view_schema
 from rules.move_schema import move_type, one_of
 from rules.rng import SeededRng
 
@@ -150,6 +151,9 @@ class HansaEngine(Engine):
         if move_type == "parliament":
             return {key: value for key, value in move.items() if key != "card"}
         return move
+
+    def view_schema(self) -> dict:
+        return hansa_view_schema()
 
     def move_schema(self) -> dict:
         """The moves of rules/hansa/README.md as JSON Schema; card ids are strings (the
