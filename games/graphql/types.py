@@ -106,8 +106,13 @@ class Game:
 class Seat:
     position: int
     kind: SeatKind
-    user: str | None = strawberry.field(description="Username of a human seat.")
+    user: str | None = strawberry.field(
+        description="The person who plays the seat; on a seat a bot took over from them, "
+        "still that person (see takenOverFrom). Null on a bot's own seat.")
     bot_kind: str | None
+    taken_over_from: str | None = strawberry.field(
+        description="On a bot seat: the person it was taken from (a timeout, an admin's "
+        "hand-over, a resignation or a forfeit). Null otherwise.")
 
     @classmethod
     def from_row(cls, row: dict) -> Seat:
@@ -116,6 +121,7 @@ class Seat:
             kind=SeatKind(row["kind"]),
             user=row["user"],
             bot_kind=row["bot_kind"],
+            taken_over_from=row["taken_over_from"],
         )
 
 @strawberry_django.type(Match, name="Match", description="A match, seen by the caller.")
