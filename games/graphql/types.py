@@ -13,6 +13,7 @@ from datetime import datetime
 
 import strawberry
 import strawberry_django
+from django.urls import reverse
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
@@ -155,6 +156,17 @@ class MatchType:
     @strawberry_django.field(description="Every position, open ones included.")
     def seats(self, root: Match) -> list[Seat]:
         return [Seat.from_row(row) for row in selectors.seats_of(root)]
+
+    @strawberry_django.field(
+        description="The path of the board's picture after ply `ply` (default the latest) "
+        "as the caller may see it: GET it with the same token (REST board.svg; board.png "
+        "beside it). An invalid_ply error for a ply outside 0..ply."
+    )
+    def board_svg_url(self, root: Match, ply: int | None = None) -> str:
+        path = reverse("match-board-svg", args=[root.pk])
+        if ply is None:
+            return path
+        return f"{path}?ply={parsing.parse_ply(ply, upper=root.ply)}"
 
     @strawberry_django.field(description="The caller's position, null for a spectator.")
     def your_seat(self, root: Match, info: Info) -> int | None:

@@ -211,3 +211,17 @@ def test_a_private_match_is_drawn_for_whoever_may_open_it(make_user, make_auth_c
     assert client.get(match_url(match.pk)).status_code == 200
     assert not hand_cards(root_of(board(client, match.pk)))
     assert hand_cards(root_of(board(make_auth_client(bob), match.pk)))
+
+
+def test_graphql_gives_the_pictures_path(make_user, make_auth_client):
+    from tests.games.graphql.support import gql
+
+    match, users = running(make_user, "han", moves=1)
+    query = """query($id: ID!, $ply: Int) { match(id: $id) { boardSvgUrl(ply: $ply) } }"""
+    latest = gql(query, {"id": str(match.pk)})["data"]["match"]["boardSvgUrl"]
+    assert latest == f"/api/v1/matches/{match.pk}/board.svg"
+    earlier = gql(query, {"id": str(match.pk), "ply": 0})["data"]["match"]["boardSvgUrl"]
+    assert earlier == f"/api/v1/matches/{match.pk}/board.svg?ply=0"
+    assert board(make_auth_client(users[0]), match.pk, ply=0).content  # the path works
+    refused = gql(query, {"id": str(match.pk), "ply": 5})
+    assert refused["errors"][0]["extensions"]["code"] == "invalid_ply"
