@@ -31,11 +31,14 @@ def _exported(client, username) -> list[int]:
 
 def test_a_player_who_resigned_a_private_match_exports_its_record(make_user,
                                                                    make_auth_client):
+    """bob took his seat with the invite code (no invitation names him) and resigned: a
+    bot holds his seat, so neither "holds a seat" nor "was invited" finds him. His record
+    export left the match out; the one rule of who played a seat
+    (games.clocks.seat_players) now decides."""
     alice, bob, stranger = make_user(), make_user(), make_user()
     with eager_celery():
-        match, _code = lobby_services.create_private_match(user=alice, game="han", players=2,
-                                                           invite=[bob.username])
-        lobby_services.accept_invitation(user=bob, invitation_id=match.invitations.get().pk)
+        match, code = lobby_services.create_private_match(user=alice, game="han", players=2)
+        lobby_services.join_by_code(user=bob, invite_code=code)
         clock_services.resign(user=bob, match_id=match.pk)  # one left standing: the end
     assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED
     assert Seat.objects.get(match=match, position=1).user is None  # a bot holds it now
