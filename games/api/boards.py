@@ -86,6 +86,9 @@ class BoardSvgView(PictureView):
 
 
 class BoardPngView(PictureView):
+    # a stricter limit than reads: a PNG costs some 30 times the SVG's CPU (190-420 ms
+    # against 6-7 ms at a load of 15: bench/board_pictures.py); a 304 counts too
+    throttle_scope = "picture"
 
     @extend_schema(**_schema("get_board_png", "image/png",
                              "The board after ply N as you may see it, as PNG"))

@@ -61,3 +61,23 @@ def test_both_pictures_are_in_the_openapi_schema():
         assert media_type in operation["responses"]["200"]["content"]
         assert {"400", "404", "409"} <= set(operation["responses"])
         assert any(parameter["name"] == "ply" for parameter in operation["parameters"])
+
+
+def test_png_has_its_own_stricter_rate_limit(settings, make_user, make_auth_client):
+    """A PNG costs far more CPU than the SVG (bench/board_pictures.py): board.png counts
+    in the ``picture`` scope, board.svg stays a plain read."""
+    from django.core.cache import cache
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "picture": "2/min"}}
+    cache.clear()
+    users = [make_user(), make_user()]
+    match = services.create_match(user=users[0], game="han", players=2, seed=TEST_SEED)
+    services.join_match(user=users[1], match_id=match.pk)
+    client = make_auth_client(users[0])
+    url = match_url(match.pk, "board.png")
+    assert [client.get(url).status_code for _ in range(2)] == [200, 200]
+    refused = assert_api_error(client.get(url), 429, "throttled")
+    assert refused["details"]["retry_after_seconds"] > 0
+    assert client.get(match_url(match.pk, "board.svg")).status_code == 200
+    cache.clear()
