@@ -6,10 +6,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
 
+# board.png draws through Debian's libcairo2 (cairosvg), in the DejaVu fonts of the boards.
+RUN apt-get update -q && apt-get install -y -q --no-install-recommends libcairo2 \
+        fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so a code change does not reinstall them.
 COPY pyproject.toml ./
 RUN mkdir -p config accounts games rules \
-    && pip install . && pip uninstall -y han-hansa-service
+    && pip install '.[images]' && pip uninstall -y han-hansa-service
 
 COPY manage.py ./
 COPY config config

@@ -18,7 +18,7 @@ export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status browser clients asyncapi-tools run test test-fast lint
+.PHONY: help install services services-stop services-status browser cairo clients asyncapi-tools run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
@@ -37,7 +37,7 @@ $(BIN)/python:
 # Reinstall only when pyproject.toml changed since the last install (the stamp file).
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,images]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -54,6 +54,11 @@ services-status:
 # Chromium for the browser tests (tests/browser/): installed with apt-get when missing.
 browser:
 	scripts/chromium.sh
+
+# Debian's libcairo2 and DejaVu fonts for board.png (cairosvg): installed with apt-get when
+# missing.
+cairo:
+	scripts/cairo.sh
 
 # The TypeScript client's packages (clients/ts; tests/clients build and run it with node):
 # `npm ci` from the committed lock file when node_modules is missing or older than it.
@@ -72,16 +77,16 @@ clients: $(CLIENT_TS)/node_modules/.package-lock.json
 asyncapi-tools:
 	scripts/asyncapi_tools.sh
 
-run: install services
+run: install services cairo
 	scripts/run.sh
 
-test: install services browser clients asyncapi-tools
+test: install services browser cairo clients asyncapi-tools
 	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The quick loop while working: the contracts and every test not marked slow (no fault,
 # worker, browser or whole-match end-to-end runs). CI runs `make test`.
-test-fast: install services clients asyncapi-tools
+test-fast: install services cairo clients asyncapi-tools
 	$(BIN)/lint-imports
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 

@@ -181,6 +181,7 @@ def probes(data: cost_data.CostData) -> list[Probe]:
              "Match.toAct": "toAct", "Match.timeControl": "timeControl",
              "Match.clocks": "clocks { seat }", "Match.reclaimableSeat": "reclaimableSeat",
              "Match.incidents": "incidents { kind }", "Match.view": "view",
+             "Match.boardSvgUrl": "boardSvgUrl",
              "(plain field x10)": "game players ply seedCommitment rulesVersion createdAt "
                                   "startedAt finishedAt abortReason options"}
     per_match = {"Match.log": "log(limit: 1) { ply }", "Match.events": "events(limit: 1) { ply }"}

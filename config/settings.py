@@ -204,6 +204,8 @@ REST_FRAMEWORK = {
         "user_read": env_str("THROTTLE_USER_READ", "600/min"),
         "move": env_str("THROTTLE_MOVE", "120/min"),
         "auth": env_str("THROTTLE_AUTH", "10/min"),
+        # board.png: rasterising costs some 30 times the SVG's CPU (bench/board_pictures.py)
+        "picture": env_str("THROTTLE_PICTURE", "60/min"),
     },
 }
 

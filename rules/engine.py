@@ -175,6 +175,13 @@ class Engine(ABC):
             return [float(score) for score in self.result(state)["scores"]]
         return [0.0] * len(self.view(state, None).get("scores", []))
 
+    def full_view(self, state: Any) -> dict:
+        """Everything of ``state`` in the shape of a view: every hand and face-down card,
+        for pictures of a match that has ended (its replay at any ply is public then). The
+        default is the spectator's view, which a game whose views hide nothing may keep.
+        Never shown before the end: the service decides when (games/boards)."""
+        return self.view(state, None)
+
     def render_svg(self, view: dict) -> str | None:
         """An SVG picture of what ``view`` shows, for admins and debugging; ``None`` where
         a game draws nothing. Pure string building from the view alone (no I/O, no hidden

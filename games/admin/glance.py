@@ -1,17 +1,17 @@
-"""What Django admin shows of a match at a glance: who plays, who is to act, the clocks,
-the winner and the result, and the replay's seat labels. Plain functions over a match
-whose seats (with users) and results are prefetched (``MatchAdmin.get_queryset``), so the
-match list stays a fixed number of queries whatever its length.
+"""What Django admin shows of a match at a glance: who plays (a seat a bot took over still
+names its player: games/boards/labels.py), who is to act, the clocks, the winner and the
+result. Plain functions over a match whose seats (with users), incidents (with users) and
+results are prefetched (``MatchAdmin.get_queryset``), so the match list stays a fixed
+number of queries whatever its length.
 
 Nothing here is hidden information: names, clocks, incidents and results are public.
 """
 
 from __future__ import annotations
 
-import re
+from django.utils.html import format_html, format_html_join
 
-from django.utils.html import escape, format_html, format_html_join
-
+from games.boards.labels import seat_names
 from games.clocks import selectors as clock_selectors
 from games.matches.models import Match, MatchStatus
 from rules import get_engine
@@ -25,15 +25,6 @@ HANSA_LEGEND = [
     ("2nd x2, 3rd x1", "prosperity track: profit multipliers of second and third place"),
     ("> Kontor of ...", "the seat owes a decision now"),
 ]
-
-
-def seat_names(match: Match) -> dict[int, str]:
-    """Position -> username, "<kind> bot", or "open"."""
-    names = {position: "open" for position in range(match.players)}
-    for seat in match.seats.all():
-        names[seat.position] = (seat.user.username if seat.user_id
-                                else f"{seat.bot_kind} bot")
-    return names
 
 
 def players_text(match: Match) -> str:
@@ -101,17 +92,3 @@ def outcome_html(match: Match) -> str:
         parts.append(format_html("<p>Incidents: {}</p>", ", ".join(
             f"{row['kind']} of {names[row['seat']]} at ply {row['ply']}" for row in incidents)))
     return format_html("{}", format_html_join("", "{}", ((part,) for part in parts)))
-
-
-_SEAT_LABEL = re.compile(r"\b([Ss])eat (\d+)\b")
-_TEXT_NODE = re.compile(r">([^<]+)<")
-
-
-def label_seats(svg: str, names: dict[int, str]) -> str:
-    """The drawing with "seat N" in its texts replaced by the seat's player name. The
-    renderers know seats only (rules/ has no users); names are escaped like their texts."""
-    def name(match: re.Match) -> str:
-        position = int(match.group(2))
-        return escape(names[position]) if position in names else match.group(0)
-
-    return _TEXT_NODE.sub(lambda node: ">" + _SEAT_LABEL.sub(name, node.group(1)) + "<", svg)

@@ -21,6 +21,8 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games.admin import glance as admin_glance
+from games.boards import selectors as board_selectors
+from games.boards.errors import NoBoardDrawing
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
 from games.clocks.outcome import running_scores
@@ -29,6 +31,7 @@ from games.matches import services as match_services
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.permissions import can_manage_matches, can_view_replays
 from games.matches.replay import iter_replay
+from games.matches.selectors import INCIDENTS_WITH_USERS
 from rules import get_engine
 from rules.bots import BOT_KINDS
 
@@ -124,8 +127,10 @@ class MatchAdmin(admin.ModelAdmin):
         return False  # everything is read-only; actions and the replay page remain
 
     def get_queryset(self, request):
-        # Names, winners and clocks for every row from two more queries, not per row.
-        return super().get_queryset(request).prefetch_related("seats__user", "results")
+        # Names (a taken-over seat's player from its incidents), winners and clocks for
+        # every row from a fixed number of queries, not per row.
+        return super().get_queryset(request).prefetch_related(
+            "seats__user", INCIDENTS_WITH_USERS, "results")
 
     @admin.display(description="result")
     def outcome(self, match: Match) -> str:
@@ -261,9 +266,13 @@ class MatchAdmin(admin.ModelAdmin):
         _step, seat, move, state = next(step for step in iter_replay(match) if step[0] == ply)
         spectator_view = engine.view(state, None)
         shown = engine.to_json(state) if ended else spectator_view
-        # The drawing is always of the spectator view (everything once the game is over):
-        # the renderer escapes every text it inserts, so its SVG may be marked safe.
-        board_svg = engine.render_svg(spectator_view)
+        # The drawing is the spectator's while the match runs, everything once it has
+        # ended (games/boards, as the API's board.svg draws it for a spectator); every
+        # text in it is escaped, so its SVG may be marked safe.
+        try:
+            board_svg = board_selectors.board_svg(match, None, ply, state=state)
+        except NoBoardDrawing:
+            board_svg = None
         if not ended and seat is not None:
             move = engine.redact_move(move, seat, None)
         names = admin_glance.seat_names(match)
@@ -295,8 +304,7 @@ class MatchAdmin(admin.ModelAdmin):
             "legend": admin_glance.HANSA_LEGEND if match.game == "hansa" else None,
             "ended": ended,
             "state_json": json.dumps(shown, indent=2, sort_keys=True),
-            "board_svg": mark_safe(  # noqa: S308
-                admin_glance.label_seats(board_svg, names)) if board_svg else None,
+            "board_svg": mark_safe(board_svg) if board_svg else None,  # noqa: S308
             "move_json": json.dumps(move, sort_keys=True) if move is not None else "",
         }
         return TemplateResponse(request, "admin/games/match/replay.html", context)

@@ -98,8 +98,8 @@ GAME_LIST_EXAMPLE = OpenApiExample(
 )
 
 _SEATS = [
-    {"position": 0, "kind": "human", "user": "ann", "bot_kind": None},
-    {"position": 1, "kind": "bot", "user": None, "bot_kind": "greedy"},
+    {"position": 0, "kind": "human", "user": "ann", "bot_kind": None, "taken_over_from": None},
+    {"position": 1, "kind": "bot", "user": None, "bot_kind": "greedy", "taken_over_from": None},
 ]
 
 MATCH_DETAIL_EXAMPLE = OpenApiExample(

@@ -161,8 +161,13 @@ class GameSerializer(serializers.Serializer):
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["human", "bot", "open"])
-    user = serializers.CharField(allow_null=True)
+    user = serializers.CharField(
+        allow_null=True, help_text="The person who plays the seat; on a seat a bot took over "
+        "from them, still that person (see taken_over_from). Null on a bot's own seat.")
     bot_kind = serializers.CharField(allow_null=True)
+    taken_over_from = serializers.CharField(
+        allow_null=True, help_text="On a bot seat: the person it was taken from (a timeout, "
+        "an admin's hand-over, a resignation or a forfeit). Null otherwise.")
 
 
 class ClockSerializer(serializers.Serializer):
@@ -178,6 +183,8 @@ class IncidentSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["resign", "timeout", "takeover", "reclaim",
                                             "forfeit", "time_added"])
+    user = serializers.CharField(allow_null=True, help_text="The player it happened to; null "
+                                 "for added time.")
     bot_kind = serializers.CharField(allow_null=True)
     seconds = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 
 import strawberry
+from channels.db import database_sync_to_async
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from games.feed.selectors import parse_last_event_id
+from games.feed.selectors import resume_point
 from games.feed.stream import follow
 from games.graphql.context import authenticated_user
 from games.graphql.errors import as_graphql_error
@@ -69,7 +70,7 @@ class FeedSubscriptions:
             raise as_graphql_error(errors.AuthenticationRequired(
                 "myEvents needs a token (connection_init authToken)."))
         try:
-            last = parse_last_event_id(last_event_id)
+            last = await database_sync_to_async(resume_point)(user, last_event_id)
         except ApiError as exc:
             raise as_graphql_error(exc) from None
         async for event in follow(user, last):

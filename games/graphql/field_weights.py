@@ -74,6 +74,8 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     # about 1.5 times incidents' one until bench/graphql_field_costs.py times it
     "Match.lobby": Weight(45),
     "Match.view": Weight(10),  # 0.50: engine.view
+    # 0.80 ms at a load of 15 (Match.status 0.62 in that run): reverse() and the ply check
+    "Match.boardSvgUrl": Weight(5),
     "Match.legalMoves": Weight(5),  # 0.20: engine.legal_moves
     "Match.log": Weight(32, item=2),  # 1.6 + 0.09 per move: a query, each move redacted
     "Match.events": Weight(38),  # 1.9: the log's query and a view

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
 
+from games.feed.selectors import resume_point
 from games.feed.stream import follow as follow_feed
 from games.graphql.auth import InvalidToken, user_for_token
 from games.matches import pushes, selectors, services
@@ -305,10 +306,11 @@ class PlayConnection:
 
     async def _op_feed(self, request: Request) -> None:
         self._signed_in(request)
-        after = optional_number(request, "after") or 0
         if any(getattr(task, "is_feed", False) for task in self._tasks):
             raise ProtocolError("already_following", "This socket follows its feed already.",
                                 ref=request.ref)
+        # 400 last_event_id_ahead past the newest event (games.feed.selectors), as REST says
+        after = await hub().run(resume_point, self.user, optional_number(request, "after"))
         await hub().run(throttles.check, throttles.read_scope(self.user), self.ident)
         task = asyncio.get_running_loop().create_task(self._follow_feed(after))
         task.is_feed = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from games.clocks.seat_players import seats_played_by
@@ -73,14 +73,23 @@ def profile(username: Any, viewer=None) -> dict:
     private matches only when ``viewer`` may see them listed).
     ``games_played``/``wins`` count every finished match the player played (rated or not,
     also one a bot finished for them); a win is rank 1 (ties share it) as ratings count it.
+    A bot kind's account (``bot:<kind>``) counts the matches its rating counts.
     Raises UserNotFound (404)."""
     user = find_user(username)
-    per_game = (_finished_seats(user).values("match__game")
-                .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
-                .order_by("match__game"))
-    games = [{"game": row["match__game"], "played": row["played"], "wins": row["wins"]}
+    if is_bot_account(user):
+        # A bot account plays no seat of its own (bot seats name a kind, not a user): its
+        # matches are those its rating counts, one rating change each (issue 22).
+        per_game = (RatingChange.objects.filter(user=user).values("game")
+                    .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
+                    .order_by("game"))
+        played = RatingChange.objects.filter(user=user, match=OuterRef("pk"))
+    else:
+        per_game = (_finished_seats(user).values(game=F("match__game"))
+                    .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
+                    .order_by("game"))
+        played = seats_played_by(user).filter(match=OuterRef("pk"))
+    games = [{"game": row["game"], "played": row["played"], "wins": row["wins"]}
              for row in per_game]
-    played = seats_played_by(user).filter(match=OuterRef("pk"))
     recent = (lobby_selectors.list_matches(user=viewer)
               .filter(Exists(played))[:RECENT_MATCHES])
     return {

@@ -34,7 +34,7 @@ RECORD_ROWS = (
     Prefetch("moves", queryset=Move.objects.order_by("ply").only("match_id", "ply", "seat",
                                                                    "move")),
     Prefetch("results", queryset=Result.objects.order_by("seat")),
-    Prefetch("incidents", queryset=Incident.objects.order_by("id")),
+    Prefetch("incidents", queryset=Incident.objects.select_related("user").order_by("id")),
 )
 
 
@@ -70,14 +70,18 @@ def build_record(match: Match) -> dict:
         # the clock, as stored: whether a timeout or added time was possible at all
         "time_control": match.time_control or {"preset": NONE, "kind": NONE},
         "seats": [
-            {key: seat[key] for key in ("position", "kind", "user", "bot_kind")}
+            {key: seat[key] for key in ("position", "kind", "user", "bot_kind",
+                                        "taken_over_from")}
             for seat in selectors.seats_of(match)
         ],
         "seed": match.seed,
         "seed_commitment": match.seed_commitment,
         "initial_state_digest": initial_digest,
         "moves": moves,
-        "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind}
+        # ``user``: the player it happened to (informative: verification reads ply,
+        # seat and kind only)
+        "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind,
+                       "user": row.user.username if row.user_id is not None else None}
                       for row in incidents],
         "result": {
             "scores": [row.score for row in rows],

@@ -326,6 +326,10 @@ class HanEngine(Engine):
     def view(self, state: HanState, seat: int | None) -> dict:
         return build_view(state, seat, final_result(state) if state.over else None)
 
+    def full_view(self, state: HanState) -> dict:
+        return build_view(state, None, final_result(state) if state.over else None,
+                          reveal=True)
+
     def is_over(self, state: HanState) -> bool:
         return state.over
 

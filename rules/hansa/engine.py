@@ -94,6 +94,10 @@ class HansaEngine(Engine):
         result = self.result(state) if state.phase == OVER else None
         return build_view(state, self.data, seat, result)
 
+    def full_view(self, state: HansaState) -> dict:
+        result = self.result(state) if state.phase == OVER else None
+        return build_view(state, self.data, None, result, reveal=True)
+
     def is_over(self, state: HansaState) -> bool:
         return state.phase == OVER
 

@@ -40,7 +40,10 @@ def choice_as_move(data: HansaData, phase: str, choice: dict) -> dict:
     return {"type": "final_card", "card": choice["card"], "face": choice["face"]}
 
 
-def build_view(state: HansaState, data: HansaData, seat: int | None, result: dict | None) -> dict:
+def build_view(state: HansaState, data: HansaData, seat: int | None, result: dict | None, *,
+               reveal: bool = False) -> dict:
+    """The view of ``seat`` (None: a spectator). ``reveal``: every hand and face-down card
+    as well, as after the end (``HansaEngine.full_view``, for an ended match's pictures)."""
     over = state.phase == OVER
     to_act = moves.to_act(state, data)
     change_order = data.change_order
@@ -58,7 +61,7 @@ def build_view(state: HansaState, data: HansaData, seat: int | None, result: dic
             "stored": _by_colour(data, state.stored[s]),
             "face_up_ships": ships,
         }
-        if over or s == seat:
+        if over or reveal or s == seat:
             entry["hand"] = _cards(data, state.hands[s])
             entry["face_down"] = _cards(data, state.face_down[s])
         seats.append(entry)

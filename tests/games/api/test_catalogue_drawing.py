@@ -61,6 +61,13 @@ def test_hansa_cards_track_and_tables_are_the_engines_data(api_client):
     for key in ("luxury_profit", "golden_ship", "persons", "luxury_pieces"):
         assert drawing[key] == shipped_tables[key]
     assert [city["name"] for city in drawing["cities"]] == shipped_tables["city_order"]
+    # where each city lies on the map, so a client can draw it (issue 22)
+    assert drawing["map"] == shipped_tables["map"]
+    for city in drawing["cities"]:
+        shipped = shipped_tables["cities"][city["name"]]
+        assert (city["x"], city["y"]) == (shipped["x"], shipped["y"])
+        assert 0 <= city["x"] <= drawing["map"]["width"]
+        assert 0 <= city["y"] <= drawing["map"]["height"]
     assert set(drawing["colours"]["luxury"]) == {city["colour"] for city in drawing["cities"]}
 
 

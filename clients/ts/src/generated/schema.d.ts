@@ -208,6 +208,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/board.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The board after ply N as you may see it, as PNG */
+        get: operations["get_board_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matches/{match_id}/board.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The board after ply N as you may see it, as SVG */
+        get: operations["get_board_svg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches/{match_id}/events/": {
         parameters: {
             query?: never;
@@ -802,6 +836,8 @@ export interface components {
             ply: number;
             seat: number;
             kind: components["schemas"]["IncidentKindEnum"];
+            /** @description The player it happened to; null for added time. */
+            user: string | null;
             bot_kind: string | null;
             seconds: number | null;
             /** Format: date-time */
@@ -1345,8 +1381,11 @@ export interface components {
         Seat: {
             position: number;
             kind: components["schemas"]["SeatKindEnum"];
+            /** @description The person who plays the seat; on a seat a bot took over from them, still that person (see taken_over_from). Null on a bot's own seat. */
             user: string | null;
             bot_kind: string | null;
+            /** @description On a bot seat: the person it was taken from (a timeout, an admin's hand-over, a resignation or a forfeit). Null otherwise. */
+            taken_over_from: string | null;
         };
         /**
          * @description * `human` - human
@@ -2456,6 +2495,140 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_board_png: {
+        parameters: {
+            query?: {
+                /** @description 0 .. the match's ply; default the latest. */
+                ply?: number;
+            };
+            header?: {
+                /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description No response body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_board_svg: {
+        parameters: {
+            query?: {
+                /** @description 0 .. the match's ply; default the latest. */
+                ply?: number;
+            };
+            header?: {
+                /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description No response body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
