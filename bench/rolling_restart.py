@@ -74,7 +74,10 @@ def replace_worker(old: subprocess.Popen, start_new: Callable[[], subprocess.Pop
 def ping_worker(app, worker: subprocess.Popen) -> bool:
     """Whether the worker started with ``-n NAME@%h`` answers a remote-control ping."""
     name = worker.args[worker.args.index("-n") + 1].replace("%h", os.uname().nodename)
-    return bool(app.control.ping(destination=[name], timeout=1.0))
+    # a connection of its own, closed after: one left in the app's pool would be stale
+    # after a Redis restart and fail the next caller's ping (tests/fault/ share a process)
+    with app.connection_for_write() as connection:
+        return bool(app.control.ping(destination=[name], timeout=1.0, connection=connection))
 
 
 def roll(web: list[subprocess.Popen], workers: list[subprocess.Popen],
