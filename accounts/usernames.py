@@ -19,6 +19,8 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.db.models.functions import Lower
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 MIN_LENGTH = 3
 MAX_LENGTH = 30
@@ -37,18 +39,20 @@ class UsernameValidator:
     """The allowed character set and length (also the model field's validator, so the
     admin's user forms apply it)."""
 
-    message = f"A username is {ALLOWED_DESCRIPTION}."
+    message = _("A username is %(min)s to %(max)s characters: ASCII letters, digits, '.', '_' "
+                "and '-'.")
 
     def __call__(self, value: str) -> None:
         name = normalize(str(value))
         if len(name) < MIN_LENGTH:
-            raise ValidationError(f"A username has at least {MIN_LENGTH} characters.",
-                                  code="min_length")
+            raise ValidationError(gettext("A username has at least %(count)s characters.")
+                                  % {"count": MIN_LENGTH}, code="min_length")
         if len(name) > MAX_LENGTH:
-            raise ValidationError(f"A username has at most {MAX_LENGTH} characters.",
-                                  code="max_length")
+            raise ValidationError(gettext("A username has at most %(count)s characters.")
+                                  % {"count": MAX_LENGTH}, code="max_length")
         if not ALLOWED.match(name):
-            raise ValidationError(self.message, code="invalid_characters")
+            raise ValidationError(str(self.message) % {"min": MIN_LENGTH, "max": MAX_LENGTH},
+                                  code="invalid_characters")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UsernameValidator)

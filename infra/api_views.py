@@ -13,6 +13,8 @@ filter holds any control character (infra/text_inputs.py; bodies: infra/parsers.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework.views import APIView
 
 from infra.api_errors import ApiError
@@ -21,7 +23,7 @@ from infra.text_inputs import refuse_control_characters
 
 class UnknownQueryParameter(ApiError):
     default_code = "invalid_request"
-    default_detail = "Unknown query parameter."
+    default_detail = _("Unknown query parameter.")
 
 
 class ApiView(APIView):
@@ -39,9 +41,10 @@ class ApiView(APIView):
         unknown = sorted(set(request.query_params) - set(self.query_params))
         if unknown:
             names = ", ".join(repr(name[:40]) for name in unknown[:5])
-            allowed = ", ".join(self.query_params) or "none"
+            allowed = ", ".join(self.query_params) or gettext("none")
             raise UnknownQueryParameter(
-                f"Unknown query parameter {names}; this endpoint takes: {allowed}.",
+                gettext("Unknown query parameter %(names)s; this endpoint takes: %(allowed)s.")
+                % {"names": names, "allowed": allowed},
                 details={"unknown": [name[:40] for name in unknown[:10]],
                          "allowed": list(self.query_params)},
             )

@@ -10,6 +10,8 @@ Nothing here is hidden information: names, clocks, incidents and results are pub
 from __future__ import annotations
 
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from games.boards.labels import seat_names
 from games.clocks import selectors as clock_selectors
@@ -18,12 +20,14 @@ from rules import get_engine
 
 #: the Hansa board's short labels (rules/hansa/render.py), explained under the drawing
 HANSA_LEGEND = [
-    ("P3, S2, B1", "a person, ship or building card of the Kontor with its trade power"),
-    ("A-H", "top right of a card: its notable-person type (sets score at the end)"),
-    ("lux", "a luxury card"),
-    ("coloured discs", "luxury pieces (red, blue, yellow, black) and how many a seat holds"),
-    ("2nd x2, 3rd x1", "prosperity track: profit multipliers of second and third place"),
-    ("> Kontor of ...", "the seat owes a decision now"),
+    ("P3, S2, B1", _lazy("a person, ship or building card of the Kontor with its trade power")),
+    ("A-H", _lazy("top right of a card: its notable-person type (sets score at the end)")),
+    (_lazy("lux"), _lazy("a luxury card")),
+    (_lazy("coloured discs"),
+     _lazy("luxury pieces (red, blue, yellow, black) and how many a seat holds")),
+    (_lazy("2nd x2, 3rd x1"),
+     _lazy("prosperity track: profit multipliers of second and third place")),
+    (_lazy("> Kontor of ..."), _lazy("the seat owes a decision now")),
 ]
 
 
@@ -57,7 +61,7 @@ def clocks_text(match: Match) -> str:
         return "-"
     return ", ".join(
         f"{names[row['seat']]} {_duration(row['remaining_ms'])}"
-        + (" (running)" if row["running"] else "") for row in rows)
+        + (_(" (running)") if row["running"] else "") for row in rows)
 
 
 def winners_text(match: Match) -> str:
@@ -75,20 +79,22 @@ def outcome_html(match: Match) -> str:
                          players_text(match))]
     if match.status == MatchStatus.FINISHED:
         rows = sorted(match.results.all(), key=lambda row: (row.rank, row.seat))
-        parts.append(format_html("<p class='winner'>Winner: <strong>{}</strong></p>",
-                                 winners_text(match)))
+        parts.append(format_html("<p class='winner'>{}: <strong>{}</strong></p>",
+                                 _("Winner"), winners_text(match)))
         parts.append(format_html(
-            "<table class='result'><tr><th>rank</th><th>player</th><th>score</th></tr>{}"
-            "</table>",
+            "<table class='result'><tr><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
+            _("rank"), _("player"), _("score"),
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
                              ((row.rank, names[row.seat], row.score) for row in rows))))
     elif match.status == MatchStatus.ACTIVE:
-        parts.append(format_html("<p>To act: {} &middot; Clocks: {}</p>", to_act_text(match),
-                                 clocks_text(match)))
+        parts.append(format_html("<p>{}: {} &middot; {}: {}</p>", _("To act"),
+                                 to_act_text(match), _("Clocks"), clocks_text(match)))
     elif match.status == MatchStatus.ABORTED:
-        parts.append(format_html("<p>Aborted: {}</p>", match.abort_reason or "-"))
+        parts.append(format_html("<p>{}: {}</p>", _("Aborted"), match.abort_reason or "-"))
     incidents = clock_selectors.incidents_of(match)
     if incidents:
-        parts.append(format_html("<p>Incidents: {}</p>", ", ".join(
-            f"{row['kind']} of {names[row['seat']]} at ply {row['ply']}" for row in incidents)))
+        parts.append(format_html("<p>{}: {}</p>", _("Incidents"), ", ".join(
+            _("%(kind)s of %(player)s at ply %(ply)s")
+            % {"kind": row["kind"], "player": names[row["seat"]], "ply": row["ply"]}
+            for row in incidents)))
     return format_html("{}", format_html_join("", "{}", ((part,) for part in parts)))

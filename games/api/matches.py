@@ -5,6 +5,7 @@ reclaim), reads through the selectors; their errors carry the API's stable codes
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -37,7 +38,8 @@ def _flag(request, name: str) -> bool | None:
         return True
     if value in {"0", "false", "no", "off"}:
         return False
-    raise errors.InvalidRequest(f"{name} must be true or false.", details={name: raw[:20]})
+    raise errors.InvalidRequest(_("%(name)s must be true or false.") % {"name": name},
+                                details={name: raw[:20]})
 
 
 def detail_body(match, user) -> dict:

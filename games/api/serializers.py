@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
@@ -42,7 +43,7 @@ class RefusesUnknownFields(serializers.Serializer):
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
         if unknown:
             raise serializers.ValidationError(
-                {str(name)[:40]: [ErrorDetail("Unknown field.", code="unknown_field")]
+                {str(name)[:40]: [ErrorDetail(gettext("Unknown field."), code="unknown_field")]
                  for name in unknown[:10]}
             )
         return attrs

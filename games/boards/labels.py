@@ -11,6 +11,7 @@ import re
 
 from django.utils.html import escape
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.matches import selectors
 from games.matches.models import Match
@@ -33,15 +34,19 @@ def seat_names(match: Match) -> dict[int, str]:
     return names
 
 
-_SEAT_LABEL = re.compile(r"\b([Ss])eat (\d+)\b")
 _TEXT_NODE = re.compile(r">([^<]+)<")
 
 
 def label_seats(svg: str, names: dict[int, str]) -> str:
     """The drawing with "seat N" in its texts replaced by the seat's player name. The
-    renderers know seats only (rules/ has no users); names are escaped like their texts."""
+    renderers know seats only (rules/ has no users); names are escaped like their texts.
+    The drawing is in the active language: its word for a seat ("Platz") is matched too."""
+    words = {"seat", pgettext("the word for a seat on the board drawings", "seat")}
+    alternatives = "|".join(re.escape(word) for word in words)
+    seat_label = re.compile(rf"\b({alternatives}) (\d+)\b", re.IGNORECASE)
+
     def name(match: re.Match) -> str:
         position = int(match.group(2))
         return escape(names[position]) if position in names else match.group(0)
 
-    return _TEXT_NODE.sub(lambda node: ">" + _SEAT_LABEL.sub(name, node.group(1)) + "<", svg)
+    return _TEXT_NODE.sub(lambda node: ">" + seat_label.sub(name, node.group(1)) + "<", svg)

@@ -46,12 +46,12 @@ def board_svg(match: Match, user=None, ply: Any = None, *, state: Any = None) ->
     ended = match.status in ENDED_STATUSES
     seat = None if ended else selectors.seat_of(match, user)
     view = engine.full_view(state) if ended else engine.view(state, seat)
-    drawing = engine.render_svg(view)
+    drawing = engine.render_svg(view, translate=_)  # its labels in the request's language
     if drawing is None:
         raise NoBoardDrawing(details={"game": match.game})
     names = seat_names(match)
     drawing = label_seats(drawing, names)
-    title = _title(engine.title, ply, match.ply, ended, seat, names)
+    title = _title(_(engine.title), ply, match.ply, ended, seat, names)
     description = _("What the picture shows: %(texts)s.") % {
         "texts": ". ".join(accessible.drawn_texts(drawing))}
     return accessible.with_title(drawing, title, description, get_language() or "en")

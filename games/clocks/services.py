@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.clocks import clock
 from games.clocks import errors as clock_errors
@@ -238,7 +239,7 @@ def reclaim_seat(*, user, match_id: Any) -> Match:
 def add_time(*, user, match_id: Any, position: Any, seconds: Any) -> Match:
     """Give seat ``position`` ``seconds`` more on its clock (admins). Raises NotAllowed,
     InvalidTime, MatchNotFound, MatchNotActive, NoClock, InvalidSeat."""
-    require_admin(user, "add time")
+    require_admin(user, _("add time"))
     if (isinstance(seconds, bool) or not isinstance(seconds, int)
             or not 0 < seconds <= MAX_ADDED_SECONDS):
         raise clock_errors.InvalidTime(
@@ -264,7 +265,7 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str,
     lobby, the bot keeps it and nothing is recorded. If the seat owes a decision now, the
     bot plays it. Raises NotAllowed, MatchNotFound, MatchOver, InvalidSeat,
     UnknownBotKind."""
-    require_admin(user, "hand a seat to a bot")
+    require_admin(user, _("hand a seat to a bot"))
     match = lock_match(match_id)
     if match.status in ENDED_STATUSES:
         raise errors.MatchOver(details={"status": match.status})
@@ -297,7 +298,7 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str,
 def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
     """An admin gives a taken-over seat back to the player it was taken from. Raises
     NotAllowed, MatchNotFound, MatchNotActive, InvalidSeat, NothingToReclaim."""
-    require_admin(user, "hand a seat back")
+    require_admin(user, _("hand a seat back"))
     match, seats, incidents = _locked_active(match_id)
     position = check_position(match, position)
     # The seat's player is the one its latest hand-over names; whether they may have it
@@ -308,7 +309,7 @@ def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
     if taken is None or held:
         raise clock_errors.NothingToReclaim(details={"seat": position})
     if any(seat.user_id == taken.user_id for seat in seats):
-        raise errors.AlreadySeated("That player holds another seat of this match.")
+        raise errors.AlreadySeated(_("That player holds another seat of this match."))
     if reclaimable_position(taken.user_id, seats, incidents) != position:
         raise clock_errors.NothingToReclaim(details={"seat": position})
     _give_back(match, seats, incidents, position, taken.user_id, actor=user)

@@ -22,7 +22,7 @@ def parse_last_event_id(value: Any) -> int:
         return 0
     number = whole_number(value)
     if number is None or not 0 <= number <= 2**63 - 1:
-        raise errors.InvalidRequest("last_event_id must be a whole number >= 0.",
+        raise errors.InvalidRequest(_("last_event_id must be a whole number >= 0."),
                                     details={"last_event_id": str(value)[:20]})
     return number
 

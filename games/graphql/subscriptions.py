@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import strawberry
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
 from strawberry.types import Info
 
 from games.clocks import selectors as clock_selectors
@@ -74,7 +75,7 @@ async def _match_updates(
     consumer = info.context.ws
     if consumer is None:
         raise as_graphql_error(
-            errors.InvalidRequest("Subscriptions are served over websockets only.")
+            errors.InvalidRequest(_("Subscriptions are served over websockets only."))
         )
     user = current_user(info)
     try:

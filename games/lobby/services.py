@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.clocks.seat_players import players_by_seat
 from games.feed import services as feed
@@ -33,23 +34,23 @@ def _invitees(inviter, usernames: Any) -> list:
     """The users named in ``usernames`` (a list of distinct names, not the inviter).
     Raises InvalidRequest (400) naming the first bad entry."""
     if not isinstance(usernames, list) or len(usernames) > MAX_INVITEES:
-        raise errors.InvalidRequest(f"invite must be a list of at most {MAX_INVITEES} "
-                                    "usernames.", details={"field": "invite"})
+        raise errors.InvalidRequest(_("invite must be a list of at most %(count)s usernames.")
+                                    % {"count": MAX_INVITEES}, details={"field": "invite"})
     if not all(isinstance(name, str) and 0 < len(name) <= 150 for name in usernames):
-        raise errors.InvalidRequest("Each invitee must be a username.",
+        raise errors.InvalidRequest(_("Each invitee must be a username."),
                                     details={"field": "invite"})
     if len(set(usernames)) != len(usernames):
-        raise errors.InvalidRequest("Each invitee may be named once.",
+        raise errors.InvalidRequest(_("Each invitee may be named once."),
                                     details={"field": "invite"})
     users = {user.username: user for user in
              get_user_model().objects.filter(username__in=usernames, is_active=True)}
     for name in usernames:
         if name not in users:
-            raise errors.InvalidRequest(f"No user called {name[:40]!r}.",
+            raise errors.InvalidRequest(_("No user called %(name)r.") % {"name": name[:40]},
                                         code="unknown_user",
                                         details={"field": "invite", "username": name[:40]})
         if users[name].pk == inviter.pk:
-            raise errors.InvalidRequest("You cannot invite yourself.",
+            raise errors.InvalidRequest(_("You cannot invite yourself."),
                                         details={"field": "invite"})
     return [users[name] for name in usernames]
 
@@ -61,12 +62,13 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
     free = guards.free_positions(match)  # one query (this asked once per position)
     for invitee in invitees:
         if invitee.pk in seated:
-            raise errors.AlreadySeated(f"{invitee.username} already holds a seat.",
+            raise errors.AlreadySeated(_("%(username)s already holds a seat.")
+                                       % {"username": invitee.username},
                                        details={"username": invitee.username})
         if invitee.pk in already:
             raise errors.AlreadyInvited(details={"username": invitee.username})
     if len(invitees) > len(free):
-        raise errors.MatchFull(f"Only {len(free)} seat(s) are free.",
+        raise errors.MatchFull(_("Only %(count)s seat(s) are free.") % {"count": len(free)},
                                details={"free_seats": len(free)})
     invitations = [
         Invitation.objects.create(match=match, inviter=inviter, invitee=invitee,
@@ -112,7 +114,7 @@ def invite(*, user, match_id: Any, usernames: Any) -> list[Invitation]:
     guards.require_user(user)
     match = _lock_open_match(match_id)
     if match.created_by_id != user.pk and not match.seats.filter(user=user).exists():
-        raise errors.NotAllowed("Only the match's creator or its players can invite.")
+        raise errors.NotAllowed(_("Only the match's creator or its players can invite."))
     return _invite_locked(match, user, _invitees(user, usernames))
 
 
@@ -187,7 +189,7 @@ def join_by_code(*, user, invite_code: Any, position: Any = None) -> Seat:
                                     "characters.", details={"field": "invite_code"})
     private = PrivateMatch.objects.filter(invite_code=invite_code).first()
     if private is None:
-        raise errors.InvitationNotFound("No private match has this invite code.")
+        raise errors.InvitationNotFound(_("No private match has this invite code."))
     seat = match_services.join_match(user=user, match_id=private.match_id, position=position)
     Invitation.objects.filter(match_id=private.match_id, invitee=user,
                               status=InvitationStatus.PENDING).update(
@@ -208,7 +210,7 @@ def propose_rematch(*, user, match_id: Any) -> Match:
     mine_position = next((position for position, person in people.items()
                           if person.pk == user.pk), None)
     if mine_position is None:
-        raise errors.NotSeated("Only a player of the match can propose a rematch.")
+        raise errors.NotSeated(_("Only a player of the match can propose a rematch."))
     if original.status != MatchStatus.FINISHED:
         raise errors.RematchNotAllowed(details={"status": original.status})
     existing = Rematch.objects.filter(original=original).select_related("match").first()

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games.clocks import selectors as clock_selectors
 from games.clocks.models import Incident
@@ -68,7 +69,7 @@ def filter_matches(
     if status is not None:
         if status not in MatchStatus.values:
             raise errors.InvalidRequest(
-                f"status must be one of {', '.join(MatchStatus.values)}.",
+                _("status must be one of %(values)s.") % {"values": ", ".join(MatchStatus.values)},
                 details={"status": list(MatchStatus.values)},
             )
         matches = matches.filter(status=status)
@@ -292,7 +293,7 @@ def replay_view(match: Match, user, ply: Any = None) -> dict:
     ``state`` and ``views``, every seat's view (the all-seeing picture).
     Raises InvalidPly (400), MatchNotActive (409) before the start."""
     if match.state is None:
-        raise errors.MatchNotActive("The match has not started: there is nothing to replay.")
+        raise errors.MatchNotActive(_("The match has not started: there is nothing to replay."))
     ply = match.ply if ply is None else parse_ply(ply, upper=match.ply)
     engine = get_engine(match.game)
     state = replay_state(match, upto=ply)

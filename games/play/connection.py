@@ -16,6 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games.feed.selectors import resume_point
 from games.feed.stream import follow as follow_feed
@@ -37,6 +39,7 @@ from games.play.protocol import (
 )
 from infra import throttles
 from infra.api_errors import ApiError
+from infra.language import language_of_handshake, supported_language
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +60,8 @@ class PlayConnection:
         self.password_at_hello: str | None = None  # a changed password ends the socket
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(scope))
         self.follows: dict[int, Follow] = {}
+        #: the language of its messages: the handshake's, or the one its hello chose
+        self.language = language_of_handshake(scope)
         self._queue: asyncio.Queue = asyncio.Queue(maxsize=settings.PLAY_SEND_QUEUE)
         self._closing = False
         self._tasks: list[asyncio.Task] = []
@@ -129,8 +134,9 @@ class PlayConnection:
             return
         while not self._queue.empty():
             self._queue.get_nowait()
-        self._queue.put_nowait(error_frame("access_revoked", "Your access was revoked: sign "
-                                           "in again."))
+        with translation.override(self.language):
+            message = _("Your access was revoked: sign in again.")
+        self._queue.put_nowait(error_frame("access_revoked", message))
         self.close(CLOSE_UNAUTHENTICATED)
 
     def close(self, code: int, *, drop_queued: bool = False) -> None:
@@ -202,6 +208,18 @@ class PlayConnection:
                 return answer
 
     async def _hello(self, text) -> bool | None:
+        with translation.override(self.language):
+            try:
+                request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            except ProtocolError:
+                request = None
+            if request is not None and request.op == "hello" and "lang" in request.fields:
+                # the socket's own choice; an unknown one leaves the handshake's
+                self.language = supported_language(request.fields["lang"]) or self.language
+        with translation.override(self.language):
+            return await self._hello_in_language(text)
+
+    async def _hello_in_language(self, text) -> bool | None:
         """True once signed in (or anonymous); False after a final refusal; None after a
         passing one (throttled, database unavailable)."""
         try:
@@ -211,7 +229,7 @@ class PlayConnection:
             refusal = (exc.code, exc.message, exc.details, exc.ref)
         else:
             refusal = None if request.op == "hello" else (
-                "authentication_required", "The first message must be hello.", {},
+                "authentication_required", _("The first message must be hello."), {},
                 request.ref)
         if refusal is None:
             token = request.fields.get("token")
@@ -223,8 +241,8 @@ class PlayConnection:
             except ApiError as exc:
                 refusal = (exc.code, exc.message, exc.details, request.ref)
             except (OperationalError, InterfaceError):
-                refusal = ("database_unavailable", "The database is unavailable; try "
-                           "again shortly.", {}, request.ref)
+                refusal = ("database_unavailable", _("The database is unavailable; try "
+                                                     "again shortly."), {}, request.ref)
         if refusal is not None:
             self.enqueue(error_frame(*refusal))
             if refusal[0] in PASSING_REFUSALS:
@@ -237,7 +255,7 @@ class PlayConnection:
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(self.scope))
         user = ({"id": self.user.pk, "username": self.user.username}
                 if self.user.is_authenticated else None)
-        self.enqueue(frame("welcome", request.ref, user=user,
+        self.enqueue(frame("welcome", request.ref, user=user, lang=self.language,
                            heartbeat_seconds=settings.PLAY_HEARTBEAT_SECONDS,
                            max_message_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
                            max_subscriptions=settings.PLAY_MAX_SUBSCRIPTIONS))
@@ -245,6 +263,10 @@ class PlayConnection:
 
     # -- every later message ----------------------------------------------------------------
     async def _answer(self, text) -> None:
+        with translation.override(self.language):
+            await self._answer_in_language(text)
+
+    async def _answer_in_language(self, text) -> None:
         ref = None
         try:
             request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
@@ -255,21 +277,22 @@ class PlayConnection:
         except ApiError as exc:
             self.enqueue(error_frame(exc.code, exc.message, exc.details, ref))
         except (OperationalError, InterfaceError):
-            self.enqueue(error_frame("database_unavailable", "The database is unavailable; "
-                                     "try again shortly.", {}, ref))
+            self.enqueue(error_frame("database_unavailable", _("The database is unavailable; "
+                                                               "try again shortly."), {}, ref))
         except Exception:  # noqa: BLE001 - one bad message never ends the socket
             logger.exception("play socket message failed")
-            self.enqueue(error_frame("internal_error", "The server could not handle this "
-                                     "message.", {}, ref))
+            self.enqueue(error_frame("internal_error", _("The server could not handle this "
+                                                         "message."), {}, ref))
 
     def _signed_in(self, request: Request) -> None:
         if not self.user.is_authenticated:
             raise ProtocolError("authentication_required",
-                                f"{request.op} needs a signed-in socket (hello with a token).",
+                                _("%(op)s needs a signed-in socket (hello with a token).")
+                                % {"op": request.op},
                                 ref=request.ref)
 
     async def _op_hello(self, request: Request) -> None:
-        raise ProtocolError("already_authenticated", "hello comes once per socket.",
+        raise ProtocolError("already_authenticated", _("hello comes once per socket."),
                             ref=request.ref)
 
     async def _op_ping(self, request: Request) -> None:
@@ -281,8 +304,9 @@ class PlayConnection:
         if match_id not in self.follows and \
                 len(self.follows) >= settings.PLAY_MAX_SUBSCRIPTIONS:
             raise ProtocolError("too_many_subscriptions",
-                                f"A socket follows at most {settings.PLAY_MAX_SUBSCRIPTIONS} "
-                                "matches.", {"max": settings.PLAY_MAX_SUBSCRIPTIONS},
+                                _("A socket follows at most %(count)s matches.")
+                                % {"count": settings.PLAY_MAX_SUBSCRIPTIONS},
+                                {"max": settings.PLAY_MAX_SUBSCRIPTIONS},
                                 ref=request.ref)
         the_hub = hub()
         # Listen first, read second: a change in between is announced, never lost.
@@ -307,7 +331,7 @@ class PlayConnection:
     async def _op_feed(self, request: Request) -> None:
         self._signed_in(request)
         if any(getattr(task, "is_feed", False) for task in self._tasks):
-            raise ProtocolError("already_following", "This socket follows its feed already.",
+            raise ProtocolError("already_following", _("This socket follows its feed already."),
                                 ref=request.ref)
         # 400 last_event_id_ahead past the newest event (games.feed.selectors), as REST says
         after = await hub().run(resume_point, self.user, optional_number(request, "after"))

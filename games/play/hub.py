@@ -35,6 +35,7 @@ from typing import Any
 import redis.asyncio
 from django.conf import settings
 from django.db import close_old_connections
+from django.utils import translation
 from rest_framework.authtoken.models import Token
 
 from accounts.revocation import ACCESS_REVOKED_TYPE
@@ -72,12 +73,14 @@ class _MatchFollowers:
     again: bool = False
 
 
-def _in_thread(function, *args):
+def _in_thread(language: str, function, *args):
     """Run ``function`` as a request would: with a usable database connection, given back
-    to the pool afterwards (as Channels' database_sync_to_async does)."""
+    to the pool afterwards (as Channels' database_sync_to_async does), in the caller's
+    language (a thread keeps no language between the sockets it serves)."""
     close_old_connections()
     try:
-        return function(*args)
+        with translation.override(language):
+            return function(*args)
     finally:
         close_old_connections()
 
@@ -96,7 +99,9 @@ class Hub:
     async def run(self, function, *args) -> Any:
         """``function(*args)`` in one of the hub's threads."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, partial(_in_thread, function, *args))
+        # the socket's language goes along: the thread's refusals are in it
+        return await loop.run_in_executor(self._executor, partial(
+            _in_thread, translation.get_language(), function, *args))
 
     def _keep_running(self, name: str, job) -> None:
         task = self._tasks.get(name)

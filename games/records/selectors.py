@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
+from django.utils.translation import gettext as _
 
 from games.clocks.models import Incident, IncidentKind
 from games.clocks.outcome import forfeit_order
@@ -46,7 +47,7 @@ def build_record(match: Match) -> dict:
     """The record of a finished ``match`` (seats prefetched, as ``selectors.get_match``
     gives it). Raises NotFinished (409) for any other status: nothing hidden leaves."""
     if match.status != MatchStatus.FINISHED:
-        raise errors.NotFinished("Only a finished match has a record.",
+        raise errors.NotFinished(_("Only a finished match has a record."),
                                  details={"status": match.status})
     prefetch_related_objects([match], *RECORD_ROWS)  # nothing to do after records_of's
     engine = get_engine(match.game)
@@ -129,7 +130,8 @@ def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any 
     if limit is not None and limit != "":
         count = parsing.whole_number(limit)
         if count is None or not 1 <= count <= MAX_EXPORT:
-            raise errors.InvalidRequest(f"limit must be a whole number from 1 to {MAX_EXPORT}.",
+            raise errors.InvalidRequest(_("limit must be a whole number from 1 to %(max)s.")
+                                        % {"max": MAX_EXPORT},
                                         details={"limit": str(limit)[:20]})
     matches = listed_for(Match.objects.all(), viewer).filter(
         Exists(seats_played_by(user).filter(match=OuterRef("pk"))),
