@@ -21,9 +21,14 @@ COPY accounts accounts
 COPY games games
 COPY infra infra
 COPY rules rules
+COPY locale locale
 # served at /api/v1/asyncapi.yaml (games/api/asyncapi.py)
 COPY docs/asyncapi.yaml docs/asyncapi.yaml
 COPY scripts/serve_web.sh scripts/serve_web.sh
+# The German messages, compiled with gettext (removed again: only the .mo is needed).
+RUN apt-get update -q && apt-get install -y -q --no-install-recommends gettext \
+    && django-admin compilemessages --ignore .git \
+    && apt-get purge -y -q gettext && apt-get autoremove -y -q && rm -rf /var/lib/apt/lists/*
 # The code runs from /app (the working directory is first on the path).
 # The admin's and API docs' assets are collected here, served by the web processes.
 RUN DEBUG=false SECRET_KEY=build-only-key-for-collectstatic-never-used-at-run-time \

@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 def _register_extra_games(**kwargs) -> None:
@@ -16,6 +17,7 @@ def _register_extra_games(**kwargs) -> None:
 
 class GamesConfig(AppConfig):
     name = "games"
+    verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -26,8 +26,14 @@ class UnknownQueryParameter(ApiError):
     default_detail = _("Unknown query parameter.")
 
 
+#: query-string parameters every endpoint takes: ``lang`` chooses the language of the
+#: messages (infra/language.py), like Accept-Language
+COMMON_QUERY_PARAMS = ("lang",)
+
+
 class ApiView(APIView):
-    #: the query-string parameters this view reads; any other is a 400
+    #: the query-string parameters this view reads (and COMMON_QUERY_PARAMS); any other
+    #: is a 400
     query_params: tuple[str, ...] = ()
     #: body fields of free text that may span lines (TAB, LF and CR, no other control)
     multiline_fields: tuple[str, ...] = ()
@@ -38,7 +44,8 @@ class ApiView(APIView):
         for name, values in request.query_params.lists():  # every value of a repeated one
             for value in values:
                 refuse_control_characters({name: value}, "")
-        unknown = sorted(set(request.query_params) - set(self.query_params))
+        unknown = sorted(set(request.query_params) - set(self.query_params)
+                         - set(COMMON_QUERY_PARAMS))
         if unknown:
             names = ", ".join(repr(name[:40]) for name in unknown[:5])
             allowed = ", ".join(self.query_params) or gettext("none")

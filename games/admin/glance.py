@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from games.boards.labels import seat_names
 from games.clocks import selectors as clock_selectors
@@ -20,14 +20,16 @@ from rules import get_engine
 
 #: the Hansa board's short labels (rules/hansa/render.py), explained under the drawing
 HANSA_LEGEND = [
-    ("P3, S2, B1", _lazy("a person, ship or building card of the Kontor with its trade power")),
-    ("A-H", _lazy("top right of a card: its notable-person type (sets score at the end)")),
-    (_lazy("lux"), _lazy("a luxury card")),
-    (_lazy("coloured discs"),
-     _lazy("luxury pieces (red, blue, yellow, black) and how many a seat holds")),
-    (_lazy("2nd x2, 3rd x1"),
-     _lazy("prosperity track: profit multipliers of second and third place")),
-    (_lazy("> Kontor of ..."), _lazy("the seat owes a decision now")),
+    ("P3, S2, B1",
+     gettext_lazy("a person, ship or building card of the Kontor with its trade power")),
+    ("A-H", gettext_lazy("top right of a card: its notable-person type (sets score at the "
+                         "end)")),
+    (gettext_lazy("lux"), gettext_lazy("a luxury card")),
+    (gettext_lazy("coloured discs"),
+     gettext_lazy("luxury pieces (red, blue, yellow, black) and how many a seat holds")),
+    (gettext_lazy("2nd x2, 3rd x1"),
+     gettext_lazy("prosperity track: profit multipliers of second and third place")),
+    (gettext_lazy("> Kontor of ..."), gettext_lazy("the seat owes a decision now")),
 ]
 
 

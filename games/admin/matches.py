@@ -20,7 +20,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from games.admin import glance as admin_glance
 from games.boards import selectors as board_selectors
@@ -63,13 +63,13 @@ class MoveInline(_ReadOnlyInline):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("match")
 
-    @admin.display(description=_lazy("ply"))
+    @admin.display(description=gettext_lazy("ply"))
     def replay_ply(self, logged: Move) -> str:
         # The replay after this move: ply N is the state once moves 0..N-1 are played.
         url = reverse("admin:games_match_replay", args=[logged.match_id])
         return format_html('<a href="{}?ply={}">{}</a>', url, logged.ply + 1, logged.ply)
 
-    @admin.display(description=_lazy("move"))
+    @admin.display(description=gettext_lazy("move"))
     def public_move(self, logged: Move):
         # Secret moves (Hansa's kept cards, face-down cards) stay hidden from everyone,
         # admins included, while the match runs: the log as a spectator reads it.
@@ -91,19 +91,19 @@ class ResultInline(_ReadOnlyInline):
 
 
 class HandSeatToBotForm(forms.Form):
-    position = forms.IntegerField(min_value=0, label=_lazy("Seat position"))
+    position = forms.IntegerField(min_value=0, label=gettext_lazy("Seat position"))
     bot_kind = forms.ChoiceField(choices=[(kind, kind) for kind in BOT_KINDS],
-                                 label=_lazy("Bot kind"))
+                                 label=gettext_lazy("Bot kind"))
 
 
 class AddTimeForm(forms.Form):
-    position = forms.IntegerField(min_value=0, label=_lazy("Seat position"))
+    position = forms.IntegerField(min_value=0, label=gettext_lazy("Seat position"))
     seconds = forms.IntegerField(min_value=1, max_value=clock_services.MAX_ADDED_SECONDS,
-                                 label=_lazy("Seconds"))
+                                 label=gettext_lazy("Seconds"))
 
 
 class HandSeatBackForm(forms.Form):
-    position = forms.IntegerField(min_value=0, label=_lazy("Seat position"))
+    position = forms.IntegerField(min_value=0, label=gettext_lazy("Seat position"))
 
 
 @admin.register(Match)
@@ -136,31 +136,31 @@ class MatchAdmin(admin.ModelAdmin):
         return super().get_queryset(request).prefetch_related(
             "seats__user", INCIDENTS_WITH_USERS, "results")
 
-    @admin.display(description=_lazy("result"))
+    @admin.display(description=gettext_lazy("result"))
     def outcome(self, match: Match) -> str:
         return admin_glance.outcome_html(match)
 
-    @admin.display(description=_lazy("players"))
+    @admin.display(description=gettext_lazy("players"))
     def players_list(self, match: Match) -> str:
         return admin_glance.players_text(match)
 
-    @admin.display(description=_lazy("to act"))
+    @admin.display(description=gettext_lazy("to act"))
     def to_act(self, match: Match) -> str:
         return admin_glance.to_act_text(match)
 
-    @admin.display(description=_lazy("clocks"))
+    @admin.display(description=gettext_lazy("clocks"))
     def clocks_list(self, match: Match) -> str:
         return admin_glance.clocks_text(match)
 
-    @admin.display(description=_lazy("winner"))
+    @admin.display(description=gettext_lazy("winner"))
     def winner(self, match: Match) -> str:
         return admin_glance.winners_text(match)
 
-    @admin.display(description=_lazy("seed"))
+    @admin.display(description=gettext_lazy("seed"))
     def revealed_seed(self, match: Match) -> str:
         return match.seed if match.status in ENDED_STATUSES else _("(hidden until the end)")
 
-    @admin.display(description=_lazy("replay"))
+    @admin.display(description=gettext_lazy("replay"))
     def replay_link(self, match: Match) -> str:
         if match.state is None:
             return "-"
@@ -185,12 +185,12 @@ class MatchAdmin(admin.ModelAdmin):
             self.message_user(request, _("%(done)s: %(count)s match(es).")
                               % {"done": label, "count": done}, messages.SUCCESS)
 
-    @admin.action(description=_lazy("Abort the selected matches"), permissions=["manage"])
+    @admin.action(description=gettext_lazy("Abort the selected matches"), permissions=["manage"])
     def abort_selected(self, request, queryset):
         self._each(request, queryset, _("Aborted"), lambda match: match_services.abort_match(
             user=request.user, match_id=match.pk, reason=f"aborted by admin {request.user}"))
 
-    @admin.action(description=_lazy("Re-run scoring (rebuild from the log)"),
+    @admin.action(description=gettext_lazy("Re-run scoring (rebuild from the log)"),
                   permissions=["manage"])
     def rerun_scoring(self, request, queryset):
         def rescore(match):
@@ -219,7 +219,7 @@ class MatchAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
         })
 
-    @admin.action(description=_lazy("Add time to a seat's clock"), permissions=["manage"])
+    @admin.action(description=gettext_lazy("Add time to a seat's clock"), permissions=["manage"])
     def add_time(self, request, queryset):
         return self._with_form(
             request, queryset, AddTimeForm, "add_time", _("Add time to a seat's clock"),
@@ -227,7 +227,7 @@ class MatchAdmin(admin.ModelAdmin):
                 user=request.user, match_id=match.pk, position=data["position"],
                 seconds=data["seconds"]))
 
-    @admin.action(description=_lazy("Hand a seat to a bot"), permissions=["manage"])
+    @admin.action(description=gettext_lazy("Hand a seat to a bot"), permissions=["manage"])
     def hand_seat_to_bot(self, request, queryset):
         # the service decides under the lock: a player's seat in a running match is a
         # takeover (it can be handed back), any other seat goes to the bot for good
@@ -239,7 +239,8 @@ class MatchAdmin(admin.ModelAdmin):
         return self._with_form(request, queryset, HandSeatToBotForm, "hand_seat_to_bot",
                                _("Hand a seat to a bot"), _("Seat handed to a bot"), hand_over)
 
-    @admin.action(description=_lazy("Hand a seat back to its player"), permissions=["manage"])
+    @admin.action(description=gettext_lazy("Hand a seat back to its player"),
+                  permissions=["manage"])
     def hand_seat_back(self, request, queryset):
         return self._with_form(
             request, queryset, HandSeatBackForm, "hand_seat_back",

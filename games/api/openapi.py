@@ -21,6 +21,7 @@ rest (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -215,6 +216,15 @@ COMMON_COMPONENTS = {
 }
 
 
+#: the language of the messages, taken by every REST endpoint (infra/language.py)
+LANG_PARAMETER = {
+    "name": "lang", "in": "query", "required": False,
+    "schema": {"type": "string", "enum": [code for code, _name in settings.LANGUAGES]},
+    "description": "The language of error messages and texts (catalogue names, board "
+    "labels): en (the default) or de. Wins over the Accept-Language header; error codes "
+    "never change (docs/api.md, \"Languages\").",
+}
+
 #: what every REST endpoint may answer 400 for (infra/api_views.py)
 ALWAYS_BAD_REQUEST = {
     "description": "An unknown query parameter (invalid_request), or a control character "
@@ -258,4 +268,7 @@ def postprocess(result, generator, request, public):
             if operation.get("operationId") in PUBLIC_OPERATIONS:
                 operation["security"] = []
             operation["responses"].setdefault("400", ALWAYS_BAD_REQUEST)
+            parameters = operation.setdefault("parameters", [])
+            if not any(p.get("name") == "lang" and p.get("in") == "query" for p in parameters):
+                parameters.append(LANG_PARAMETER)
     return result

@@ -1,0 +1,60 @@
+"""A catalogue entry (games/catalogue.py) in the active language.
+
+Translated in place: the title, every ``description`` (options, moves, bot levels,
+drawing notes) and the names of Han's maps and provinces, which are display text only
+(maps and provinces have their own ``id``). A Hansa city's ``name`` is also its key (in
+the view, in each card's ``city``), so it stays, and each city and card gains a
+``label`` in the active language. Ids, enum values, codes and JSON Schema ``title``s
+(client generators name classes after them) never change.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.utils.translation import gettext, pgettext
+
+
+def _descriptions(value) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "description" and isinstance(item, str):
+                value[key] = gettext(item)
+            else:
+                _descriptions(item)
+    elif isinstance(value, list):
+        for item in value:
+            _descriptions(item)
+
+
+def card_label(card: dict) -> str:
+    """``Bruges, ship, trade power 1`` (``, luxury`` on luxury cards), in the active
+    language."""
+    label = pgettext("a Hansa card: city, kind, trade power",
+                     "%(city)s, %(kind)s, trade power %(power)s") % {
+        "city": gettext(card["city"]), "kind": gettext(card["kind"]),
+        "power": card["trade_power"]}
+    if card.get("luxury"):
+        label += gettext(", luxury")
+    if card.get("person"):
+        label += gettext(", person %(person)s") % {"person": card["person"]}
+    return label
+
+
+def localized_entry(entry: dict) -> dict:
+    """A copy of ``entry`` with its texts for people in the active language."""
+    entry = copy.deepcopy(entry)
+    entry["title"] = gettext(entry["title"])
+    _descriptions(entry)
+    for described in entry.get("maps", {}).values():
+        described["name"] = gettext(described["name"])
+        board = described.get("board", {})
+        board["name"] = gettext(board.get("name", ""))
+        for province in board.get("provinces", []):
+            province["name"] = gettext(province["name"])
+    drawing = entry.get("drawing", {})
+    for city in drawing.get("cities", []):
+        city["label"] = gettext(city["name"])
+    for card in drawing.get("cards", []):
+        card["label"] = card_label(card)
+    return entry
