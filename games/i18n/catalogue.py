@@ -11,33 +11,36 @@ the view, in each card's ``city``), so it stays, and each city and card gains a
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 
 from django.utils.translation import gettext, pgettext
 
 
-def _descriptions(value) -> None:
+def each_description(value) -> Iterator[dict]:
+    """Every object below ``value`` (JSON-like) with a ``description`` string: option and
+    move schemas, bot levels, drawing notes."""
     if isinstance(value, dict):
+        if isinstance(value.get("description"), str):
+            yield value
         for key, item in value.items():
-            if key == "description" and isinstance(item, str):
-                value[key] = gettext(item)
-            else:
-                _descriptions(item)
+            if key != "description":
+                yield from each_description(item)
     elif isinstance(value, list):
         for item in value:
-            _descriptions(item)
+            yield from each_description(item)
 
 
 def card_label(card: dict) -> str:
-    """``Bruges, ship, trade power 1`` (``, luxury`` on luxury cards), in the active
-    language."""
+    """``Bruges, ship, trade power 1``, ``London, person C, trade power 2, luxury``, in
+    the active language."""
+    kind = gettext(card["kind"])
+    if card.get("person"):
+        kind = f"{kind} {card['person']}"
     label = pgettext("a Hansa card: city, kind, trade power",
                      "%(city)s, %(kind)s, trade power %(power)s") % {
-        "city": gettext(card["city"]), "kind": gettext(card["kind"]),
-        "power": card["trade_power"]}
+        "city": gettext(card["city"]), "kind": kind, "power": card["trade_power"]}
     if card.get("luxury"):
         label += gettext(", luxury")
-    if card.get("person"):
-        label += gettext(", person %(person)s") % {"person": card["person"]}
     return label
 
 
@@ -45,7 +48,8 @@ def localized_entry(entry: dict) -> dict:
     """A copy of ``entry`` with its texts for people in the active language."""
     entry = copy.deepcopy(entry)
     entry["title"] = gettext(entry["title"])
-    _descriptions(entry)
+    for described in each_description(entry):
+        described["description"] = gettext(described["description"])
     for described in entry.get("maps", {}).values():
         described["name"] = gettext(described["name"])
         board = described.get("board", {})

@@ -15,24 +15,12 @@ ordinary ``makemessages`` / ``compilemessages`` keep working with no plugin.
 
 from __future__ import annotations
 
+from games.i18n.catalogue import each_description
 from rules import available_games, get_engine
 from rules.bots.registry import bot_levels
 
 #: where the generated module lives (relative to the repository)
 MODULE_PATH = "games/i18n/data_names.py"
-
-
-def _descriptions(value, found: set[str]) -> None:
-    """Every ``description`` string anywhere in ``value`` (JSON-like)."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "description" and isinstance(item, str):
-                found.add(item)
-            else:
-                _descriptions(item, found)
-    elif isinstance(value, list):
-        for item in value:
-            _descriptions(item, found)
 
 
 def data_texts() -> list[str]:
@@ -42,14 +30,14 @@ def data_texts() -> list[str]:
         engine = get_engine(game)
         entry = engine.describe()
         found.add(entry["title"])
-        _descriptions(entry, found)
-        _descriptions(engine.move_schema(), found)
+        for described in (*each_description(entry), *each_description(engine.move_schema())):
+            found.add(described["description"])
         for described in entry.get("maps", {}).values():
             found.add(described["name"])
             found.add(described["board"]["name"])
             found.update(province["name"] for province in described["board"]["provinces"])
         found.update(city["name"] for city in entry.get("drawing", {}).get("cities", []))
-    _descriptions(bot_levels(), found)
+    found.update(described["description"] for described in each_description(bot_levels()))
     return sorted(found)
 
 

@@ -7,7 +7,8 @@
 - the virtualenv, the local services, node packages, tests, benchmarks and tools are not
   searched (their strings are not the service's);
 - no source locations in the .po (``#: file:line`` lines change with every edit and
-  would make every branch's .po conflict).
+  would make every branch's .po conflict), and no obsolete entries (a message gone from
+  the code leaves the .po; git keeps its history).
 """
 
 from __future__ import annotations
@@ -24,5 +25,6 @@ class Command(makemessages.Command):
     def handle(self, *args, **options):
         options["ignore_patterns"] = [*options.get("ignore_patterns", []), *IGNORED]
         options["no_location"] = True
+        options["no_obsolete"] = True
         options.setdefault("add_location", None)
         return super().handle(*args, **options)
