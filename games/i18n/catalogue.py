@@ -10,10 +10,11 @@ the view, in each card's ``city``), so it stays, and each city and card gains a
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
+from functools import lru_cache
 
-from django.utils.translation import gettext, pgettext
+import orjson
+from django.utils.translation import get_language, gettext, override, pgettext
 
 
 def each_description(value) -> Iterator[dict]:
@@ -33,6 +34,19 @@ def each_description(value) -> Iterator[dict]:
 def card_label(card: dict) -> str:
     """``Bruges, ship, trade power 1``, ``London, person C, trade power 2, luxury``, in
     the active language."""
+    return _card_label(get_language(), card["city"], card["kind"], card.get("person"),
+                       card["trade_power"], bool(card.get("luxury")))
+
+
+@lru_cache(maxsize=1024)  # 60 cards a language: the catalogue asks for all of them
+def _card_label(language: str | None, city: str, kind: str, person: str | None,
+                power: int, luxury: bool) -> str:
+    with override(language):
+        return _card_label_now({"city": city, "kind": kind, "person": person,
+                                "trade_power": power, "luxury": luxury})
+
+
+def _card_label_now(card: dict) -> str:
     kind = gettext(card["kind"])
     if card.get("person"):
         kind = f"{kind} {card['person']}"
@@ -46,7 +60,7 @@ def card_label(card: dict) -> str:
 
 def localized_entry(entry: dict) -> dict:
     """A copy of ``entry`` with its texts for people in the active language."""
-    entry = copy.deepcopy(entry)
+    entry = orjson.loads(orjson.dumps(entry))  # a copy: the rules cache parts of it
     entry["title"] = gettext(entry["title"])
     for described in each_description(entry):
         described["description"] = gettext(described["description"])
