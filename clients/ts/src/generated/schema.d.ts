@@ -1874,7 +1874,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     register: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1905,7 +1908,10 @@ export interface operations {
     };
     get_token: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1944,7 +1950,10 @@ export interface operations {
     };
     revoke_token: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1984,6 +1993,8 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path?: never;
@@ -2020,7 +2031,10 @@ export interface operations {
     };
     get_game: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 game: string;
@@ -2066,7 +2080,10 @@ export interface operations {
     };
     health: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2109,6 +2126,8 @@ export interface operations {
                 offset?: number;
                 /** @description pending, accepted, declined or withdrawn. */
                 status?: string;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path?: never;
@@ -2144,7 +2163,10 @@ export interface operations {
     };
     invitations_accept_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 invitation_id: number;
@@ -2198,7 +2220,10 @@ export interface operations {
     };
     invitations_decline_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 invitation_id: number;
@@ -2257,6 +2282,8 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -2317,6 +2344,8 @@ export interface operations {
                 open?: boolean;
                 /** @description open, active, scoring, finished, aborted. */
                 status?: string;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path?: never;
@@ -2352,7 +2381,10 @@ export interface operations {
     };
     create_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2399,7 +2431,10 @@ export interface operations {
     };
     get_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
                 "If-None-Match"?: string;
@@ -2456,7 +2491,10 @@ export interface operations {
     };
     abort_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2525,6 +2563,8 @@ export interface operations {
             query?: {
                 /** @description 0 .. the match's ply; default the latest. */
                 ply?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
@@ -2592,6 +2632,8 @@ export interface operations {
             query?: {
                 /** @description 0 .. the match's ply; default the latest. */
                 ply?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
@@ -2659,6 +2701,8 @@ export interface operations {
             query?: {
                 /** @description Default 0. */
                 since?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
@@ -2715,7 +2759,10 @@ export interface operations {
     };
     matches_invitations_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2781,7 +2828,10 @@ export interface operations {
     };
     join_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2839,7 +2889,10 @@ export interface operations {
     };
     leave_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2902,7 +2955,10 @@ export interface operations {
     };
     get_legal_moves: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
                 "If-None-Match"?: string;
@@ -2967,7 +3023,10 @@ export interface operations {
     };
     matches_lobby_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3019,6 +3078,8 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -3065,7 +3126,10 @@ export interface operations {
     };
     submit_move: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3131,7 +3195,10 @@ export interface operations {
     };
     reclaim_seat: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3186,7 +3253,10 @@ export interface operations {
     };
     matches_record_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3241,7 +3311,10 @@ export interface operations {
     };
     matches_rematch_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3307,6 +3380,8 @@ export interface operations {
             query?: {
                 /** @description 0 .. the match's ply; default the latest. */
                 ply?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -3361,7 +3436,10 @@ export interface operations {
     };
     resign_seat: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3427,7 +3505,10 @@ export interface operations {
     };
     get_result: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3482,7 +3563,10 @@ export interface operations {
     };
     start_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3548,7 +3632,10 @@ export interface operations {
     };
     get_me: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3584,7 +3671,10 @@ export interface operations {
     };
     private_matches_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3631,7 +3721,10 @@ export interface operations {
     };
     private_matches_join_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3691,6 +3784,8 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path?: never;
@@ -3727,7 +3822,10 @@ export interface operations {
     };
     quick_match_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3774,7 +3872,10 @@ export interface operations {
     };
     quick_match_destroy: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 request_id: number;
@@ -3828,7 +3929,10 @@ export interface operations {
     };
     records_verify_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3877,7 +3981,10 @@ export interface operations {
     };
     users_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 username: string;
@@ -3929,6 +4036,8 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -3981,6 +4090,8 @@ export interface operations {
                 game?: string;
                 /** @description At most this many, 1 to 10000. */
                 limit?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -4029,6 +4140,8 @@ export interface operations {
             query?: {
                 /** @description The id of the last event you saw. */
                 last_event_id?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: {
                 /** @description The same, as a header (EventSource's name). */
