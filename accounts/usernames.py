@@ -7,6 +7,8 @@
   and no rule short of refusing them keeps look-alikes apart.
 - **Unique regardless of case**: ``ADMIN`` is refused while ``admin`` exists (a database
   constraint on ``lower(username)`` in accounts/models.py backs the check).
+- **Reserved**: names starting with ``deleted-`` (any case) are the tombstones of erased
+  accounts (accounts/erasure.py), so nobody can sign up as one, before or after it exists.
 - **Login** finds the account whatever the case typed (and NFKC-normalised): ``Admin``
   signs in as ``admin``. The name is shown as it was registered.
 """
@@ -23,6 +25,8 @@ from django.utils.deconstruct import deconstructible
 MIN_LENGTH = 3
 MAX_LENGTH = 30
 ALLOWED = re.compile(r"[A-Za-z0-9._-]+\Z")
+#: an erased account's username is this and a random hex id (accounts/erasure.py)
+TOMBSTONE_PREFIX = "deleted-"
 ALLOWED_DESCRIPTION = (
     f"{MIN_LENGTH} to {MAX_LENGTH} characters: ASCII letters, digits, '.', '_' and '-'"
 )
@@ -49,9 +53,17 @@ class UsernameValidator:
                                   code="max_length")
         if not ALLOWED.match(name):
             raise ValidationError(self.message, code="invalid_characters")
+        if is_tombstone(name):
+            raise ValidationError(f"Usernames starting with {TOMBSTONE_PREFIX!r} are kept for "
+                                  "erased accounts.", code="reserved")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UsernameValidator)
+
+
+def is_tombstone(name: str) -> bool:
+    """Whether ``name`` has the reserved form of an erased account's name (any case)."""
+    return normalize(name).lower().startswith(TOMBSTONE_PREFIX)
 
 
 def matching(queryset, name: str):

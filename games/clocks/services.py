@@ -1,5 +1,5 @@
-"""Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, and
-the admin's add-time and hand-over actions. The only code that gives a seat to a bot or
+"""Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, a
+leaver's seats (an erased account), and the admin's add-time and hand-over actions. The only code that gives a seat to a bot or
 back to its player (``_hand_to_bot``, ``_give_back``).
 
 Each one locks the match row first (``select_for_update``), exactly as a move does, so a
@@ -270,11 +270,31 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str,
         raise errors.MatchOver(details={"status": match.status})
     position = check_position(match, position)
     kind = check_bot_kind(bot_kind)
+    return _hand_over(match, position, kind, for_good=for_good, actor=user)
+
+
+@transaction.atomic
+def leave_seat_for_good(*, user, match_id: Any) -> Seat | None:
+    """``user`` leaves a running match for good (their account is erased:
+    games/leaving): the match's takeover bot keeps their seat, as with an admin's
+    hand-over ``for_good`` (nothing recorded, nothing to reclaim), and plays it if it owes
+    a decision now. None when the match is not running or they hold no seat in it."""
+    match = lock_match(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        return None
+    row = match.seats.filter(user_id=user.pk).first()
+    if row is None:
+        return None
+    return _hand_over(match, row.position, _takeover_bot(match), for_good=True, actor=None)
+
+
+def _hand_over(match: Match, position: int, kind: str, *, for_good: bool, actor) -> Seat:
+    """``hand_seat_to_bot`` once checked, the match locked and not over."""
     seats = list(match.seats.all())
     row = next((each for each in seats if each.position == position), None)
     if (not for_good and match.status == MatchStatus.ACTIVE and row is not None
             and row.user_id is not None):
-        _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=user,
+        _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=actor,
                 bot_kind=kind)
         _hand_to_bot(row, kind)
         _finish_change(match, seats, [], timezone.now())

@@ -104,7 +104,8 @@ FIELD_WEIGHTS: dict[str, Weight] = {
 #: fields that hash a password (PBKDF2, hundreds of milliseconds by design, the point of
 #: it): their weight above is the rest of their work; an operation may hold one of them,
 #: and the auth rate limit counts each (limits.MAX_PASSWORD_CHECKS)
-PASSWORD_CHECKS = frozenset({"Mutation.register", "Mutation.login"})
+PASSWORD_CHECKS = frozenset({"Mutation.register", "Mutation.login",
+                             "Mutation.deleteAccount"})
 
 # -- list sizes ---------------------------------------------------------------------------
 #: a list's size given by an argument of the field itself: (argument, default)
