@@ -6,7 +6,10 @@ GraphQL ``myData``): their right to a copy of their data (issue 25).
 - ``ratings`` and ``rating_history``: every game's rating and every change of it;
 - ``records``: the game record of every finished match they played (private ones too, and
   those a bot finished for them), exactly as ``/api/v1/matches/{id}/record/`` gives it,
-  so each verifies through ``/api/v1/records/verify/``;
+  so each verifies through ``/api/v1/records/verify/``; oldest first, all of them unless
+  a page is asked for (``records_after``, ``records_limit``: GraphQL's cost cap allows
+  ``MAX_GRAPHQL_RECORDS`` at once), and ``records_next_after`` to ask for the next page
+  (null at the end);
 - ``matches``: every other match they sit in or played (open, running, being scored,
   aborted): its public summary, and in a running one the view of their own seat, the
   same ``engine.view`` the match detail gives them: nothing of another seat's hidden
@@ -29,6 +32,7 @@ from django.utils import timezone
 from games.clocks.seat_players import seats_played_by
 from games.lobby.models import Invitation
 from games.lobby.selectors import invitation_row
+from games.matches import errors, parsing
 from games.matches import selectors as match_selectors
 from games.matches.models import Match, MatchStatus
 from games.quickmatch.models import QuickMatchRequest
@@ -39,13 +43,20 @@ from games.records import selectors as record_selectors
 
 FORMAT_NAME = "han-hansa-personal-data"
 FORMAT_VERSION = 1
+#: records one GraphQL ``myData`` may carry (each is a replay: games/graphql/field_weights.py)
+MAX_GRAPHQL_RECORDS = 10
 
 
-def personal_data(user) -> dict:
-    """The document of the module's docstring for ``user``, as plain JSON values."""
+def personal_data(user, *, records_after=None, records_limit=None,
+                  max_records: int | None = None) -> dict:
+    """The document of the module's docstring for ``user``, as plain JSON values. With
+    ``records_limit`` (1 to ``max_records``, all when not given) only that many records
+    after the match id ``records_after``. Raises InvalidRequest (400) for a bad page."""
+    after, limit = _records_page(records_after, records_limit, max_records)
     played = Match.objects.filter(Exists(seats_played_by(user).filter(match=OuterRef("pk"))))
-    finished = list(played.filter(status=MatchStatus.FINISHED).order_by("pk")
+    finished = list(played.filter(status=MatchStatus.FINISHED, pk__gt=after).order_by("pk")
                     .values_list("pk", flat=True))
+    page = finished if limit is None else finished[:limit]
     document = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -55,7 +66,8 @@ def personal_data(user) -> dict:
                     Rating.objects.filter(user=user).order_by("game")],
         "rating_history": [_rating_change(change) for change in
                            RatingChange.objects.filter(user=user).order_by("created_at", "pk")],
-        "records": _records(finished),
+        "records": _records(page),
+        "records_next_after": page[-1] if len(page) < len(finished) else None,
         "matches": _other_matches(user, played.exclude(status=MatchStatus.FINISHED)),
         "invitations": [invitation_row(invitation) for invitation in
                         Invitation.objects.filter(Q(invitee=user) | Q(inviter=user))
@@ -65,6 +77,25 @@ def personal_data(user) -> dict:
     }
     # one encoding for REST and GraphQL: dates as ISO 8601 strings
     return json.loads(json.dumps(document, cls=DjangoJSONEncoder))
+
+
+def _records_page(after, limit, most: int | None) -> tuple[int, int | None]:
+    after_id = 0
+    if after is not None and after != "":
+        after_id = parsing.whole_number(after)
+        if after_id is None or not 0 <= after_id <= parsing.MAX_OFFSET:
+            raise errors.InvalidRequest("records_after must be a match id.",
+                                        details={"records_after": str(after)[:20]})
+    if limit is None or limit == "":
+        if most is not None:
+            return after_id, most
+        return after_id, None
+    count = parsing.whole_number(limit)
+    top = most or record_selectors.MAX_EXPORT
+    if count is None or not 1 <= count <= top:
+        raise errors.InvalidRequest(f"records_limit must be a whole number from 1 to {top}.",
+                                    details={"records_limit": str(limit)[:20]})
+    return after_id, count
 
 
 def _profile(user) -> dict:

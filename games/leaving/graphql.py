@@ -14,7 +14,7 @@ from games.graphql.errors import attempt
 from games.graphql.mutations import _signed_in
 from games.graphql.throttling import caller_address
 from games.graphql.types import GameError
-from games.leaving.export import personal_data
+from games.leaving.export import MAX_GRAPHQL_RECORDS, personal_data
 from games.matches import errors
 
 
@@ -27,12 +27,16 @@ class DeleteAccountPayload:
 @strawberry.type
 class LeavingQueries:
     @strawberry.field(description="Everything held on you, as one JSON document (REST: GET "
-                      "/api/v1/me/export): profile, ratings, records, matches, invitations.")
-    def my_data(self, info: Info) -> JSON:
+                      "/api/v1/me/export): profile, ratings, matches, invitations, and a page "
+                      f"of at most {MAX_GRAPHQL_RECORDS} game records (`records_next_after` "
+                      "names the next page's `recordsAfter`).")
+    def my_data(self, info: Info, records_after: strawberry.ID | None = None,
+                records_limit: int = MAX_GRAPHQL_RECORDS) -> JSON:
         user = authenticated_user(info)
         if user is None:
             raise errors.AuthenticationRequired()
-        return personal_data(user)
+        return personal_data(user, records_after=records_after, records_limit=records_limit,
+                             max_records=MAX_GRAPHQL_RECORDS)
 
 
 @strawberry.type
