@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -315,8 +316,9 @@ def _hand_over(match: Match, position: int, kind: str, *, for_good: bool, actor)
 
 @transaction.atomic
 def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
-    """An admin gives a taken-over seat back to the player it was taken from. Raises
-    NotAllowed, MatchNotFound, MatchNotActive, InvalidSeat, NothingToReclaim."""
+    """An admin gives a taken-over seat back to the player it was taken from (not to an
+    erased or deactivated account). Raises NotAllowed, MatchNotFound, MatchNotActive,
+    InvalidSeat, NothingToReclaim."""
     require_admin(user, "hand a seat back")
     match, seats, incidents = _locked_active(match_id)
     position = check_position(match, position)
@@ -327,6 +329,10 @@ def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
     held = any(seat.position == position and seat.user_id is not None for seat in seats)
     if taken is None or held:
         raise clock_errors.NothingToReclaim(details={"seat": position})
+    if not get_user_model().objects.filter(pk=taken.user_id, is_active=True).exists():
+        # an erased (or deactivated) player: the seat would wait on nobody (games/leaving)
+        raise clock_errors.NothingToReclaim("That seat's player can no longer play.",
+                                            details={"seat": position})
     if any(seat.user_id == taken.user_id for seat in seats):
         raise errors.AlreadySeated("That player holds another seat of this match.")
     if reclaimable_position(taken.user_id, seats, incidents) != position:

@@ -92,6 +92,23 @@ def test_a_running_seat_goes_to_a_bot_for_good_and_the_match_plays_on(make_user)
     assert _verdict(record)["valid"] is True
 
 
+def test_a_seat_taken_over_before_is_not_handed_back_to_the_tombstone(make_user):
+    from games.clocks import services as clock_services
+    from games.clocks.errors import NothingToReclaim
+
+    alice, bob = make_user(), make_user()
+    admin = make_user(is_superuser=True)
+    with eager_celery():
+        match = _two_player_han(alice, bob)
+        clock_services.hand_seat_to_bot(user=admin, match_id=match.pk, position=0,
+                                        bot_kind="random")
+        erasure.erase_account(alice)
+        with pytest.raises(NothingToReclaim):
+            clock_services.hand_seat_back(user=admin, match_id=match.pk, position=0)
+    seat = Match.objects.get(pk=match.pk).seats.get(position=0)
+    assert seat.user_id is None and seat.bot_kind == "random"
+
+
 def test_open_matches_invitations_and_quick_match_let_go(make_user):
     alice, bob, carol = make_user("alice_open"), make_user(), make_user()
     own, _code = lobby.create_private_match(user=alice, game="hansa", players=3,
