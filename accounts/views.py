@@ -13,8 +13,8 @@ from rest_framework.response import Response
 
 from accounts import erasure, services
 from accounts.serializers import (
-    RegistrationResponseSerializer,
     EraseAccountSerializer,
+    RegistrationResponseSerializer,
     RegistrationSerializer,
     TokenRequestSerializer,
     TokenResponseSerializer,

@@ -1,6 +1,7 @@
 """Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, a
-leaver's seats (an erased account), and the admin's add-time and hand-over actions. The only code that gives a seat to a bot or
-back to its player (``_hand_to_bot``, ``_give_back``).
+leaver's seats (an erased account), and the admin's add-time and hand-over actions. The
+only code that gives a seat to a bot or back to its player (``_hand_to_bot``,
+``_give_back``).
 
 Each one locks the match row first (``select_for_update``), exactly as a move does, so a
 timeout and a move arriving together are serialized: whichever takes the lock first wins

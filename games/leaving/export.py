@@ -113,9 +113,9 @@ def _rating_change(change: RatingChange) -> dict:
 
 
 def _records(ids: list[int]) -> list[dict]:
-    records = []
-    for start in range(0, len(ids), record_selectors.EXPORT_CHUNK):
-        records.extend(record_selectors.records_of(ids[start:start + record_selectors.EXPORT_CHUNK]))
+    chunk, records = record_selectors.EXPORT_CHUNK, []
+    for start in range(0, len(ids), chunk):  # a few statements per chunk of matches
+        records.extend(record_selectors.records_of(ids[start:start + chunk]))
     return records
 
 

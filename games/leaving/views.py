@@ -29,7 +29,7 @@ class MyDataExportView(ApiView):
             OpenApiParameter("records_limit", int, description="At most this many records "
                              "(all when left out)."),
         ],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(429)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 429)},
     )
     def get(self, request):
         params = request.query_params
