@@ -54,7 +54,10 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Player.ratingHistory": Weight(123, item=1),  # 6.1 + 0.05 per change
     "Query.myInvitations": Weight(204, item=1),  # 10.2
     "Query.myQuickMatches": Weight(58, item=1),  # 2.9
-    "Query.myData": Weight(0, item=0),  # MEASURE
+    # 40 ms: profile, ratings, running matches' views, invitations (measured at a load of
+    # 18 and scaled by matchRecord's time in the same run: docs/capacity.md); each record
+    # of its page is a matchRecord's work
+    "Query.myData": Weight(800, item=322),
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -98,7 +101,7 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.proposeRematch": Weight(233),  # 11.6
     "Mutation.requestQuickMatch": Weight(142),  # 7.1
     "Mutation.cancelQuickMatch": Weight(61),  # 3.0
-    "Mutation.deleteAccount": Weight(0),  # MEASURE
+    "Mutation.deleteAccount": Weight(954),  # 47.7 (scaled as myData): leaves a match too
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(116),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(130),  # 6.5: a page of the feed
