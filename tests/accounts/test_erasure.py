@@ -14,6 +14,8 @@ from rest_framework.authtoken.models import Token
 
 from accounts import erasure, revocation
 from accounts.models import User
+from games.feed.models import FeedEvent
+from games.matches.models import Seat
 from tests.conftest import DEFAULT_PASSWORD
 from tests.infra.test_database_roles import _refused, as_runtime_role, runtime_sql  # noqa: F401
 
@@ -164,7 +166,16 @@ def test_erasing_works_as_the_runtime_role(make_user, as_runtime_role, api_clien
                                format="json")
     assert response.status_code == 201, response.content
     api_client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    # something for every step of the games' side: an open match of theirs, a running
+    # one (its seat goes to a bot), feed events (deleted)
+    for body in ({"game": "han", "players": 3},
+                 {"game": "han", "players": 2, "bot_seats": {"1": "greedy"}}):
+        assert api_client.post("/api/v1/matches/", body, format="json").status_code == 201
+    assert FeedEvent.objects.filter(user__username="runtime_leaver").exists()
     response = api_client.delete("/api/v1/me", {"password": "a-long-enough-pass-9"},
                                  format="json")
     assert response.status_code == 204, response.content
     assert not User.objects.filter(username="runtime_leaver").exists()
+    assert not Seat.objects.filter(user__username__startswith="deleted-",
+                                   match__status__in=["open", "active"]).exists()
+    assert not FeedEvent.objects.filter(user__username__startswith="deleted-").exists()
