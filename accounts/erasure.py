@@ -12,8 +12,8 @@ other people played point to it, and deleting it would either destroy those matc
 - email, first and last name and the last login are emptied, the password made unusable,
   the account inactive, its group and permission links removed;
 - its API token is deleted and its open connections told at once
-  (accounts/revocation.py): the GraphQL websocket and the feed stream close on the
-  announcement, the play socket at its process's next access check.
+  (accounts/revocation.py): the GraphQL websockets, the feed streams and the play sockets
+  close on the announcement.
 
 The row's columns change through ``accounts_erase_user``, a database function owned by the
 owner role (accounts/migrations/0003_erase_user_function.py): the runtime role may not
