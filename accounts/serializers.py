@@ -79,3 +79,10 @@ class TokenRequestSerializer(serializers.Serializer):
 class TokenResponseSerializer(serializers.Serializer):
     token = serializers.CharField()
     user = UserSerializer()
+
+
+class EraseAccountSerializer(serializers.Serializer):
+    # not required here: a missing password is its own error (password_required, 400)
+    password = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False,
+                                     max_length=4096, style={"input_type": "password"},
+                                     help_text="Your current password.")

@@ -29,5 +29,12 @@ class GamesConfig(AppConfig):
         post_migrate.connect(grant_after_migrate, sender=self,
                              dispatch_uid="grant_runtime_privileges")
 
+        # An erased account leaves its games (games/leaving/services.py): accounts sends
+        # the signal, as it may not import games.
+        from accounts.erasure import account_erased
+        from games.leaving.services import on_account_erased
+
+        account_erased.connect(on_account_erased, dispatch_uid="games-leaving")
+
         _register_extra_games()
         setting_changed.connect(_register_extra_games, dispatch_uid="games-extra-games")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.leaving.export import MAX_GRAPHQL_RECORDS
 from games.matches import parsing
 from games.ratings.selectors import RECENT_MATCHES
 
@@ -53,6 +54,10 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Player.ratingHistory": Weight(123, item=1),  # 6.1 + 0.05 per change
     "Query.myInvitations": Weight(204, item=1),  # 10.2
     "Query.myQuickMatches": Weight(58, item=1),  # 2.9
+    # 40 ms: profile, ratings, running matches' views, invitations (measured at a load of
+    # 18 and scaled by matchRecord's time in the same run: docs/capacity.md); each record
+    # of its page is a matchRecord's work
+    "Query.myData": Weight(800, item=322),
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -101,6 +106,7 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.proposeRematch": Weight(233),  # 11.6
     "Mutation.requestQuickMatch": Weight(142),  # 7.1
     "Mutation.cancelQuickMatch": Weight(61),  # 3.0
+    "Mutation.deleteAccount": Weight(954),  # 47.7 (scaled as myData): leaves a match too
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(116),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(130),  # 6.5: a page of the feed
@@ -109,13 +115,15 @@ FIELD_WEIGHTS: dict[str, Weight] = {
 #: fields that hash a password (PBKDF2, hundreds of milliseconds by design, the point of
 #: it): their weight above is the rest of their work; an operation may hold one of them,
 #: and the auth rate limit counts each (limits.MAX_PASSWORD_CHECKS)
-PASSWORD_CHECKS = frozenset({"Mutation.register", "Mutation.login"})
+PASSWORD_CHECKS = frozenset({"Mutation.register", "Mutation.login",
+                             "Mutation.deleteAccount"})
 
 # -- list sizes ---------------------------------------------------------------------------
 #: a list's size given by an argument of the field itself: (argument, default)
 OWN_PAGES: dict[str, tuple[str, int]] = {
     "Match.log": ("limit", parsing.MAX_PAGE_SIZE),
     "Player.ratingHistory": ("limit", 20),
+    "Query.myData": ("recordsLimit", MAX_GRAPHQL_RECORDS),  # its page of records
 }
 #: a list's size given by an argument of the field above it: (that field, argument,
 #: default), e.g. a page of matches holds ``matches(limit)`` results
@@ -148,6 +156,7 @@ LIST_SIZES: dict[str, int] = {
     "MatchUpdate.incidents": 20,
     "InvitationsPayload.invitations": 20,
     "AuthPayload.errors": 5,
+    "DeleteAccountPayload.errors": 5,
     "InvitationsPayload.errors": 5,
     "LobbyMatchPayload.errors": 5,
     "MatchPayload.errors": 5,

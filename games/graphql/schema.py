@@ -20,6 +20,7 @@ from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 from games.graphql.text_inputs import RefuseControlCharacters
 from games.graphql.throttling import RateLimits
+from games.leaving.graphql import LeavingMutations, LeavingQueries
 from games.lobby.graphql import LobbyMutations, LobbyQueries
 from games.quickmatch.graphql import QuickMatchMutations, QuickMatchQueries
 from games.ratings.graphql import RatingQueries
@@ -40,10 +41,11 @@ class GameSchema(strawberry.Schema):
             super().process_errors(unexpected, execution_context)
 
 
-#: each capability (records, ratings, the lobby, the feed) brings its own fields
+#: each capability (records, ratings, the lobby, the feed, leaving) brings its own fields
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
-                                     QuickMatchQueries))
-AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations))
+                                     QuickMatchQueries, LeavingQueries))
+AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
+                                        LeavingMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions))
 
 schema = GameSchema(

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,6 +26,8 @@ from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Seat
 from games.matches.parsing import parse_match_id, whole_number
 
+#: the abort reason of an open match whose creator's account was erased
+CREATOR_LEFT = "its creator's account was erased"
 #: a private match invites at most its other seats' worth of people; this bounds a request
 MAX_INVITEES = 16
 CODE_BYTES = 12  # 16 URL-safe characters
@@ -173,7 +176,7 @@ def decline_invitation(*, user, invitation_id: Any) -> Invitation:
         match = Match.objects.select_related("created_by").get(pk=invitation.match_id)
         if match.status == MatchStatus.OPEN:
             match_services.abort_match(user=match.created_by, match_id=match.pk,
-                                       reason=f"rematch declined by {user.username}")
+                                       reason=_declined_by(user.username))
             Invitation.objects.filter(match=match, status=InvitationStatus.PENDING).update(
                 status=InvitationStatus.WITHDRAWN, responded_at=timezone.now())
     return invitation
@@ -250,3 +253,27 @@ def _same_time_control(stored: dict) -> dict | None:
         return {key: value for key, value in stored.items() if key != "preset"}
     return {key: value for key, value in stored.items()
             if key in ("preset", "timeout_policy", "takeover_bot")}
+
+
+# -- an erased account (games/leaving) --------------------------------------------------------
+def withdraw_for_leaver(user, former_username: str) -> None:
+    """``user``'s account was erased: every pending invitation it received or sent is
+    withdrawn, the open matches it created are aborted (nobody else may start them), and
+    the abort reason of a rematch it declined names the tombstone, not ``former_username``.
+    Its seats in other open matches are the caller's (``games.leaving.services``)."""
+    now = timezone.now()
+    for match_id in (Match.objects.filter(status=MatchStatus.OPEN, created_by=user)
+                     .order_by("pk").values_list("pk", flat=True)):
+        match_services.abort_match(user=user, match_id=match_id, reason=CREATOR_LEFT)
+        Invitation.objects.filter(match_id=match_id, status=InvitationStatus.PENDING).update(
+            status=InvitationStatus.WITHDRAWN, responded_at=now)
+    Invitation.objects.filter(Q(invitee=user) | Q(inviter=user),
+                              status=InvitationStatus.PENDING).update(
+        status=InvitationStatus.WITHDRAWN, responded_at=now)
+    # the reason decline_invitation wrote, the one place a name went into a match's row
+    Match.objects.filter(abort_reason=_declined_by(former_username)).update(
+        abort_reason=_declined_by(user.username))
+
+
+def _declined_by(username: str) -> str:
+    return f"rematch declined by {username}"

@@ -125,6 +125,13 @@ def cancel(*, user, request_id: Any) -> QuickMatchRequest:
     return request
 
 
+def withdraw_for_leaver(user) -> int:
+    """``user``'s account was erased (games/leaving): its waiting request, if any, is
+    cancelled. Returns how many were."""
+    return QuickMatchRequest.objects.filter(user=user, status=RequestStatus.WAITING).update(
+        status=RequestStatus.CANCELLED, closed_at=timezone.now())
+
+
 def _accepts(request: QuickMatchRequest, other: QuickMatchRequest) -> bool:
     """``request``'s range admits ``other``'s rating."""
     return ((request.rating_min is None or other.rating >= request.rating_min)

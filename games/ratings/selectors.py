@@ -37,12 +37,14 @@ def rating_row(rating: Rating) -> dict:
 
 def leaderboard(game: Any, *, limit: Any = None, offset: Any = None) -> dict:
     """``{"game", "count", "limit", "offset", "results": [{"rank", "username", "is_bot",
-    ...rating}]}``: players with at least one rated match, best ordinal (mu - 3 sigma)
-    first. Raises UnknownGame (404), InvalidRequest (bad page bounds, 400)."""
+    ...rating}]}``: active players with at least one rated match, best ordinal
+    (mu - 3 sigma) first. Raises UnknownGame (404), InvalidRequest (bad page bounds, 400)."""
     engine_for(game)
     limit, offset = parsing.parse_page(limit, offset)
-    rows = (Rating.objects.filter(game=game, rated_matches__gt=0).select_related("user")
-            .order_by("-ordinal", "user_id"))
+    # an erased (or deactivated) account keeps its rating, for the history of the matches
+    # it played, but is nobody's to rank (games/leaving)
+    rows = (Rating.objects.filter(game=game, rated_matches__gt=0, user__is_active=True)
+            .select_related("user").order_by("-ordinal", "user_id"))
     page = list(rows[offset : offset + limit])
     return {
         "game": game, "count": rows.count(), "limit": limit, "offset": offset,
