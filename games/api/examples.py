@@ -74,13 +74,13 @@ GAME_EXAMPLE = OpenApiExample(
             },
         },
         "rules_version": "1",
-        "bot_kinds": ["random", "greedy", "easy", "medium", "hard"],
+        "bot_kinds": ["random", "greedy", "easy", "medium", "hard_v1", "hard"],
         "bot_levels": [
             {"kind": "greedy", "description": "Plays the move worth the most points at once, "
              "judged from its own view.", "search": None, "strength": {}},
-            {"kind": "hard", "description": "Information-set Monte Carlo tree search, 140 "
-             "sampled playouts per move (at most 1.5 s).",
-             "search": {"iterations": 140, "seconds": 1.5},
+            {"kind": "hard", "description": "Information-set Monte Carlo tree search, 300 "
+             "sampled playouts per move, dealing only hands the game's history allows.",
+             "search": {"iterations": 300, "seconds": 6.0},
              "strength": {"against": [{"opponent": "greedy", "players": 2, "games": 100,
                                        "win_rate": 0.9, "win_ci": [0.83, 0.94],
                                        "margin": 12.0}],

@@ -1,5 +1,7 @@
-"""How a bot seat thinks inside a worker: the level's own search, bounded by its wall-clock
-cap; Celery's soft time limit (settings.BOT_TURN_SOFT_TIME_LIMIT) is only the backstop.
+"""How a bot seat thinks inside a worker: the level's own search, which ends at its
+iteration budget (the level), or at its own wall-clock backstop on a badly overloaded
+worker (counted and logged by rules.bots.ismcts); Celery's soft time limit
+(settings.BOT_TURN_SOFT_TIME_LIMIT) is the last resort.
 
 A search that overruns even that is interrupted by ``SoftTimeLimitExceeded``; the turn then
 plays the best move the search had found so far, or the greedy bot's (milliseconds) if the

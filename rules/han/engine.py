@@ -92,6 +92,9 @@ class HanEngine(Engine):
         state.last_seat = None
         state.over = False
         state.end_reason = None
+        state.known = [[] for _ in range(players)]
+        state.pile_known = None
+        state.pile_draws = [[] for _ in range(players)]
         state.refresh_counters()
         return state
 
@@ -169,6 +172,7 @@ class HanEngine(Engine):
         hand = new.hands[seat]
         for card in cards:
             hand.remove(card)
+        new.forget_played(seat, cards)
         new.discard.extend(cards)
         if not placement.placement_possible(new):
             self._end_game(new, "no_placement", events)  # ruling H11
@@ -188,6 +192,7 @@ class HanEngine(Engine):
             raise IllegalMove("card_not_in_hand", tr("you hold no {card} card", card=card))
         new = state.copy()
         new.hands[seat].remove(card)
+        new.forget_played(seat, [card])
         new.discard.append(card)
         events = [{"type": "discarded", "seat": seat, "card": card}]
         self._after_action(new, seat, events)
@@ -233,11 +238,15 @@ class HanEngine(Engine):
         hand = new.hands[seat]
         if source == "display":
             card = new.display.pop(index)
+            new.known[seat].append(card)  # taken face up: public
+            new.known[seat].sort(key=new.board.color_index.__getitem__)
             events: list[dict] = [
                 {"type": "drew", "seat": seat, "from": "display", "index": index, "card": card}
             ]
         else:
             card = new.pile.pop()
+            if new.pile_known is not None:  # from the reshuffled pile: its drawer knows it
+                new.pile_draws[seat].append(card)
             # the card is the drawer's secret: redact_event shows others "drew a card"
             events = [{"type": "drew", "seat": seat, "from": "pile", "card": card}]
         hand.append(card)
@@ -265,6 +274,8 @@ class HanEngine(Engine):
         size = state.board.display_size
         while len(state.display) < size and state.pile and not state.final_round:
             card = state.pile.pop()
+            if state.pile_known is not None:  # laid out face up: no longer possibly unseen
+                state.pile_known.remove(card)
             state.display.append(card)
             added.append(card)
             if not state.pile:
@@ -278,6 +289,8 @@ class HanEngine(Engine):
         if state.depletions == 1:
             state.pile = state.discard
             state.discard = []
+            # the pile is now exactly the old discard pile, whose cards everyone saw
+            state.pile_known = sorted(state.pile, key=state.board.color_index.__getitem__)
             state.rng.shuffle(state.pile)
             events.append({"type": "pile_reshuffled", "size": len(state.pile)})
             if not state.pile:

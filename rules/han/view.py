@@ -64,8 +64,14 @@ def build_view(state: HanState, seat: int | None, result: dict | None, *,
         "game_over": state.over,
         "end_reason": state.end_reason,
     }
+    view["knowledge"] = {
+        # what everyone knows from the history (README "Public knowledge")
+        "in_hand": [known[:] for known in state.known],
+        "pile_may_hold": None if state.pile_known is None else state.pile_known[:],
+    }
     if seat is not None and 0 <= seat < n:
         view["hand"] = state.hands[seat][:]
+        view["knowledge"]["my_pile_draws"] = state.pile_draws[seat][:]
     if state.over or reveal:
         view["hands"] = [h[:] for h in state.hands]
         view["pile"] = state.pile[:]  # its top is its last card

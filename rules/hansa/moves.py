@@ -247,6 +247,7 @@ def apply_move(state: HansaState, data: HansaData, seat: int, move: dict) -> lis
         card_id, take = _check_trade(state, data, seat, move)
         state.hands[seat].remove(card_id)
         state.face_up[seat].append(card_id)
+        state.forget(seat, card_id)
         events.append({"type": "traded", "seat": seat, "card": card_id,
                        "city": data.cities[data.cards[card_id].city]})
         if take is not None:
@@ -257,6 +258,7 @@ def apply_move(state: HansaState, data: HansaData, seat: int, move: dict) -> lis
         card_id, city, direction, take = _check_parliament(state, data, seat, move)
         state.hands[seat].remove(card_id)
         state.face_down[seat].append(card_id)
+        state.conceal(seat)
         before, after = board.move_marker(state, data, city, direction)
         events.append({"type": "attended_parliament", "seat": seat})
         events.append(board.prosperity_event(data, city, before, after, "parliament"))

@@ -20,7 +20,7 @@ def test_catalogue_lists_both_games_with_options_and_player_counts(api_client):
         described = get_engine(game["game"]).describe()
         assert game["players"] == described["players"]
         assert game["options"] == described["options"]
-        assert game["bot_kinds"] == ["random", "greedy", "easy", "medium", "hard"]
+        assert game["bot_kinds"] == ["random", "greedy", "easy", "medium", "hard_v1", "hard"]
         levels = {level["kind"]: level for level in game["bot_levels"]}
         assert list(levels) == game["bot_kinds"]
         assert all(level["description"] for level in levels.values())
