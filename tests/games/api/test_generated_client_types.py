@@ -18,10 +18,13 @@ import pytest
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 PACKAGE = "typed_game_client"
-# no formatting hooks (offline); NDJSON streams read as bytes (the generator knows no
-# application/x-ndjson): docs/api.md, "Generating a client"
+# no formatting hooks (offline); NDJSON streams and the board pictures read as bytes (the
+# generator knows neither application/x-ndjson nor images): docs/api.md, "Generating a
+# client"
 CONFIG = {"post_hooks": [],
-          "content_type_overrides": {"application/x-ndjson": "application/octet-stream"}}
+          "content_type_overrides": {"application/x-ndjson": "application/octet-stream",
+                                     "image/svg+xml": "application/octet-stream",
+                                     "image/png": "application/octet-stream"}}
 TYPED_FIELDS = ("view", "views", "options", "events", "time_control", "time_controls")
 
 
