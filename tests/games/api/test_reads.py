@@ -79,7 +79,7 @@ def test_hansa_secret_choices_are_redacted_in_the_log_until_the_end(make_user, m
     # after the first move only an admin may abort
     admin = make_user(is_staff=True, is_superuser=True)
     match_services.abort_match(user=admin, match_id=match.pk)  # after the end: the whole log
-    assert api_client.get(match_url(match.pk, "moves/")).json()[0]["move"] == keep
+    assert api_client.get(match_url(match.pk, "moves/")).json()["results"][0]["move"] == keep
 
 
 def test_events_since_a_ply(make_user, make_auth_client):
