@@ -32,16 +32,23 @@ def servers(django_db_setup, django_db_blocker):
             yield frontend, f"http://{address}"
 
 
-def test_a_frontend_on_another_origin_shows_the_board(servers, browser, make_user):  # noqa: F811
-    frontend, api = servers
+@pytest.fixture
+def seated(make_user):
+    """A running match and its player's token, made before Playwright's event loop runs
+    in this thread (the ORM refuses to run inside one)."""
     player = make_user("board_viewer")
     match = match_services.create_match(user=player, game="han", players=2,
                                         bot_seats={1: "random"})
-    token = Token.objects.get_or_create(user=player)[0].key
+    return match.pk, Token.objects.get_or_create(user=player)[0].key
+
+
+def test_a_frontend_on_another_origin_shows_the_board(servers, seated, browser):  # noqa: F811
+    frontend, api = servers
+    match_id, token = seated
     context = browser.new_context()
     recorder = Recorder(context, {urlsplit(frontend).netloc, urlsplit(api).netloc})
     page = recorder.watch(context.new_page())
-    page.goto(f"{frontend}/?" + urlencode({"api": api, "token": token, "match": match.pk}))
+    page.goto(f"{frontend}/?" + urlencode({"api": api, "token": token, "match": match_id}))
     result = page.evaluate("window.result")
     assert "error" not in result, result
     assert result["status"] == 200 and result["type"].startswith("image/svg+xml")
