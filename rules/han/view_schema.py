@@ -54,6 +54,16 @@ def view_schema() -> dict:
         "hand": array(CARD, "The reader's own hand (a seated reader only)."),
         "hands": array(array(CARD), "Every hand, once the game is over."),
         "pile": array(CARD, "The pile, once the game is over (its top is its last card)."),
+        "knowledge": record({
+            "in_hand": array(array(CARD), "Per seat, the cards everyone knows it holds "
+                             "(taken from the display and not played since)."),
+            "pile_may_hold": nullable(array(CARD, "After a reshuffle: the cards the pile "
+                                            "may still hold (the old discard pile, less "
+                                            "the cards laid out since); null before.")),
+            "my_pile_draws": array(CARD, "The reader's own draws from the pile (a seated "
+                                   "reader only)."),
+        }, optional=("my_pile_draws",), description="What every player knows from the "
+           "history (rules/han/README.md, \"Public knowledge\")."),
         "result": nullable({**ANY_OBJECT, "description": "engine.result, once over."}),
     }, optional=("hand", "hands", "pile", "result"), title="HanView",
         description="What one seat (or a spectator) of a Han match sees.")

@@ -67,6 +67,16 @@ def view_schema() -> dict:
                       "move that made it."},
         "removed": array(CARD, "Cards out of the game, once over."),
         "deck_contents": record({"normal": array(STRING), "luxury": array(STRING)}),
+        "knowledge": record({
+            "seats": array(record({
+                "in_hand": array(STRING, "Card ids everyone knows this seat holds."),
+                "in_hand_or_face_down": array(STRING, "Card ids everyone knows are in "
+                                              "this seat's hand or face-down pile."),
+            }), "Per seat."),
+            "returned_to_deck": array(STRING, "The reader's own returned starting cards "
+                                      "still in the deck (a seated reader only)."),
+        }, optional=("returned_to_deck",), description="What every player knows from the "
+           "history (rules/hansa/README.md, \"Public knowledge\")."),
         "result": nullable({**ANY_OBJECT, "description": "engine.result, once over."}),
     }, optional=("my_choice", "removed", "deck_contents", "result"), title="HansaView",
         description="What one seat (or a spectator) of a Hansa match sees.")

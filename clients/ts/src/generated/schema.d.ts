@@ -1680,6 +1680,14 @@ export interface components {
             hands?: string[][];
             /** @description The pile, once the game is over (its top is its last card). */
             pile?: string[];
+            /** @description What every player knows from the history (rules/han/README.md, "Public knowledge"). */
+            knowledge: {
+                /** @description Per seat, the cards everyone knows it holds (taken from the display and not played since). */
+                in_hand: string[][];
+                pile_may_hold: string[] | null;
+                /** @description The reader's own draws from the pile (a seated reader only). */
+                my_pile_draws?: string[];
+            };
             result?: {
                 [key: string]: unknown;
             } | null;
@@ -1823,6 +1831,18 @@ export interface components {
             deck_contents?: {
                 normal: string[];
                 luxury: string[];
+            };
+            /** @description What every player knows from the history (rules/hansa/README.md, "Public knowledge"). */
+            knowledge: {
+                /** @description Per seat. */
+                seats: {
+                    /** @description Card ids everyone knows this seat holds. */
+                    in_hand: string[];
+                    /** @description Card ids everyone knows are in this seat's hand or face-down pile. */
+                    in_hand_or_face_down: string[];
+                }[];
+                /** @description The reader's own returned starting cards still in the deck (a seated reader only). */
+                returned_to_deck?: string[];
             };
             result?: {
                 [key: string]: unknown;
