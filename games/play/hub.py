@@ -26,6 +26,7 @@ synchronous, and a socket never blocks the event loop that serves all the others
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
 from games.matches.pushes import seat_key
 from games.play.protocol import frame
 from infra import pubsub
+from infra.observability import request_id
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +72,7 @@ class _MatchFollowers:
     sockets: set = field(default_factory=set)
     refreshing: bool = False
     again: bool = False
+    request_id: str | None = None  # the last announced change's, for the next read's pushes
 
 
 def _in_thread(function, *args):
@@ -94,9 +97,11 @@ class Hub:
 
     # -- threads --------------------------------------------------------------------------
     async def run(self, function, *args) -> Any:
-        """``function(*args)`` in one of the hub's threads."""
+        """``function(*args)`` in one of the hub's threads, in the caller's context (its
+        request id: infra/observability/request_id.py)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, partial(_in_thread, function, *args))
+        return await loop.run_in_executor(self._executor, contextvars.copy_context().run,
+                                          partial(_in_thread, function, *args))
 
     def _keep_running(self, name: str, job) -> None:
         task = self._tasks.get(name)
@@ -162,6 +167,7 @@ class Hub:
         (``pushes.move_pushes``), if it was last sent the ply the move was made at; one
         that was not is read up to date instead. Each seat's frame is encoded once."""
         match_id, since, bodies = message["match_id"], message["since"], message["bodies"]
+        caused = pushes.caused_by(request_id.sane(message.get("request_id")))
         texts: dict[str, str] = {}
         behind = False
         for socket in self.followers_of(match_id):
@@ -174,7 +180,7 @@ class Hub:
                 continue
             text = texts.get(key)
             if text is None:
-                text = texts[key] = frame("update", **bodies[key])
+                text = texts[key] = frame("update", **bodies[key], **caused)
             follow.ply, follow.status = message["ply"], message["status"]
             socket.enqueue(text)
         if behind:
@@ -230,6 +236,9 @@ class Hub:
         match_id, ply = message.get("match_id"), message.get("ply")
         if not isinstance(ply, int):
             return
+        followers = self._matches.get(match_id)
+        if followers is not None:
+            followers.request_id = request_id.sane(message.get("request_id"))
         if any(socket.follows[match_id].ply <= ply for socket in self.followers_of(match_id)
                if match_id in socket.follows):
             self.refresh_soon(match_id)
@@ -269,6 +278,7 @@ class Hub:
         try:
             while True:
                 followers.again = False
+                cause, followers.request_id = followers.request_id, None
                 readers = [(socket, socket.user, socket.follows[match_id].ply)
                            for socket in self.followers_of(match_id)
                            if match_id in socket.follows]
@@ -284,7 +294,7 @@ class Hub:
                     follow = socket.follows.get(match_id)
                     if follow is None or follow.ply != body["since"]:
                         continue  # moved on meanwhile (a move's push): skip
-                    socket.send_update(match_id, body)
+                    socket.send_update(match_id, body, cause=cause)
                 if not followers.again:
                     return
         finally:
