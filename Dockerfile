@@ -23,7 +23,7 @@ COPY infra infra
 COPY rules rules
 # served at /api/v1/asyncapi.yaml (games/api/asyncapi.py)
 COPY docs/asyncapi.yaml docs/asyncapi.yaml
-COPY scripts/serve_web.sh scripts/serve_web.sh
+COPY scripts/serve_web.sh scripts/with_metrics.sh scripts/
 # The code runs from /app (the working directory is first on the path).
 # The admin's and API docs' assets are collected here, served by the web processes.
 RUN DEBUG=false SECRET_KEY=build-only-key-for-collectstatic-never-used-at-run-time \

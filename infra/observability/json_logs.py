@@ -19,18 +19,17 @@ from celery import current_task
 from infra.observability import request_id
 
 MASK = "[masked]"
-_SECRETS = re.compile(
-    r"(?i)(?P<lead>\b(?:token|bearer)\s+)[A-Za-z0-9._\-]{8,}"
-    r"|(?P<key>[\"']?\b(?:password|passwd|token|secret|secret_key|authorization|auth_token"
-    r"|authToken|new_password|old_password)[\"']?\s*[=:]\s*)(?P<quote>[\"']?)[^\s\"',}]+")
+#: a credential after its scheme: "Token 0123...", "Bearer abc..."
+_SCHEME_VALUE = re.compile(r"(?i)\b((?:token|bearer)\s+)[A-Za-z0-9._\-]{8,}")
+#: a value written under a secret's name: password=..., "token": "...", authToken: ...
+_NAMED_VALUE = re.compile(
+    r"(?i)([\"']?\b(?:password|passwd|new_password|old_password|token|auth_token|authtoken"
+    r"|secret|secret_key|authorization)[\"']?\s*[=:]\s*)([\"']?)[^\s\"',}]+")
 
 
 def mask_secrets(text: str) -> str:
-    def masked(found: re.Match) -> str:
-        if found.group("lead") is not None:
-            return found.group("lead") + MASK
-        return found.group("key") + found.group("quote") + MASK
-    return _SECRETS.sub(masked, text)
+    text = _SCHEME_VALUE.sub(lambda found: found.group(1) + MASK, text)
+    return _NAMED_VALUE.sub(lambda found: found.group(1) + found.group(2) + MASK, text)
 
 
 class JsonLinesFormatter(logging.Formatter):

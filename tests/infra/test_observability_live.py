@@ -4,7 +4,8 @@
 - a Hansa match, human against a random bot: the human plays over REST and over the play
   socket in turn, a GraphQL subscription listens, the worker plays the bot and scores;
 - the exporter's scrape has every family the issue asks for, with the match's true
-  figures (its moves by mover, the refusal provoked, the bot's turns, the open sockets);
+  figures (its moves by mover, the refusal provoked, the bot's turns, the open sockets),
+  and every metric the Grafana dashboard (deploy/grafana/dashboard.json) queries;
 - every log line of every process is a JSON object; a REST move's request id is in the
   pushes it causes and in the worker's lines for the bot turn that answers it;
 - no log line holds the password, the token, the secret key, the seed or a card that was
@@ -26,6 +27,7 @@ from rules import get_engine
 from tests.games.graphql.asgi_server import Subscriber
 from tests.games.play.client import PlayClient
 from tests.games.support import known_card_ids
+from tests.infra import dashboard
 from tests.infra.observability_stack import log_lines, running_stack
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow,
@@ -202,6 +204,12 @@ def test_a_played_match_in_metrics_and_in_correlated_logs_that_hold_no_secret(tm
     assert _value(scrape, "db_pool_max_connections") > 0
     assert _value(scrape, "db_pool_connections", state="idle") \
         + _value(scrape, "db_pool_connections", state="in_use") > 0
+
+    # -- the Grafana dashboard reads only what is served --------------------------------------
+    served = {sample.name for family in scrape.values() for sample in family}
+    for title, expression in dashboard.queries():
+        missing = dashboard.metric_names(expression) - served
+        assert not missing, f"dashboard panel {title!r} reads {missing}, not served"
 
     # -- the logs: JSON lines, correlated -----------------------------------------------------
     lines = log_lines(stack.logs)
