@@ -40,7 +40,9 @@ anything. (Replaced workers' CPU is not in the CPU figures.)
 PROMETHEUS_MULTIPROC_DIR (under .var/load/) and the exporter (infra/observability/
 exporter.py) serves them on 127.0.0.1:P (0: a free port, printed) for a Prometheus to
 scrape during the run; the window of each size is printed (UTC) for its queries
-(docs/operations.md "Metrics": the move rate beside the load test's count).
+(docs/operations.md "Metrics": the move rate beside the load test's count), and the
+service stays up ``--metrics-linger`` seconds (15) after the last size, so that a scrape
+comes after the last move.
 
 ``--socket``: people play over the play socket (bench/socket_players.py: a player's and a
 spectator's socket per match), with the figures and checks of bench/socket_checks.py.
@@ -399,6 +401,8 @@ def main() -> None:
                         "worker one by one (docs/operations.md \"Rolling restarts\")")
     parser.add_argument("--metrics-port", type=int, default=None,
                         help="serve every process's metrics on this port (0: a free one)")
+    parser.add_argument("--metrics-linger", type=float, default=15,
+                        help="seconds the service stays up after the run, for a last scrape")
     parser.add_argument("--socket", action="store_true",
                         help="people play over the play socket (a player's and a "
                         "spectator's socket per match) instead of polling REST")
@@ -419,6 +423,10 @@ def main() -> None:
             prefix = VAR / ("locust" if len(args.matches) == 1 else f"locust-{matches}")
             results.append(run_size(args, matches, web, workers, hosts, tokens_file, prefix))
             print_size(args, results[-1])
+        if SIDECARS:
+            print(f"[load] serving {args.metrics_linger:.0f} s more for a last scrape",
+                  flush=True)
+            time.sleep(args.metrics_linger)
     finally:
         stop_process_groups(web + workers + SIDECARS)
     if len(results) > 1:
