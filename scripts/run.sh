@@ -40,9 +40,11 @@ run_metrics() { exec "$BIN/python" -m infra.observability.exporter; }
 NAMES=(web worker beat metrics)
 
 # Every process writes its metrics here (prometheus-client's multiprocess mode); what an
-# earlier run left would be counted again, so the directory starts empty.
+# earlier run left would be counted again, so its metric files go (only those: the
+# directory may be the caller's).
 export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$ROOT/.var/prometheus}"
-rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -type f -name '*.db' -delete
 
 # Migrations and seeding run as the database owner when DATABASE_OWNER_URL is set
 # (scripts/services.sh prints both URLs); the three processes connect as DATABASE_URL.
