@@ -8,11 +8,11 @@
 #
 #   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)  UVICORN
 #   WEB_START_TIMEOUT_S (60)
-#
-# kill -HUP <uvicorn's pid> replaces the processes one by one (new code, no dropped request).
 #   PROMETHEUS_MULTIPROC_DIR: where the processes write their metrics (docs/operations.md
 #   "Metrics"). Given, it is the caller's (scripts/run.sh empties it and runs the exporter
 #   beside the worker); unset, this script makes one of its own, empty, under .var/.
+#
+# kill -HUP <uvicorn's pid> replaces the processes one by one (new code, no dropped request).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
