@@ -52,8 +52,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Metrics and the request id (config/observability_settings.py) span every other.
-    "infra.observability.http_metrics.RouteMetricsMiddleware",
+    "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
     "infra.observability.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
@@ -379,8 +378,7 @@ CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE))
 CELERY_WORKER_POOL = env_str("CELERY_WORKER_POOL", "threads")
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 4)
 
-# Quick match: how long a request waits for opponents before it expires.
-QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)
+QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)  # a request's wait
 
 # -- GraphQL: expensive operations at once (issue 21): games/graphql/concurrency.py -------
 # An operation whose estimated cost reaches GRAPHQL_EXPENSIVE_COST (units of about 50 us:
