@@ -72,7 +72,15 @@ class _MatchFollowers:
     sockets: set = field(default_factory=set)
     refreshing: bool = False
     again: bool = False
-    request_id: str | None = None  # the last announced change's, for the next read's pushes
+    #: ply -> the request id of the change that brought the match to it: an update read
+    #: from the database carries the one of the ply it shows (a few recent plies kept)
+    causes: dict = field(default_factory=dict)
+
+    def caused(self, ply: int, cause: str | None) -> None:
+        if cause:
+            self.causes[ply] = cause
+            while len(self.causes) > 16:
+                del self.causes[next(iter(self.causes))]
 
 
 def _in_thread(function, *args):
@@ -184,7 +192,8 @@ class Hub:
             follow.ply, follow.status = message["ply"], message["status"]
             socket.enqueue(text)
         if behind:
-            self.refresh_soon(match_id)
+            self.refresh_soon(match_id, message["ply"],
+                              request_id.sane(message.get("request_id")))
 
     def publish(self, message: dict) -> None:
         """Send a move's pushes to the other processes following the match (best effort:
@@ -236,12 +245,9 @@ class Hub:
         match_id, ply = message.get("match_id"), message.get("ply")
         if not isinstance(ply, int):
             return
-        followers = self._matches.get(match_id)
-        if followers is not None:
-            followers.request_id = request_id.sane(message.get("request_id"))
         if any(socket.follows[match_id].ply <= ply for socket in self.followers_of(match_id)
                if match_id in socket.follows):
-            self.refresh_soon(match_id)
+            self.refresh_soon(match_id, ply, request_id.sane(message.get("request_id")))
 
     async def _resync(self) -> None:
         """The safety net under the messages: every PLAY_RESYNC_SECONDS, one query for
@@ -264,10 +270,15 @@ class Hub:
                     self.refresh_soon(match_id)
 
     # -- bringing followers up to date from the database -----------------------------------
-    def refresh_soon(self, match_id: int) -> None:
+    def refresh_soon(self, match_id: int, ply: int | None = None,
+                     cause: str | None = None) -> None:
+        """Read the match's followers up to date; ``cause``: the request id of the change
+        that brought the match to ``ply``, which an update showing that ply carries."""
         followers = self._matches.get(match_id)
         if followers is None:
             return
+        if ply is not None:
+            followers.caused(ply, cause)
         if followers.refreshing:
             followers.again = True  # one more read once this one is done
             return
@@ -278,7 +289,6 @@ class Hub:
         try:
             while True:
                 followers.again = False
-                cause, followers.request_id = followers.request_id, None
                 readers = [(socket, socket.user, socket.follows[match_id].ply)
                            for socket in self.followers_of(match_id)
                            if match_id in socket.follows]
@@ -294,7 +304,8 @@ class Hub:
                     follow = socket.follows.get(match_id)
                     if follow is None or follow.ply != body["since"]:
                         continue  # moved on meanwhile (a move's push): skip
-                    socket.send_update(match_id, body, cause=cause)
+                    socket.send_update(match_id, body,
+                                       cause=followers.causes.get(body["ply"]))
                 if not followers.again:
                     return
         finally:
