@@ -24,7 +24,7 @@ COPY rules rules
 COPY locale locale
 # served at /api/v1/asyncapi.yaml (games/api/asyncapi.py)
 COPY docs/asyncapi.yaml docs/asyncapi.yaml
-COPY scripts/serve_web.sh scripts/serve_web.sh
+COPY scripts/serve_web.sh scripts/with_metrics.sh scripts/
 # The German messages, compiled with gettext (removed again: only the .mo is needed).
 RUN apt-get update -q && apt-get install -y -q --no-install-recommends gettext \
     && django-admin compilemessages --ignore .git \

@@ -18,7 +18,7 @@ export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status browser cairo clients asyncapi-tools messages run test test-fast lint
+.PHONY: help install services services-stop services-status browser cairo prometheus clients asyncapi-tools messages run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
@@ -61,6 +61,10 @@ browser:
 cairo:
 	scripts/cairo.sh
 
+# Debian's Prometheus (promtool checks the Grafana dashboard's queries): apt-get when missing.
+prometheus:
+	scripts/prometheus.sh
+
 # The TypeScript client's packages (clients/ts; tests/clients build and run it with node):
 # `npm ci` from the committed lock file when node_modules is missing or older than it.
 # Without npm the client's tests are skipped (under CI they fail).
@@ -95,13 +99,13 @@ messages: $(MESSAGES_MO)
 run: install services cairo messages
 	scripts/run.sh
 
-test: install services browser cairo clients asyncapi-tools messages
+test: install services browser cairo prometheus clients asyncapi-tools messages
 	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The quick loop while working: the contracts and every test not marked slow (no fault,
 # worker, browser or whole-match end-to-end runs). CI runs `make test`.
-test-fast: install services cairo clients asyncapi-tools messages
+test-fast: install services cairo prometheus clients asyncapi-tools messages
 	$(BIN)/lint-imports
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 

@@ -36,6 +36,14 @@ restarts"), and it prints what was replaced and how long it took; the errors, th
 acknowledged moves against the log, and the checks then tell whether the restart cost
 anything. (Replaced workers' CPU is not in the CPU figures.)
 
+``--metrics-port P``: every web and worker process writes its metrics to one
+PROMETHEUS_MULTIPROC_DIR (under .var/load/) and the exporter (infra/observability/
+exporter.py) serves them on 127.0.0.1:P (0: a free port, printed) for a Prometheus to
+scrape during the run; the window of each size is printed (UTC) for its queries
+(docs/operations.md "Metrics": the move rate beside the load test's count), and the
+service stays up ``--metrics-linger`` seconds (15) after the last size, so that a scrape
+comes after the last move.
+
 ``--socket``: people play over the play socket (bench/socket_players.py: a player's and a
 spectator's socket per match), with the figures and checks of bench/socket_checks.py.
 
@@ -51,6 +59,8 @@ import csv
 import json
 import os
 import secrets
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -136,9 +146,33 @@ def service_env(args) -> dict:
             "CELERY_WORKER_CONCURRENCY": str(args.worker_threads)}
 
 
+#: processes beside the service (the metrics exporter), stopped with it
+SIDECARS: list[subprocess.Popen] = []
+
+
+def start_exporter(args, env: dict) -> None:
+    """Every process's metrics in one directory, served by the exporter (module doc)."""
+    directory = VAR / "prometheus"
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    # in os.environ too: processes a rolling restart starts (service_env) write there
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = env["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+    port = args.metrics_port
+    if port == 0:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+    SIDECARS.append(start([sys.executable, "-m", "infra.observability.exporter"],
+                          {**env, "METRICS_PORT": str(port)}, VAR / "exporter.log"))
+    wait_healthy(f"http://127.0.0.1:{port}/metrics")
+    print(f"[load] metrics on http://127.0.0.1:{port}/metrics", flush=True)
+
+
 def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen], list[str]]:
     """The web and the worker processes of every instance, and the instances' base URLs."""
     env = service_env(args)
+    if args.metrics_port is not None:
+        start_exporter(args, env)
     web, workers, hosts = [], [], []
     for instance in range(args.instances):
         port = args.port + instance
@@ -263,6 +297,7 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     return {
         **socket_part,
         "matches": matches, "seconds": (ended - started).total_seconds(), "rows": rows,
+        "window": (started, ended),
         "moves": Move.objects.filter(match_id__in=match_ids, created_at__lte=ended).count(),
         "human_moves": int(move_row.get("Request Count", 0)) -
         int(move_row.get("Failure Count", 0)),
@@ -293,6 +328,7 @@ def print_size(args, result: dict) -> None:
               f"p99 {percentile(replies, 0.99):.0f} ms (n={len(replies)})")
     print(f"moves/s (people and bots): {result['moves'] / result['seconds']:.1f}  "
           f"({result['moves']} moves)")
+    print(f"window (UTC): {result['window'][0].isoformat()} .. {result['window'][1].isoformat()}")
     failures = rows.get("Aggregated", {}).get("Failure Count", "?")
     print(f"errors: {failures}")
     # none lost when the log holds at least as many (a move in flight as locust stopped
@@ -363,6 +399,10 @@ def main() -> None:
     parser.add_argument("--rolling-restart-at", type=float, default=None, metavar="S",
                         help="S seconds into each size, replace every web process and "
                         "worker one by one (docs/operations.md \"Rolling restarts\")")
+    parser.add_argument("--metrics-port", type=int, default=None,
+                        help="serve every process's metrics on this port (0: a free one)")
+    parser.add_argument("--metrics-linger", type=float, default=15,
+                        help="seconds the service stays up after the run, for a last scrape")
     parser.add_argument("--socket", action="store_true",
                         help="people play over the play socket (a player's and a "
                         "spectator's socket per match) instead of polling REST")
@@ -383,8 +423,12 @@ def main() -> None:
             prefix = VAR / ("locust" if len(args.matches) == 1 else f"locust-{matches}")
             results.append(run_size(args, matches, web, workers, hosts, tokens_file, prefix))
             print_size(args, results[-1])
+        if SIDECARS:
+            print(f"[load] serving {args.metrics_linger:.0f} s more for a last scrape",
+                  flush=True)
+            time.sleep(args.metrics_linger)
     finally:
-        stop_process_groups(web + workers)
+        stop_process_groups(web + workers + SIDECARS)
     if len(results) > 1:
         print_table(args, results)
 

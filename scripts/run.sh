@@ -6,6 +6,8 @@
 #           production command)
 #   worker  Celery worker (both queues, CELERY_WORKER_CONCURRENCY threads)
 #   beat    Celery beat (the periodic sweeps), its own process
+#   metrics the metrics endpoint (infra/observability/exporter.py) on 127.0.0.1:METRICS_PORT
+#           (9100): every web and worker process's metrics, never on the public port
 #
 # Ctrl-C (or TERM) stops all three. `make run` installs the venv and starts the services
 # first; this script expects that.
@@ -34,7 +36,15 @@ export DEBUG="${DEBUG:-true}"
 run_web()    { exec "$ROOT/scripts/serve_web.sh"; }
 run_worker() { exec "$BIN/celery" -A config worker -l info; }
 run_beat()   { exec "$BIN/celery" -A config beat -l info --schedule "$ROOT/.var/celery/beat-schedule"; }
-NAMES=(web worker beat)
+run_metrics() { exec "$BIN/python" -m infra.observability.exporter; }
+NAMES=(web worker beat metrics)
+
+# Every process writes its metrics here (prometheus-client's multiprocess mode); what an
+# earlier run left would be counted again, so its metric files go (only those: the
+# directory may be the caller's).
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-$ROOT/.var/prometheus}"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -type f -name '*.db' -delete
 
 # Migrations and seeding run as the database owner when DATABASE_OWNER_URL is set
 # (scripts/services.sh prints both URLs); the three processes connect as DATABASE_URL.
@@ -92,6 +102,7 @@ trap stop_all INT TERM EXIT
 
 for name in "${NAMES[@]}"; do start "$name"; done
 echo "[run] http://$HOST:$PORT/  (API docs /api/v1/docs/, admin /admin/ as admin/admin)"
+echo "[run] metrics: http://${METRICS_HOST:-127.0.0.1}:${METRICS_PORT:-9100}/metrics"
 
 # Supervise: whichever process exits is started again; one that keeps crashing right after
 # its start is restarted with a growing pause (1, 2, 4 ... 30 s) so its log stays readable.

@@ -27,6 +27,7 @@ from games.matches import errors, parsing, selectors
 from games.matches.models import ENDED_STATUSES, MatchStatus
 from games.matches.notifications import MATCH_UPDATE_TYPE, match_group_name
 from infra.api_errors import ApiError
+from infra.observability import metrics
 
 
 @dataclass(frozen=True)
@@ -119,5 +120,9 @@ class Subscription:
     async def match_updates(
         self, info: Info, match_id: strawberry.ID, since: int | None = None
     ) -> AsyncGenerator[MatchUpdate, None]:
-        async for update in _match_updates(info, match_id, since):
-            yield update
+        metrics.subscribed(metrics.GRAPHQL)
+        try:
+            async for update in _match_updates(info, match_id, since):
+                yield update
+        finally:
+            metrics.unsubscribed(metrics.GRAPHQL)

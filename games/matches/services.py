@@ -36,6 +36,7 @@ from games.matches.guards import (
     require_user,
 )
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Seat
+from games.matches.move_metrics import counted_moves
 from games.matches.permissions import can_manage_matches
 from games.matches.seeds import new_seed, seed_commitment
 from games.matches.setup_checks import checked_setup
@@ -252,6 +253,7 @@ class SubmittedMove:
     state: Any = None
 
 
+@counted_moves
 def submit_move(
     *,
     match_id: Any,

@@ -40,6 +40,7 @@ from games.play.protocol import (
 from infra import throttles
 from infra.api_errors import ApiError
 from infra.language import language_of_handshake, supported_language
+from infra.observability import metrics, request_id
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +76,7 @@ class PlayConnection:
         if (await self._receive())["type"] != "websocket.connect":
             return
         await self._send({"type": "websocket.accept"})
+        metrics.socket_opened(metrics.PLAY)
         the_hub = hub()
         the_hub.sockets.add(self)
         writer = self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -86,8 +88,13 @@ class PlayConnection:
                 text = await self._next_text()
                 if text is None:
                     break
-                await self._answer(text)
+                # each message is a request: its own id, in its log lines, the tasks it
+                # enqueues and the pushes it causes
+                with request_id.serving(None):
+                    await self._answer(text)
         finally:
+            metrics.socket_closed(metrics.PLAY)
+            metrics.unsubscribed(metrics.PLAY, len(self.follows))
             the_hub.sockets.discard(self)
             for match_id in list(self.follows):
                 del self.follows[match_id]
@@ -181,12 +188,16 @@ class PlayConnection:
             await asyncio.sleep(settings.PLAY_HEARTBEAT_SECONDS)
             self.enqueue(frame("ping"))
 
-    def send_update(self, match_id: int, body: dict, op: str = "update") -> None:
+    def send_update(self, match_id: int, body: dict, op: str = "update", *,
+                    cause: str | None = None) -> None:
+        """Send a ``sync`` or an ``update``; an update names the request that caused it
+        (``cause``, else the one being served: infra/observability/request_id.py)."""
         follow = self.follows.get(match_id)
         if follow is None:
             return
         follow.ply, follow.status, follow.seat = body["ply"], body["status"], body["seat"]
-        self.enqueue(frame(op, **body))
+        caused = pushes.caused_by(cause) if op == "update" else {}
+        self.enqueue(frame(op, **body, **caused))
 
     # -- hello ------------------------------------------------------------------------------
     async def _greeted(self) -> bool:
@@ -203,7 +214,8 @@ class PlayConnection:
             if text is None:
                 self.close(CLOSE_UNAUTHENTICATED)
                 return False
-            answer = await self._hello(text)
+            with request_id.serving(None):
+                answer = await self._hello(text)
             if answer is not None:
                 return answer
 
@@ -317,6 +329,8 @@ class PlayConnection:
             if match_id not in self.follows:
                 await the_hub.unfollow(self, match_id)
             raise
+        if match_id not in self.follows:
+            metrics.subscribed(metrics.PLAY)
         self.follows[match_id] = Follow(ply=body["ply"], status=body["status"],
                                         seat=body["seat"])
         self.enqueue(frame("subscribed", request.ref, match=body["match"], seat=body["seat"]))
@@ -325,6 +339,7 @@ class PlayConnection:
     async def _op_unsubscribe(self, request: Request) -> None:
         match_id = parse_match_id(request.fields["match"])
         if self.follows.pop(match_id, None) is not None:
+            metrics.unsubscribed(metrics.PLAY)
             await hub().unfollow(self, match_id)
         self.enqueue(frame("unsubscribed", request.ref, match=str(match_id)))
 
