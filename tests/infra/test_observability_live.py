@@ -219,10 +219,10 @@ def test_a_played_match_in_metrics_and_in_correlated_logs_that_hold_no_secret(tm
         "the refused move's warning carries its request id"
     pushed_ids = {frame.get("request_id") for frame in seen["frames"]
                   if frame.get("op") == "update"}
-    # an update read from the database before the change's announcement arrived carries
-    # no id (docs/operations.md "Logs"): most carry theirs, never another request's
-    assert len(set(seen["rest_ids"]) & pushed_ids) >= len(seen["rest_ids"]) // 2, \
-        "REST moves' pushes name their requests"
+    # An update names the request of the latest move it shows: a follower that fell
+    # behind and was read up to date gets one update for several moves, under the last
+    # one's id (docs/operations.md "Logs"), so a REST move's id may reach the socket only
+    # through the bot turn it caused (asserted below), never under another request's id.
     socket_ids = pushed_ids - set(seen["rest_ids"]) - {"obs-create", None}
     assert socket_ids, "moves made over the socket are pushed under their own ids"
     started_by = set(seen["rest_ids"]) | socket_ids | {"obs-create"}
