@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -21,10 +20,10 @@ from django.utils.translation import gettext as _
 
 from games.feed.selectors import resume_point
 from games.feed.stream import follow as follow_feed
-from games.graphql.auth import InvalidToken, user_for_token
-from games.matches import pushes, selectors, services
+from games.graphql.auth import InvalidToken
+from games.matches import pushes
 from games.matches.parsing import parse_match_id
-from games.matches.play_announcements import announced_by_caller
+from games.play import operations
 from games.play.hub import Follow, hub
 from games.play.protocol import (
     CLOSE_SERVER_ERROR,
@@ -246,7 +245,7 @@ class PlayConnection:
         if refusal is None:
             token = request.fields.get("token")
             try:
-                self.user, self.password_at_hello = await hub().run(_authenticate, token,
+                self.user, self.password_at_hello = await hub().run(operations.authenticate, token,
                                                                     self.ident)
             except InvalidToken as exc:
                 refusal = (exc.code, exc.message, {"reason": exc.reason}, request.ref)
@@ -324,7 +323,8 @@ class PlayConnection:
         # Listen first, read second: a change in between is announced, never lost.
         await the_hub.follow(self, match_id)
         try:
-            body = await the_hub.run(_subscription, match_id, since, self.user, self.ident)
+            body = await the_hub.run(operations.subscription, match_id, since, self.user,
+                                     self.ident)
         except BaseException:
             if match_id not in self.follows:
                 await the_hub.unfollow(self, match_id)
@@ -372,7 +372,7 @@ class PlayConnection:
         expected = optional_number(request, "expected_ply")
         the_hub = hub()
         try:
-            pushed = await the_hub.run(_move, self.user, self.ident, match_id,
+            pushed = await the_hub.run(operations.play_move, self.user, self.ident, match_id,
                                        request.fields["move"], expected)
         except ApiError as exc:
             self.enqueue(frame("refused", request.ref, match=str(match_id),
@@ -383,36 +383,6 @@ class PlayConnection:
         self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
         the_hub.deliver(pushed)  # this process's followers, at once
         the_hub.publish(pushed)  # every other process's
-
-
-# -- the database side of each operation (run in the hub's threads) ----------------------------
-def _authenticate(token: Any, ident: str):
-    """The token's user and their password hash now (anonymous: None)."""
-    throttles.check(throttles.AUTH, ident)
-    user = user_for_token(token)
-    return user, (user.password if user.is_authenticated else None)
-
-
-def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:
-    throttles.check(throttles.read_scope(user), ident)
-    match = selectors.get_match(match_id)
-    start = pushes.since_for(match, since)
-    if start < match.ply:
-        match, state, moves = pushes.load_since(match_id, start)
-    else:
-        state, moves = selectors.state_of(match), []
-    return pushes.match_body(match, state, moves, user, start)
-
-
-def _move(user, ident: str, match_id: int, move: Any, expected: int | None) -> dict:
-    """Submit the move (committed when this returns) and build its pushes, one per seat
-    and one for spectators (``pushes.move_pushes``): the other web processes get them
-    instead of an announcement that would make each of them read the match."""
-    throttles.check(throttles.MOVE, ident)
-    with announced_by_caller(match_id):
-        submitted = services.submit_move(match_id=match_id, move=move, user=user,
-                                         expected_ply=expected)
-    return pushes.move_pushes(submitted.match, submitted.state, submitted.move)
 
 
 async def play_application(scope, receive, send) -> None:
