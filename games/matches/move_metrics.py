@@ -20,7 +20,7 @@ def counted_moves(submit_move):
         try:
             submitted = submit_move(**kwargs)
         except ApiError as refusal:
-            metrics.move_refused(refusal.code)
+            metrics.move_refused(refusal.code, by_bot=kwargs.get("bot_seat") is not None)
             raise
         # at once if no outer transaction holds the move back, else at its commit
         transaction.on_commit(partial(metrics.move_committed, submitted.match.game,

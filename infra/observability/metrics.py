@@ -27,8 +27,9 @@ MOVES_COMMITTED = Counter(
     ["game", "mover"])
 MOVE_REFUSALS = Counter(
     "game_move_refusals_total",
-    "Moves the move service refused, by error code (stale_ply, not_your_turn, ...).",
-    ["code"])
+    "Moves the move service refused, by error code (stale_ply, not_your_turn, ...) and by "
+    "who moved (player; bot: a bot turn that found the match moved on, a harmless no-op).",
+    ["code", "mover"])
 BOT_THINK_SECONDS = Histogram(
     "game_bot_think_seconds", "Time a bot took to choose its move, by level.",
     ["level"], buckets=FAST_BUCKETS)
@@ -70,8 +71,8 @@ def move_committed(game: str, *, by_bot: bool) -> None:
     MOVES_COMMITTED.labels(game, "bot" if by_bot else "player").inc()
 
 
-def move_refused(code: str) -> None:
-    MOVE_REFUSALS.labels(code).inc()
+def move_refused(code: str, *, by_bot: bool) -> None:
+    MOVE_REFUSALS.labels(code, "bot" if by_bot else "player").inc()
 
 
 def throttled(scope: str) -> None:
