@@ -7,9 +7,10 @@ start (autodiscovery), and an eager process (tests, ``play_bots``) when it first
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 from games.matches.worker_steps import ResumeAfterConnect
+from infra import startup_heap
 from infra.observability import celery_signals  # noqa: F401 - connects request ids, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -25,3 +26,12 @@ app.autodiscover_tasks(lambda: TASK_PACKAGES)
 app.set_default()
 # Re-enqueue what a broker outage lost, each time a worker (re)connects.
 app.steps["consumer"].add(ResumeAfterConnect)
+
+
+
+@signals.worker_ready.connect
+def _freeze_startup_heap(**_kwargs) -> None:
+    """The tasks, engines and bots are loaded: out of the garbage collector's way
+    (infra/startup_heap.py; a bot's search allocates fast, and a full collection walked
+    the whole heap)."""
+    startup_heap.freeze()
