@@ -14,7 +14,7 @@ from games.matches.worker_steps import ResumeAfterConnect
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 #: the packages whose ``tasks`` module holds Celery tasks
-TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch"]
+TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch", "games.analysis"]
 
 app = Celery("game_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")

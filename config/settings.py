@@ -380,11 +380,29 @@ ASYNC_HTTP_PATHS = (r"/api/v1/stream", r"/api/v1/users/[^/]+/records",
 CELERY_BOT_QUEUE = env_str("CELERY_BOT_QUEUE", "bots")
 CELERY_TASK_ROUTES = {"games.tasks.play_bot_turn": {"queue": CELERY_BOT_QUEUE}}
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE))
+# Post-game analyses (games/analysis/, docs/analysis.md) run minutes each: their own queue,
+# which the default worker does not consume (it is not in CELERY_TASK_QUEUES), so bot
+# turns, scoring and clock deadlines never wait behind one. A worker of its own serves it:
+# `celery -A config worker -Q analysis --concurrency=1` (scripts/run.sh, docker-compose.yml).
+CELERY_ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", "analysis")
+CELERY_TASK_ROUTES["games.analysis.tasks.*"] = {"queue": CELERY_ANALYSIS_QUEUE}
 # Threads, not prefork: Celery's Django fix-up closes the whole connection pool after each
 # task in a prefork child, which would bring back a new session per task. A bot turn is
 # short and waits on PostgreSQL; more cores are used by more worker processes.
 CELERY_WORKER_POOL = env_str("CELERY_WORKER_POOL", "threads")
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 4)
+
+# Post-game analysis (docs/analysis.md): search iterations per decision and sampled worlds
+# judging the played and the best move (together they decide every figure), the CPU a
+# match's analysis may spend before it stops, the analyses a user may request per day
+# (admins: no limit), whether rated matches are analysed when scored, and how old a
+# running analysis's heartbeat may grow before the next request sends it again.
+ANALYSIS_ITERATIONS = env_int("ANALYSIS_ITERATIONS", 300)
+ANALYSIS_SAMPLES = env_int("ANALYSIS_SAMPLES", 24)
+ANALYSIS_CPU_SECONDS = float(env_str("ANALYSIS_CPU_SECONDS", "600"))
+ANALYSIS_DAILY_LIMIT = env_int("ANALYSIS_DAILY_LIMIT", 10)
+ANALYSE_RATED_MATCHES = env_bool("ANALYSE_RATED_MATCHES", False)
+ANALYSIS_STALE_SECONDS = env_int("ANALYSIS_STALE_SECONDS", 120)
 
 # Quick match: how long a request waits for opponents before it expires.
 QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)

@@ -27,6 +27,7 @@ from games.clocks.outcome import running_scores
 from games.matches import errors, scoring
 from games.matches import services as match_services
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
+from games.admin.analysis_panel import analysis_context
 from games.matches.permissions import can_manage_matches, can_view_replays
 from games.matches.replay import iter_replay
 from rules import get_engine
@@ -299,4 +300,6 @@ class MatchAdmin(admin.ModelAdmin):
                 admin_glance.label_seats(board_svg, names)) if board_svg else None,
             "move_json": json.dumps(move, sort_keys=True) if move is not None else "",
         }
+        if match.status == MatchStatus.FINISHED:  # analyses are of finished matches only
+            context.update(analysis_context(match, engine, state, ply, names))
         return TemplateResponse(request, "admin/games/match/replay.html", context)

@@ -29,15 +29,7 @@ from infra.api_views import ApiView
 
 
 def _flag(request, name: str) -> bool | None:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return None
-    value = raw.strip().lower()
-    if value in {"1", "true", "yes", "on"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    raise errors.InvalidRequest(f"{name} must be true or false.", details={name: raw[:20]})
+    return parsing.parse_flag(request.query_params.get(name), name)
 
 
 class MatchPagination(LimitOffsetPagination):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import strawberry
 from strawberry.tools import merge_types
 
+from games.analysis.graphql import AnalysisMutations, AnalysisQueries, AnalysisSubscriptions
 from games.feed.graphql import FeedSubscriptions
 from games.graphql.concurrency import ExpensiveOperations
 from games.graphql.errors import ServiceErrorCodes
@@ -42,9 +43,11 @@ class GameSchema(strawberry.Schema):
 
 #: each capability (records, ratings, the lobby, the feed) brings its own fields
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
-                                     QuickMatchQueries))
-AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations))
-AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions))
+                                     QuickMatchQueries, AnalysisQueries))
+AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
+                                        AnalysisMutations))
+AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
+                                                AnalysisSubscriptions))
 
 schema = GameSchema(
     query=AllQueries,
