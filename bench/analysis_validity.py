@@ -106,7 +106,9 @@ def equal_game(task: tuple) -> dict:
     log, result = play(game, ["medium", "medium"], seed)
     analysed = analyse(game, 2, seed, log, budget)
     return {"check": "equals", "game": game, "winners": result["winners"],
-            "accuracy": [s["accuracy"] for s in analysed["seats"]]}
+            "scores": result["scores"],
+            "accuracy": [s["accuracy"] for s in analysed["seats"]],
+            "mean_loss": [s["mean_loss"] for s in analysed["seats"]]}
 
 
 def report(outcomes: list[dict]) -> str:
@@ -123,7 +125,8 @@ def report(outcomes: list[dict]) -> str:
                     means.append(mean)
                     lines.append(f"  {kind:7s} {mean:6.2f}  [{low:5.2f}, {high:5.2f}]  "
                                  f"({len(losses)} decisions)")
-            ordered = all(a > b for a, b in zip(means, means[1:])) and len(means) == len(LEVELS)
+            ordered = (len(means) == len(LEVELS)
+                       and all(a > b for a, b in zip(means, means[1:], strict=False)))
             lines.append(f"  ordered random > greedy > easy > medium > hard: {ordered}")
         equals = [o for o in outcomes if o["game"] == game and o["check"] == "equals"]
         if equals:
@@ -163,14 +166,20 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--log", type=Path, help="append each game's outcome (JSON lines)")
     parser.add_argument("--cost", action="store_true", help="only the one-worker cost figures")
+    parser.add_argument("--report", type=Path, help="only print the figures of a --log file")
     args = parser.parse_args()
     budget = AnalysisBudget(iterations=args.iterations, samples=args.samples)
     if args.cost:
         cost(budget)
         return
+    if args.report:  # the figures of an earlier run's log (or of a run cut short)
+        lines = args.report.read_text(encoding="utf-8").splitlines()
+        print(report([json.loads(line) for line in lines if line.strip()]))
+        return
     games = [args.only] if args.only else ["han", "hansa"]
-    tasks = [(level_game, (g, i, budget)) for g in games for i in range(args.level_games)]
-    tasks += [(equal_game, (g, i, budget)) for g in games for i in range(args.equal_games)]
+    # the games alternate, so a run cut short still has figures for both
+    tasks = [(level_game, (g, i, budget)) for i in range(args.level_games) for g in games]
+    tasks += [(equal_game, (g, i, budget)) for i in range(args.equal_games) for g in games]
     outcomes = []
     started = time.perf_counter()
     with Pool(args.workers) as pool:

@@ -5,9 +5,11 @@
 #   web     scripts/serve_web.sh: uvicorn, one process per core, HTTP + websockets (the
 #           production command)
 #   worker  Celery worker (both queues, CELERY_WORKER_CONCURRENCY threads)
+#   analyst Celery worker of the analysis queue alone, one analysis at a time
+#           (docs/analysis.md: analyses never share a worker with bot turns)
 #   beat    Celery beat (the periodic sweeps), its own process
 #
-# Ctrl-C (or TERM) stops all three. `make run` installs the venv and starts the services
+# Ctrl-C (or TERM) stops all four. `make run` installs the venv and starts the services
 # first; this script expects that.
 set -euo pipefail
 
@@ -23,11 +25,12 @@ export DEBUG="${DEBUG:-true}"
 # The processes, one function each: changing how one runs is a one-line change here.
 run_web()    { exec "$ROOT/scripts/serve_web.sh"; }
 run_worker() { exec "$BIN/celery" -A config worker -l info; }
+run_analyst() { exec "$BIN/celery" -A config worker -Q "${CELERY_ANALYSIS_QUEUE:-analysis}" --concurrency=1 -n "analyst@%h" -l info; }
 run_beat()   { exec "$BIN/celery" -A config beat -l info --schedule "$ROOT/.var/celery/beat-schedule"; }
-NAMES=(web worker beat)
+NAMES=(web worker analyst beat)
 
 # Migrations and seeding run as the database owner when DATABASE_OWNER_URL is set
-# (scripts/services.sh prints both URLs); the three processes connect as DATABASE_URL.
+# (scripts/services.sh prints both URLs); the four processes connect as DATABASE_URL.
 # Seeding makes the superuser admin, which the runtime role may not (docs/operations.md).
 if [ -n "${DATABASE_OWNER_URL:-}" ]; then
     DATABASE_URL="$DATABASE_OWNER_URL" "$BIN/python" manage.py migrate --noinput

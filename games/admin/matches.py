@@ -21,13 +21,13 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games.admin import glance as admin_glance
+from games.admin.analysis_panel import analysis_context
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
 from games.clocks.outcome import running_scores
 from games.matches import errors, scoring
 from games.matches import services as match_services
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
-from games.admin.analysis_panel import analysis_context
 from games.matches.permissions import can_manage_matches, can_view_replays
 from games.matches.replay import iter_replay
 from rules import get_engine

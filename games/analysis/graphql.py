@@ -62,13 +62,12 @@ class AnalysisMutations:
         return AnalysisPayload(analysis=selectors.analysis_body(analysis, analysis.match))
 
 
-def _progress_of(match_id: int) -> AnalysisProgress:
-    body = selectors.analysis_of(match_id)
-    return AnalysisProgress(match_id=strawberry.ID(str(match_id)), status=body["status"],
-                            done=body["progress"]["done"], total=body["progress"]["total"])
+def progress_of(match_id: int) -> AnalysisProgress:
+    return AnalysisProgress(match_id=strawberry.ID(str(match_id)),
+                            **selectors.analysis_progress(match_id))
 
 
-_progress_async = database_sync_to_async(_progress_of)
+progress_async = database_sync_to_async(progress_of)
 
 
 @strawberry.type
@@ -89,7 +88,7 @@ class AnalysisSubscriptions:
         async with consumer.listen_to_channel(ANALYSIS_PROGRESS_TYPE,
                                               groups=[analysis_group_name(pk)]) as messages:
             try:  # joined first: a change between the read and the join is not lost
-                current = await _progress_async(pk)
+                current = await progress_async(pk)
             except ApiError as exc:
                 raise as_graphql_error(exc) from None
             yield current

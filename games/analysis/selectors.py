@@ -35,6 +35,17 @@ def analysis_of(match_id: Any) -> dict:
     return analysis_body(analysis, match)
 
 
+def analysis_progress(match_id: Any) -> dict:
+    """``{"status", "done", "total"}`` of match ``match_id``'s analysis, without reading its
+    decisions (what a progress push carries). Raises MatchNotFound, NoAnalysis."""
+    match = match_selectors.get_match(match_id)
+    analysis = current_analysis(match)
+    if analysis is None:
+        raise errors.NoAnalysis(details={"match_id": match.pk})
+    return {"status": analysis.status, "done": analysis.decisions_done,
+            "total": analysis.decisions_total}
+
+
 def analysis_section(match: Match) -> dict | None:
     """The records export's optional ``analysis`` section: the final analysis of today's
     rules and budget without what the record says already, or None when there is none."""
@@ -55,14 +66,14 @@ def analysis_body(analysis: Analysis, match: Match) -> dict:
     accuracy, mean loss, labels, key moments) and ``"decisions"`` (per ply: seat, the move
     played and the best move found, their values, the loss, the label)."""
     total = analysis.decisions_total
+    percent = round(100 * analysis.decisions_done / total, 1) if total else 100.0
     body = {
         "match_id": match.pk,
         "game": match.game,
         "status": analysis.status,
         "rules_version": analysis.rules_version,
         "budget": {"iterations": analysis.iterations, "samples": analysis.samples},
-        "progress": {"done": analysis.decisions_done, "total": total,
-                     "percent": round(100 * analysis.decisions_done / total, 1) if total else 100.0},
+        "progress": {"done": analysis.decisions_done, "total": total, "percent": percent},
         "cpu_seconds": round(analysis.cpu_seconds, 3),
         "thresholds": thresholds_for(match.game).to_json(),
         "requested_at": analysis.created_at.isoformat(),

@@ -22,7 +22,7 @@ from games.api.polled import CONDITIONAL, polled_response
 from games.clocks import services as clock_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
-from games.matches import errors, parsing, selectors
+from games.matches import parsing, selectors
 from games.matches import services as match_services
 from games.matches.setup_checks import bot_seats_by_position
 from infra.api_views import ApiView

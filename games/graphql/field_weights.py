@@ -53,6 +53,9 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Player.ratingHistory": Weight(123, item=1),  # 6.1 + 0.05 per change
     "Query.myInvitations": Weight(204, item=1),  # 10.2
     "Query.myQuickMatches": Weight(58, item=1),  # 2.9
+    # the analysis of a 131-ply Han game (bench/graphql_field_costs.py's probes, timed at a
+    # load of 10-15: higher than the rest of this table's)
+    "Query.matchAnalysis": Weight(550),  # 27.5: the analysis and a row per decision
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -96,9 +99,11 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.proposeRematch": Weight(233),  # 11.6
     "Mutation.requestQuickMatch": Weight(142),  # 7.1
     "Mutation.cancelQuickMatch": Weight(61),  # 3.0
+    "Mutation.requestAnalysis": Weight(445),  # 22.2 (load 10-15): the match locked, joined
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(116),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(130),  # 6.5: a page of the feed
+    "Subscription.analysisProgress": Weight(280),  # 14.0 (load 10-15): the match, its analysis
 }
 
 #: fields that hash a password (PBKDF2, hundreds of milliseconds by design, the point of
@@ -147,6 +152,7 @@ LIST_SIZES: dict[str, int] = {
     "LobbyMatchPayload.errors": 5,
     "MatchPayload.errors": 5,
     "QuickMatchPayload.errors": 5,
+    "AnalysisPayload.errors": 5,
     "RevokeTokenPayload.errors": 5,
     "SubmitMovePayload.errors": 5,
 }

@@ -17,7 +17,6 @@ from games.records.serializers import VerdictSerializer
 from infra.api_views import ApiView
 from infra.parsers import BoundedJSONParser
 
-
 ANALYSIS_FLAG = OpenApiParameter(
     "analysis", bool, description="true: add the stored analysis (docs/analysis.md) as the "
     "record's \"analysis\" section, null where none is done.")

@@ -55,8 +55,10 @@ def decision_accuracy(loss: float, thresholds: Thresholds) -> float:
 
 def seat_summary(seat: int, decisions: Sequence[dict], thresholds: Thresholds) -> dict:
     """One seat's figures from its analysed decisions (``{"ply", "loss", "value_best",
-    "choices"}`` each, in ply order): accuracy (mean over decisions with a choice; None with
-    none), mean loss, counts per label and key moments (largest losses that earned a label,
+    "choices"}`` each, in ply order): accuracy (``decision_accuracy`` of its mean loss over
+    the decisions with a choice, so it ranks seats as their points lost per decision do and
+    a real blunder outweighs many tiny losses of the search's noise; None with no choice),
+    mean loss, counts per label and key moments (largest losses that earned a label,
     largest swings of its evaluation between two of its decisions)."""
     chosen = [d for d in decisions if d["choices"] > 1]
     losses = [d["loss"] for d in chosen]
@@ -69,7 +71,7 @@ def seat_summary(seat: int, decisions: Sequence[dict], thresholds: Thresholds) -
     moments = [{"ply": d["ply"], "kind": "loss", "points": round(d["loss"], 2),
                 "label": label(d["loss"], thresholds)} for d in worst]
     swings = []
-    for before, after in zip(decisions, decisions[1:]):
+    for before, after in zip(decisions, decisions[1:], strict=False):
         change = after["value_best"] - before["value_best"]
         if abs(change) >= thresholds.mistake:
             swings.append({"ply": after["ply"], "kind": "swing", "points": round(change, 2),
@@ -79,7 +81,7 @@ def seat_summary(seat: int, decisions: Sequence[dict], thresholds: Thresholds) -
         "seat": seat,
         "decisions": len(decisions),
         "choices": len(chosen),
-        "accuracy": (round(sum(decision_accuracy(x, thresholds) for x in losses) / len(losses), 1)
+        "accuracy": (round(decision_accuracy(sum(losses) / len(losses), thresholds), 1)
                      if losses else None),
         "mean_loss": round(sum(losses) / len(losses), 3) if losses else 0.0,
         "labels": counts,

@@ -113,8 +113,7 @@ def test_a_seat_summary_counts_labels_and_names_key_moments():
     assert summary["seat"] == 1 and summary["decisions"] == 4 and summary["choices"] == 3
     assert summary["labels"] == {"inaccuracy": 1, "mistake": 0, "blunder": 1}
     assert summary["mean_loss"] == 3.0
-    expected = (100 + decision_accuracy(7, han) + decision_accuracy(2, han)) / 3
-    assert summary["accuracy"] == round(expected, 1)
+    assert summary["accuracy"] == round(decision_accuracy(3.0, han), 1)
     assert [(m["ply"], m["kind"]) for m in summary["key_moments"]] == [
         (2, "loss"), (4, "swing"), (6, "loss")]
     assert seat_summary(0, [], han)["accuracy"] is None

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.analysis import running, services
-from games.analysis.models import Analysis, AnalysedDecision
+from games.analysis.models import AnalysedDecision, Analysis
 from tests.games.analysis.support import finished_match
 from tests.games.support import API, assert_api_error, isolate_test_celery
 
