@@ -208,6 +208,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/analysis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished match's analysis: 200 with the result, 202 with progress */
+        get: operations["get_analysis"];
+        put?: never;
+        /** Request the analysis of a finished match (a player of it, or an admin) */
+        post: operations["request_analysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches/{match_id}/events/": {
         parameters: {
             query?: never;
@@ -1846,6 +1864,146 @@ export interface operations {
             };
         };
     };
+    get_analysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    request_analysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_events: {
         parameters: {
             query?: {
@@ -2376,7 +2534,10 @@ export interface operations {
     };
     matches_record_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: add the stored analysis (docs/analysis.md) as the record's "analysis" section, null where none is done. */
+                analysis?: boolean;
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -3174,6 +3335,8 @@ export interface operations {
             query?: {
                 /** @description Only matches with a larger id (resume an export). */
                 after?: number;
+                /** @description true: add the stored analysis (docs/analysis.md) as the record's "analysis" section, null where none is done. */
+                analysis?: boolean;
                 /** @description Only "han" or "hansa". */
                 game?: string;
                 /** @description At most this many, 1 to 10000. */
