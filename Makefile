@@ -18,7 +18,7 @@ export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status browser clients asyncapi-tools run test test-fast lint
+.PHONY: help install services services-stop services-status browser cairo prometheus clients asyncapi-tools messages run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
@@ -27,6 +27,7 @@ help:
 	@echo "make lint             ruff"
 	@echo "make clients          install the TypeScript client's packages (clients/ts, npm ci)"
 	@echo "make asyncapi-tools   the AsyncAPI parser the tests validate docs/asyncapi.yaml with (npm)"
+	@echo "make messages         compile the translations (locale/*/LC_MESSAGES/django.po -> .mo)"
 	@echo "make services         start the local PostgreSQL and Redis (.var/)"
 	@echo "make services-stop    stop them"
 	@echo "make services-status  report on them"
@@ -37,7 +38,7 @@ $(BIN)/python:
 # Reinstall only when pyproject.toml changed since the last install (the stamp file).
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,images]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -54,6 +55,15 @@ services-status:
 # Chromium for the browser tests (tests/browser/): installed with apt-get when missing.
 browser:
 	scripts/chromium.sh
+
+# Debian's libcairo2 and DejaVu fonts for board.png (cairosvg): installed with apt-get when
+# missing.
+cairo:
+	scripts/cairo.sh
+
+# Debian's Prometheus (promtool checks the Grafana dashboard's queries): apt-get when missing.
+prometheus:
+	scripts/prometheus.sh
 
 # The TypeScript client's packages (clients/ts; tests/clients build and run it with node):
 # `npm ci` from the committed lock file when node_modules is missing or older than it.
@@ -72,16 +82,30 @@ clients: $(CLIENT_TS)/node_modules/.package-lock.json
 asyncapi-tools:
 	scripts/asyncapi_tools.sh
 
-run: install services
+# The German messages (docs/development.md, "Translations"): the .po is committed, the
+# compiled .mo is built here whenever the .po is newer (gettext via scripts/gettext.sh,
+# apt-get as root like scripts/chromium.sh). compilemessages runs without the settings
+# (it needs none), so it searches the tree for locale/ folders: the ignored ones are
+# other packages' and the services' data.
+MESSAGES_PO := $(wildcard locale/*/LC_MESSAGES/django.po)
+MESSAGES_MO := $(MESSAGES_PO:.po=.mo)
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | $(VENV)/.installed
+	scripts/gettext.sh
+	env -u DJANGO_SETTINGS_MODULE $(BIN)/django-admin compilemessages --locale $* \
+		--ignore .venv --ignore .var --ignore node_modules --ignore .git
+
+messages: $(MESSAGES_MO)
+
+run: install services cairo messages
 	scripts/run.sh
 
-test: install services browser clients asyncapi-tools
+test: install services browser cairo prometheus clients asyncapi-tools messages
 	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The quick loop while working: the contracts and every test not marked slow (no fault,
 # worker, browser or whole-match end-to-end runs). CI runs `make test`.
-test-fast: install services clients asyncapi-tools
+test-fast: install services cairo prometheus clients asyncapi-tools messages
 	$(BIN)/lint-imports
 	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 

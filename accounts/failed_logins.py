@@ -30,6 +30,9 @@ import hashlib
 import math
 import time
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from accounts import usernames
 from infra import counters
 from infra.api_errors import ApiError
@@ -44,13 +47,14 @@ _HOUR = 3600
 class FailedLoginsBackoff(ApiError):
     status_code = 429
     default_code = "throttled"
-    default_detail = "Too many failed logins to this account from your address."
+    default_detail = _("Too many failed logins to this account from your address.")
 
     def __init__(self, seconds: float) -> None:
         wait = max(1, math.ceil(seconds))
         super().__init__(
-            f"Too many failed logins to this account from your address: try again in "
-            f"{wait} s.", details={"retry_after_seconds": wait, "reason": "failed_logins"})
+            gettext("Too many failed logins to this account from your address: try again in "
+                    "%(seconds)s s.") % {"seconds": wait},
+            details={"retry_after_seconds": wait, "reason": "failed_logins"})
         self.wait = wait  # DRF's exception handler turns it into Retry-After
 
 

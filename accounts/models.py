@@ -4,6 +4,7 @@ painful mid-project swap of AUTH_USER_MODEL; API tokens are DRF's authtoken mode
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 from accounts.usernames import UsernameValidator, matching
 
@@ -23,9 +24,9 @@ class User(AbstractUser):
         "username",
         max_length=150,
         unique=True,
-        help_text="3 to 30 characters: ASCII letters, digits, '.', '_' and '-'.",
+        help_text=_("3 to 30 characters: ASCII letters, digits, '.', '_' and '-'."),
         validators=[username_validator],
-        error_messages={"unique": "A user with that username already exists."},
+        error_messages={"unique": _("A user with that username already exists.")},
     )
 
     objects = CaseInsensitiveUserManager()

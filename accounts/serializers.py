@@ -14,6 +14,7 @@ class UserSerializer(serializers.ModelSerializer):
     # A plain string, not format "email": a user who gave none has "" (a response that
     # broke its own OpenAPI schema, found by schemathesis).
     email = serializers.CharField(read_only=True, help_text="Empty when none was given.")
+    username = serializers.CharField(read_only=True, max_length=usernames.MAX_LENGTH)
 
     class Meta:
         model = User
@@ -24,8 +25,10 @@ class UserSerializer(serializers.ModelSerializer):
 class RegistrationSerializer(serializers.ModelSerializer):
     # Declared, not generated from the model: the generated field checks uniqueness with
     # exact case before our rules run (accounts/usernames.py).
+    # the length the rules enforce (30), so the schema says what is accepted (issue 22)
     username = serializers.CharField(
-        max_length=150, help_text=f"{usernames.ALLOWED_DESCRIPTION}; unique regardless of "
+        max_length=usernames.MAX_LENGTH,
+        help_text=f"{usernames.ALLOWED_DESCRIPTION}; unique regardless of "
         "case; NFKC-normalised."
     )
     password = serializers.CharField(
@@ -76,3 +79,10 @@ class TokenRequestSerializer(serializers.Serializer):
 class TokenResponseSerializer(serializers.Serializer):
     token = serializers.CharField()
     user = UserSerializer()
+
+
+class EraseAccountSerializer(serializers.Serializer):
+    # not required here: a missing password is its own error (password_required, 400)
+    password = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False,
+                                     max_length=4096, style={"input_type": "password"},
+                                     help_text="Your current password.")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ErrorDetail, ValidationError
 
@@ -15,7 +17,7 @@ from infra.api_errors import ApiError
 class InvalidCredentials(ApiError):
     status_code = 400
     default_code = "invalid_credentials"
-    default_detail = "Unable to log in with the provided username and password."
+    default_detail = _("Unable to log in with the provided username and password.")
 
 
 @transaction.atomic
@@ -28,7 +30,7 @@ def register_user(*, username: str, password: str, email: str = "") -> tuple[Use
             user = User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as exc:
         raise ValidationError(
-            {"username": [ErrorDetail("A user with that username already exists.",
+            {"username": [ErrorDetail(gettext("A user with that username already exists."),
                                       code="unique")]}
         ) from exc
     token = Token.objects.create(user=user)

@@ -7,6 +7,8 @@
   and no rule short of refusing them keeps look-alikes apart.
 - **Unique regardless of case**: ``ADMIN`` is refused while ``admin`` exists (a database
   constraint on ``lower(username)`` in accounts/models.py backs the check).
+- **Reserved**: names starting with ``deleted-`` (any case) are the tombstones of erased
+  accounts (accounts/erasure.py), so nobody can sign up as one, before or after it exists.
 - **Login** finds the account whatever the case typed (and NFKC-normalised): ``Admin``
   signs in as ``admin``. The name is shown as it was registered.
 """
@@ -19,10 +21,14 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.db.models.functions import Lower
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 MIN_LENGTH = 3
 MAX_LENGTH = 30
 ALLOWED = re.compile(r"[A-Za-z0-9._-]+\Z")
+#: an erased account's username is this and a random hex id (accounts/erasure.py)
+TOMBSTONE_PREFIX = "deleted-"
 ALLOWED_DESCRIPTION = (
     f"{MIN_LENGTH} to {MAX_LENGTH} characters: ASCII letters, digits, '.', '_' and '-'"
 )
@@ -37,21 +43,32 @@ class UsernameValidator:
     """The allowed character set and length (also the model field's validator, so the
     admin's user forms apply it)."""
 
-    message = f"A username is {ALLOWED_DESCRIPTION}."
+    message = _("A username is %(min)s to %(max)s characters: ASCII letters, digits, '.', '_' "
+                "and '-'.")
 
     def __call__(self, value: str) -> None:
         name = normalize(str(value))
         if len(name) < MIN_LENGTH:
-            raise ValidationError(f"A username has at least {MIN_LENGTH} characters.",
-                                  code="min_length")
+            raise ValidationError(gettext("A username has at least %(count)s characters.")
+                                  % {"count": MIN_LENGTH}, code="min_length")
         if len(name) > MAX_LENGTH:
-            raise ValidationError(f"A username has at most {MAX_LENGTH} characters.",
-                                  code="max_length")
+            raise ValidationError(gettext("A username has at most %(count)s characters.")
+                                  % {"count": MAX_LENGTH}, code="max_length")
         if not ALLOWED.match(name):
-            raise ValidationError(self.message, code="invalid_characters")
+            raise ValidationError(str(self.message) % {"min": MIN_LENGTH, "max": MAX_LENGTH},
+                                  code="invalid_characters")
+        if is_tombstone(name):
+            raise ValidationError(
+                gettext("Usernames starting with %(prefix)r are kept for erased accounts.")
+                % {"prefix": TOMBSTONE_PREFIX}, code="reserved")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, UsernameValidator)
+
+
+def is_tombstone(name: str) -> bool:
+    """Whether ``name`` has the reserved form of an erased account's name (any case)."""
+    return normalize(name).lower().startswith(TOMBSTONE_PREFIX)
 
 
 def matching(queryset, name: str):

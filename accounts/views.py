@@ -1,4 +1,5 @@
-"""Accounts REST endpoints: register, issue/revoke a token, who am I."""
+"""Accounts REST endpoints: register, issue/revoke a token, who am I, erase my account
+(the export of everything held on a person is games-level: games/leaving/views.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts import services
+from accounts import erasure, services
 from accounts.serializers import (
+    EraseAccountSerializer,
     RegistrationResponseSerializer,
     RegistrationSerializer,
     TokenRequestSerializer,
@@ -83,7 +85,31 @@ class MeView(ApiView):
     authentication_classes = [NarrowTokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
 
+    @property
+    def throttle_scope(self) -> str | None:
+        # erasing checks a password: strict, as logging in is (infra/throttles.py)
+        request = getattr(self, "request", None)
+        return "auth" if request is not None and request.method == "DELETE" else None
+
     @extend_schema(summary="The signed-in user", operation_id="get_me",
                    responses={200: UserSerializer, 401: ErrorSerializer})
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(request.user).data)
+
+    @extend_schema(
+        summary="Erase your account (confirmed with your password)",
+        description="Your username becomes a tombstone (`deleted-` and 12 hex digits), your "
+        "email and password go, your token is revoked and your open sockets close; pending "
+        "invitations and quick-match requests are withdrawn, open matches left, your seats "
+        "in running matches handed to a bot. Matches, records and ratings stay, showing the "
+        "tombstone. Download your data first: `GET /api/v1/me/export`. docs/api.md.",
+        operation_id="erase_me", request=EraseAccountSerializer,
+        responses={204: None, 400: ErrorSerializer, 401: ErrorSerializer,
+                   403: ErrorSerializer, 429: ErrorSerializer})
+    def delete(self, request: Request) -> Response:
+        serializer = EraseAccountSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        erasure.confirm_password(request.user, serializer.validated_data.get("password"),
+                                 address=client_address(request.META))
+        erasure.erase_account(request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

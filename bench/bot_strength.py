@@ -4,8 +4,10 @@ For each pairing (a "hero" level against one opponent level in every other seat)
 ``--games`` games (seats rotated: the hero sits at seat ``i % players`` in game ``i``, each
 game on its own seed) and prints, per pairing, the hero's win rate (a shared win counts
 1/k) with a 95% Wilson interval and its mean score margin over the best opponent with a
-95% normal interval; then, per game and level, the think time per move (median, p99) over
-every decision of that level that had more than one legal move.
+95% normal interval; then, per game and level, the think time per move in CPU time
+(median, p99) over every decision of that level that had more than one legal move, and how
+often a search's wall-clock backstop fired (it should never: the levels are iteration
+budgets, and the backstop is far above their usual time).
 
     .venv/bin/python bench/bot_strength.py                       # the default pairings
     .venv/bin/python bench/bot_strength.py --games 20 --only han:2
@@ -33,16 +35,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import get_engine  # noqa: E402
 from rules.bots import bot_rng, get_bot  # noqa: E402
+from rules.bots.ismcts import backstop_firings  # noqa: E402
 from rules.bots.registry import STRENGTH_FILE  # noqa: E402
 
-#: (game, players, hero, opponent): each level against the one below it, and hard against
-#: greedy in two- and four-player games
+#: (game, players, hero, opponent): each level against the one below it, hard against
+#: greedy in two- and four-player games, and hard against the old hard (hard_v1)
 DEFAULT_PAIRINGS = [
     (game, players, hero, opponent)
     for game in ("han", "hansa")
     for players, hero, opponent in (
         (2, "hard", "greedy"),
         (4, "hard", "greedy"),
+        (2, "hard", "hard_v1"),
         (2, "greedy", "random"),
         (2, "easy", "greedy"),
         (2, "medium", "easy"),
@@ -60,16 +64,17 @@ def play_game(task: tuple) -> dict:
     seed = f"strength:{tag}:{game}:{players}:{hero}:{opponent}:{index}"
     state = engine.setup(players, None, seed)
     times: dict[str, list[float]] = {}
+    fired_before = sum(backstop_firings.values())
     ply = 0
     while not engine.is_over(state):
         seat = engine.to_act(state)[0]
         view = engine.view(state, seat)
         moves = engine.legal_moves(state, seat)
         rng = bot_rng(seed, ply, seat)
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: the same on a busy and an idle machine
         move = get_bot(kinds[seat])(engine, view, moves, seat, rng)
         if len(moves) > 1:
-            times.setdefault(kinds[seat], []).append(time.perf_counter() - started)
+            times.setdefault(kinds[seat], []).append(time.process_time() - started)
         state, _ = engine.apply(state, seat, move)
         ply += 1
     result = engine.result(state)
@@ -81,6 +86,7 @@ def play_game(task: tuple) -> dict:
         "win": (1.0 / len(winners)) if hero_seat in winners else 0.0,
         "margin": scores[hero_seat] - best_other,
         "times": times,
+        "backstop_firings": sum(backstop_firings.values()) - fired_before,
     }
 
 
@@ -126,7 +132,8 @@ def summarise(outcomes: list[dict]) -> dict:
          "median_s": statistics.median(spent), "p99_s": percentile(spent, 0.99)}
         for (game, kind), spent in sorted(times.items())
     ]
-    return {"pairings": rows, "think_time": think}
+    fired = sum(outcome.get("backstop_firings", 0) for outcome in outcomes)
+    return {"pairings": rows, "think_time": think, "backstop_firings": fired}
 
 
 def table(summary: dict) -> str:
@@ -141,11 +148,12 @@ def table(summary: dict) -> str:
             f"{row['win_ci'][1]:.0%}) | {row['margin']:+.1f} ({row['margin_ci'][0]:+.1f} to "
             f"{row['margin_ci'][1]:+.1f}) |"
         )
-    lines += ["", "| game | level | decisions | think median | think p99 |",
+    lines += ["", "| game | level | decisions | think median (CPU) | think p99 (CPU) |",
               "|---|---|---|---|---|"]
     for entry in summary["think_time"]:
         lines.append(f"| {entry['game']} | {entry['level']} | {entry['decisions']} "
                      f"| {entry['median_s'] * 1000:.0f} ms | {entry['p99_s'] * 1000:.0f} ms |")
+    lines += ["", f"search backstop firings: {summary.get('backstop_firings', 0)}"]
     return "\n".join(lines)
 
 

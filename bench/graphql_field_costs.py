@@ -172,6 +172,10 @@ def probes(data: cost_data.CostData) -> list[Probe]:
                  per=len(data.finished) - 1),
         repeated("Query.myInvitations", "myInvitations { id }", None, 10),
         repeated("Query.myQuickMatches", "myQuickMatches { id }", None, 10),
+        # everything of the hero with one record, then each record more (a replay each)
+        repeated("Query.myData", "myData(recordsLimit: 1)", None, 3),
+        repeated("Query.myData+item", "myData(recordsLimit: 10)", "myData(recordsLimit: 1)",
+                 3, per=9),
         repeated("Match.log+item", f"{log}(limit: 100) {entry} }}", f"{log}(limit: 1) {entry} }}",
                  5, per=99),
         repeated("MatchEvents.moves+item", f"{events}(limit: 100) {{ moves {entry} }} }}",
@@ -183,6 +187,7 @@ def probes(data: cost_data.CostData) -> list[Probe]:
              "Match.toAct": "toAct", "Match.timeControl": "timeControl",
              "Match.clocks": "clocks { seat }", "Match.reclaimableSeat": "reclaimableSeat",
              "Match.incidents": "incidents { kind }", "Match.view": "view",
+             "Match.boardSvgUrl": "boardSvgUrl",
              "(plain field x10)": "game players ply seedCommitment rulesVersion createdAt "
                                   "startedAt finishedAt abortReason options"}
     per_match = {"Match.log": "log(limit: 1) { ply }", "Match.events": "events(limit: 1) { ply }"}

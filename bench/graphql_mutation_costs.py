@@ -3,7 +3,7 @@ on fresh inputs made through the services beforehand (not timed), next to an emp
 operation; the cost is the difference of the medians. Bot turns a mutation queues go to
 the broker and are purged afterwards (no worker runs them: their work is a worker's).
 
-register and login include one password hash (PBKDF2, by design the slow part): their
+register, login and deleteAccount include one password hash (PBKDF2, by design the slow part): their
 time with it is printed on its own line, and their weight is the rest of their work,
 measured again with a hasher that costs nothing (field_weights.PASSWORD_CHECKS).
 """
@@ -35,9 +35,11 @@ _names = (f"{secrets.token_hex(3)}{index}" for index in itertools.count())
 
 #: mutations that hash a password: their weight is the rest of their work, measured with
 #: a hasher that costs nothing (a stored PBKDF2 hash is still read, then rehashed)
-HASHING = ("Mutation.register", "Mutation.login")
+HASHING = ("Mutation.register", "Mutation.login", "Mutation.deleteAccount")
 FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"
 HASHERS_FAST_FIRST = [FAST_HASHER, "django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+#: the people deleteAccount erased, deleted with the bench's data
+_leavers: list[int] = []
 #: one run: (query, variables, token) made fresh
 Setup = Callable[[], tuple[str, dict, str]]
 
@@ -109,6 +111,15 @@ def _setups(data: cost_data.CostData) -> dict[str, Setup]:
                                                     password="-")
         return Token.objects.create(user=user).key
 
+    def leaver_token():
+        # a person with a running match to leave (their seat goes to a bot)
+        user = get_user_model().objects.create_user(f"{cost_data.PREFIX}l{next(_names)}",
+                                                    password=cost_data.PASSWORD)
+        running = services.create_match(user=user, game="hansa", players=2).pk
+        lobby_services.join_match(user=friend, match_id=running)
+        _leavers.append(user.pk)  # a tombstone afterwards: its name loses the prefix
+        return Token.objects.create(user=user).key
+
     match_out = "{ match { id } errors { code } }"
     return {
         "Mutation.register": lambda: (
@@ -122,6 +133,9 @@ def _setups(data: cost_data.CostData) -> dict[str, Setup]:
         "Mutation.requestAnalysis": lambda: (  # joins the analysis graphql_cost_data made
             "mutation($id: ID!) { requestAnalysis(matchId: $id) { errors { code } } }",
             {"id": data.longest}, token),
+        "Mutation.deleteAccount": lambda: (
+            "mutation($p: String!) { deleteAccount(password: $p) { deleted errors { code } } }",
+            {"p": cost_data.PASSWORD}, leaver_token()),
         "Mutation.createMatch": lambda: (
             f"mutation {{ createMatch(game: \"hansa\", players: 3) {match_out} }}", {}, token),
         "Mutation.joinMatch": lambda: (
@@ -201,4 +215,5 @@ def mutation_costs(client: Client, data: cost_data.CostData, runs: int) -> dict[
         data.hero.save(update_fields=["password"])
     finally:
         celery_app.control.purge()  # the bot turns queued by starts and moves
+        get_user_model().objects.filter(pk__in=_leavers).delete()
     return costs

@@ -45,7 +45,7 @@ def race_check(hosts: list[str], tokens: list[str], submits: int = 20) -> dict:
             lambda i: http(hosts[i % len(hosts)], "POST", path + "moves/", tokens[seat], body),
             range(submits)))
     logged = list(Move.objects.filter(match_id=match["id"]).values_list("ply", flat=True))
-    return {"landed": sum(status == 201 for status, _ in answers),
+    return {"match": match["id"], "landed": sum(status == 201 for status, _ in answers),
             "refused": sorted({answer.get("error", {}).get("code", str(status))
                                for status, answer in answers if status != 201}),
             "log": logged}

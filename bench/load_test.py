@@ -30,6 +30,20 @@ over the instances, and afterwards prints:
 With several sizes (``--matches 200 400 800``) it runs each in turn on the same
 services, prints that for each, and ends with one table row per size.
 
+``--rolling-restart-at S``: S seconds into each size, every web process and then every
+worker is replaced one by one (bench/rolling_restart.py, docs/operations.md "Rolling
+restarts"), and it prints what was replaced and how long it took; the errors, the
+acknowledged moves against the log, and the checks then tell whether the restart cost
+anything. (Replaced workers' CPU is not in the CPU figures.)
+
+``--metrics-port P``: every web and worker process writes its metrics to one
+PROMETHEUS_MULTIPROC_DIR (under .var/load/) and the exporter (infra/observability/
+exporter.py) serves them on 127.0.0.1:P (0: a free port, printed) for a Prometheus to
+scrape during the run; the window of each size is printed (UTC) for its queries
+(docs/operations.md "Metrics": the move rate beside the load test's count), and the
+service stays up ``--metrics-linger`` seconds (15) after the last size, so that a scrape
+comes after the last move.
+
 ``--socket``: people play over the play socket (bench/socket_players.py: a player's and a
 spectator's socket per match), with the figures and checks of bench/socket_checks.py.
 
@@ -45,9 +59,12 @@ import csv
 import json
 import os
 import secrets
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -70,8 +87,10 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from load_checks import bot_replies_ms, check_matches, http, race_check  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
+from rolling_restart import ping_worker, roll  # noqa: E402
 
 from accounts.models import User  # noqa: E402
+from config.celery import app as celery_app  # noqa: E402
 from games.matches.models import Match, Move  # noqa: E402
 
 VAR = ROOT / ".var" / "load"
@@ -83,6 +102,8 @@ RAISED_THROTTLES = {f"THROTTLE_{scope}": "1000000/min"
 #: between two sizes of a ramp: the bots answer the last moves of one size before the
 #: next size's window opens
 SETTLE_S = 5
+#: what each --rolling-restart-at restart did (bench/rolling_restart.py's roll())
+ROLLED: list[dict] = []
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -116,14 +137,42 @@ def wait_healthy(url: str, timeout: float = 120) -> None:
     raise SystemExit(f"{url} did not answer; see {VAR}")
 
 
+def service_env(args) -> dict:
+    """Served as in production (DEBUG off), which refuses the development key: a throwaway
+    key per run unless the caller set one (kept for the run: a replacement must share it)."""
+    os.environ.setdefault("SECRET_KEY", f"bench-{secrets.token_hex(16)}")
+    return {**os.environ, **RAISED_THROTTLES, "DEBUG": "false", "LOG_LEVEL": "WARNING",
+            "WEB_PROCESSES": str(args.web_processes),
+            "CELERY_WORKER_CONCURRENCY": str(args.worker_threads)}
+
+
+#: processes beside the service (the metrics exporter), stopped with it
+SIDECARS: list[subprocess.Popen] = []
+
+
+def start_exporter(args, env: dict) -> None:
+    """Every process's metrics in one directory, served by the exporter (module doc)."""
+    directory = VAR / "prometheus"
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    # in os.environ too: processes a rolling restart starts (service_env) write there
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = env["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+    port = args.metrics_port
+    if port == 0:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+    SIDECARS.append(start([sys.executable, "-m", "infra.observability.exporter"],
+                          {**env, "METRICS_PORT": str(port)}, VAR / "exporter.log"))
+    wait_healthy(f"http://127.0.0.1:{port}/metrics")
+    print(f"[load] metrics on http://127.0.0.1:{port}/metrics", flush=True)
+
+
 def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen], list[str]]:
     """The web and the worker processes of every instance, and the instances' base URLs."""
-    # served as in production (DEBUG off), which refuses the development key: a throwaway
-    # key per run unless the caller set one
-    env = {**os.environ, **RAISED_THROTTLES, "DEBUG": "false", "LOG_LEVEL": "WARNING",
-           "SECRET_KEY": os.environ.get("SECRET_KEY") or f"bench-{secrets.token_hex(16)}",
-           "WEB_PROCESSES": str(args.web_processes),
-           "CELERY_WORKER_CONCURRENCY": str(args.worker_threads)}
+    env = service_env(args)
+    if args.metrics_port is not None:
+        start_exporter(args, env)
     web, workers, hosts = [], [], []
     for instance in range(args.instances):
         port = args.port + instance
@@ -131,16 +180,42 @@ def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen],
                          {**env, "HOST": "127.0.0.1", "PORT": str(port)},
                          VAR / f"web-{instance}.log"))
         for worker in range(args.workers):
-            beat = ["-B", "--schedule", str(VAR / "beat-schedule")] \
-                if instance == 0 and worker == 0 else []
-            workers.append(start(
-                [str(BIN / "celery"), "-A", "config", "worker", "-l", "warning", *beat,
-                 "-n", f"load-{instance}-{worker}@%h"],
-                env, VAR / f"worker-{instance}-{worker}.log"))
+            workers.append(start_worker(env, instance, worker))
         hosts.append(f"http://127.0.0.1:{port}")
     for host in hosts:
         wait_healthy(f"{host}/api/v1/health")
     return web, workers, hosts
+
+
+def start_worker(env: dict, instance: int, worker: int, generation: int = 0):
+    """A Celery worker on both queues; the first one also runs beat. A replacement
+    (``generation`` > 0, a rolling restart) gets a name of its own."""
+    beat = ["-B", "--schedule", str(VAR / "beat-schedule")] \
+        if instance == 0 and worker == 0 else []
+    suffix = f"-r{generation}" if generation else ""
+    return start([str(BIN / "celery"), "-A", "config", "worker", "-l", "warning", *beat,
+                  "-n", f"load-{instance}-{worker}{suffix}@%h"],
+                 env, VAR / f"worker-{instance}-{worker}.log")
+
+
+def rolling_restart_later(args, web, workers) -> threading.Thread:
+    """``--rolling-restart-at`` seconds into the run: every web tier, then every worker,
+    replaced one by one (bench/rolling_restart.py); the outcome lands in ``ROLLED``."""
+    env = service_env(args)
+
+    def run() -> None:
+        time.sleep(args.rolling_restart_at)
+        generation = iter(range(1, 1000))
+
+        def start_like(index: int):
+            return start_worker(env, index // args.workers, index % args.workers,
+                                next(generation))
+
+        ROLLED.append(roll(web, workers, start_like, lambda w: ping_worker(celery_app, w)))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
 
 
 def start_locust(args, matches: int, hosts: list[str], tokens_file: Path,
@@ -195,6 +270,8 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     started = timezone.now()
     memory = socket_checks.Memory(web, prefix) if args.socket else None
     locust = start_locust(args, matches, hosts, tokens_file, prefix)
+    rolling = rolling_restart_later(args, web, workers) \
+        if args.rolling_restart_at is not None else None
     try:
         meter, notes = cpu_meter(args, web, workers, locust)
         meter.start()
@@ -208,6 +285,8 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
             locust.terminate()
         locust.wait()
     ended = timezone.now()
+    if rolling is not None:
+        rolling.join(timeout=600)
     race = race_check(hosts, json.loads(tokens_file.read_text()))
     match_ids = list(Match.objects.filter(created_by__username__startswith="load-",
                                           created_at__gte=started)
@@ -218,10 +297,16 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     return {
         **socket_part,
         "matches": matches, "seconds": (ended - started).total_seconds(), "rows": rows,
+        "window": (started, ended),
         "moves": Move.objects.filter(match_id__in=match_ids, created_at__lte=ended).count(),
         "human_moves": int(move_row.get("Request Count", 0)) -
         int(move_row.get("Failure Count", 0)),
         "replies": bot_replies_ms(match_ids), "race": race, "checks": check_matches(match_ids),
+        # every 201 the people got is a move of theirs (seat 0) in the log
+        "human_moves_logged": Move.objects.filter(match_id__in=match_ids, seat=0,
+                                                  created_at__lte=ended)
+        .exclude(match_id=race["match"] if race else None).count(),
+        "rolled": ROLLED[-1] if rolling is not None and ROLLED else None,
         "cpu": cpu, "cpu_notes": notes,
     }
 
@@ -243,8 +328,20 @@ def print_size(args, result: dict) -> None:
               f"p99 {percentile(replies, 0.99):.0f} ms (n={len(replies)})")
     print(f"moves/s (people and bots): {result['moves'] / result['seconds']:.1f}  "
           f"({result['moves']} moves)")
+    print(f"window (UTC): {result['window'][0].isoformat()} .. {result['window'][1].isoformat()}")
     failures = rows.get("Aggregated", {}).get("Failure Count", "?")
     print(f"errors: {failures}")
+    # none lost when the log holds at least as many (a move in flight as locust stopped
+    # may be logged yet not counted)
+    print(f"human moves acknowledged (201): {result['human_moves']}, in the log: "
+          f"{result['human_moves_logged']}")
+    if args.rolling_restart_at is not None:
+        rolled = result["rolled"]
+        print("rolling restart: " + (
+            f"at {args.rolling_restart_at:.0f} s, {len(rolled['web'])} web tier(s) "
+            f"(processes {[w['old'] for w in rolled['web']]} -> "
+            f"{[w['new'] for w in rolled['web']]}) and {rolled['workers']} worker(s) "
+            f"replaced in {rolled['seconds']:.1f} s" if rolled else "DID NOT COMPLETE"))
     if race:
         print(f"race: 20 concurrent submits at one ply over {args.instances} instance(s): "
               f"{race['landed']} landed, refused with {race['refused']}, log plies "
@@ -299,6 +396,13 @@ def main() -> None:
     parser.add_argument("--spawn-rate", type=float, default=20)
     parser.add_argument("--think", type=float, nargs=2, default=(5.0, 10.0))
     parser.add_argument("--poll", type=float, default=1.0)
+    parser.add_argument("--rolling-restart-at", type=float, default=None, metavar="S",
+                        help="S seconds into each size, replace every web process and "
+                        "worker one by one (docs/operations.md \"Rolling restarts\")")
+    parser.add_argument("--metrics-port", type=int, default=None,
+                        help="serve every process's metrics on this port (0: a free one)")
+    parser.add_argument("--metrics-linger", type=float, default=15,
+                        help="seconds the service stays up after the run, for a last scrape")
     parser.add_argument("--socket", action="store_true",
                         help="people play over the play socket (a player's and a "
                         "spectator's socket per match) instead of polling REST")
@@ -319,8 +423,12 @@ def main() -> None:
             prefix = VAR / ("locust" if len(args.matches) == 1 else f"locust-{matches}")
             results.append(run_size(args, matches, web, workers, hosts, tokens_file, prefix))
             print_size(args, results[-1])
+        if SIDECARS:
+            print(f"[load] serving {args.metrics_linger:.0f} s more for a last scrape",
+                  flush=True)
+            time.sleep(args.metrics_linger)
     finally:
-        stop_process_groups(web + workers)
+        stop_process_groups(web + workers + SIDECARS)
     if len(results) > 1:
         print_table(args, results)
 

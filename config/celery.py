@@ -10,6 +10,7 @@ import os
 from celery import Celery
 
 from games.matches.worker_steps import ResumeAfterConnect
+from infra.observability import celery_signals  # noqa: F401 - connects request ids, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

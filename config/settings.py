@@ -46,11 +46,14 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc assets served by us, not a CDN
     "strawberry_django",
     "channels",
+    "django_prometheus",  # metrics: config/observability_settings.py
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
+    "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
+    "infra.observability.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
@@ -103,7 +106,7 @@ DATABASE_RUNTIME_ROLE = env_str("DATABASE_RUNTIME_ROLE", "game")
 
 REDIS_URL = env_str("REDIS_URL", f"redis://127.0.0.1:{env_int('REDIS_PORT', 63799)}/0")
 
-# Shared by every web process: throttle counters (and later caches) must agree across them.
+# Shared by every web process: throttle counters must agree across them.
 CACHE_TIMEOUT_SECONDS = float(env_str("CACHE_TIMEOUT_SECONDS", "0.25"))
 CACHES = {
     "default": {
@@ -142,7 +145,6 @@ USE_TZ = True
 
 # Bodies larger than this are refused (413 payload_too_large); a move is a few hundred bytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 1024 * 1024)
-
 # A GraphQL query or mutation stops resolving fields after this long (games/graphql/limits.py).
 GRAPHQL_TIMEOUT_SECONDS = float(env_str("GRAPHQL_TIMEOUT_SECONDS", "5"))
 
@@ -175,7 +177,7 @@ CORS_ALLOW_CREDENTIALS = False
 # (If-None-Match), resuming the feed stream (Last-Event-ID) and the language.
 CORS_ALLOW_HEADERS = ("accept", "accept-language", "authorization", "content-type",
                       "if-none-match", "last-event-id", "x-csrftoken", "x-requested-with")
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Content-Language"]
+CORS_EXPOSE_HEADERS = ["ETag", "Retry-After", "Content-Language", "X-Request-Id"]
 CORS_PREFLIGHT_MAX_AGE = 600
 
 STATIC_URL = "static/"
@@ -197,13 +199,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "infra.api_errors.api_exception_handler",
-    # Rates per client (user id, or address when anonymous); the scopes are applied by
-    # the views. The load test raises them through the environment.
+    # Rates per client (user id, or address when anonymous); the load test raises them.
     "DEFAULT_THROTTLE_RATES": {
         "anon_read": env_str("THROTTLE_ANON_READ", "120/min"),
         "user_read": env_str("THROTTLE_USER_READ", "600/min"),
         "move": env_str("THROTTLE_MOVE", "120/min"),
         "auth": env_str("THROTTLE_AUTH", "10/min"),
+        # board.png: rasterising costs some 30 times the SVG's CPU (bench/board_pictures.py)
+        "picture": env_str("THROTTLE_PICTURE", "60/min"),
     },
 }
 
@@ -213,8 +216,8 @@ REST_FRAMEWORK = {
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["infra.throttles.ApiRateThrottle"]
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0)
 
-# GraphiQL at /graphql/ in a browser (assets vendored in games/static/graphiql/): on by
-# default like Swagger UI and ReDoc, since the schema is public anyway; GRAPHIQL=false hides it.
+# GraphiQL at /graphql/ (assets in games/static/graphiql/): on like Swagger UI (the schema
+# is public anyway); GRAPHIQL=false hides it.
 GRAPHIQL = env_bool("GRAPHIQL", True)
 
 SPECTACULAR_SETTINGS = {
@@ -277,12 +280,10 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # celery's consumer, minus the crash of celery 5.7.0 when Redis drops while a task runs.
 CELERY_WORKER_CONSUMER = "config.celery_consumer:Consumer"
-# A message delivered to a worker that dies (kill -9, OOM, lost host) stays in Redis's
-# "unacked" set until the visibility timeout, then any live worker puts it back in the
-# queue. It must exceed the longest time a message legitimately stays unacked: our longest
-# task (a sweep, about 1 s; a bot turn is under 0.5 s) plus the largest retry countdown
-# (games/matches/tasks.py caps it at 10 s). kombu's default, an hour, is what left a killed
-# worker's match stalled until the beat sweep.
+# A message delivered to a worker that dies (kill -9, OOM, lost host) stays "unacked" in
+# Redis until the visibility timeout, then a live worker requeues it. It must exceed our
+# longest task (a sweep, about 1 s) plus the largest retry countdown (10 s: games/
+# task_options.py); kombu's default hour left a killed worker's match stalled.
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 30)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
@@ -326,13 +327,6 @@ CHANNEL_LAYERS = {
     },
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-}
-
 # -- capacity (issue 14): pooled connections, Celery queues and concurrency -----------------
 # Every web and worker process keeps a psycopg pool instead of opening a PostgreSQL session
 # per request or task (12-14 ms each, measured). Django hands a pooled connection to each
@@ -354,11 +348,9 @@ if env_bool("DB_POOL", True):
     }
 
 # The hottest fixed statements (token, a match's lock and read, a move's writes, the 304
-# check) run as server-side prepared statements: PostgreSQL parses and plans each once per
-# session instead of on every request (infra/prepared.py). Only those statements are
-# prepared: the ORM's own cursors bind on the client and never prepare. Behind a pooler
-# that cannot keep prepared statements (pgbouncer in transaction mode before 1.21), set
-# DB_PREPARED_STATEMENTS=false.
+# check) are prepared server-side, once per session (infra/prepared.py); the ORM's own
+# cursors bind on the client and never prepare. Behind a pooler that cannot keep them
+# (pgbouncer in transaction mode before 1.21), set DB_PREPARED_STATEMENTS=false.
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
     0 if env_bool("DB_PREPARED_STATEMENTS", True) else None)
 
@@ -380,10 +372,9 @@ ASYNC_HTTP_PATHS = (r"/api/v1/stream", r"/api/v1/users/[^/]+/records",
 CELERY_BOT_QUEUE = env_str("CELERY_BOT_QUEUE", "bots")
 CELERY_TASK_ROUTES = {"games.tasks.play_bot_turn": {"queue": CELERY_BOT_QUEUE}}
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE))
-# Post-game analyses (games/analysis/, docs/analysis.md) run minutes each: their own queue,
-# which the default worker does not consume (it is not in CELERY_TASK_QUEUES), so bot
-# turns, scoring and clock deadlines never wait behind one. A worker of its own serves it:
-# `celery -A config worker -Q analysis --concurrency=1` (scripts/run.sh, docker-compose.yml).
+# Post-game analyses (config/analysis_settings.py) run minutes each: their own queue, not in
+# CELERY_TASK_QUEUES, so bot turns, scoring and deadlines never wait behind one; a worker
+# of its own (`-Q analysis --concurrency=1`: scripts/run.sh, docker-compose.yml) serves it.
 CELERY_ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", "analysis")
 CELERY_TASK_ROUTES["games.analysis.tasks.*"] = {"queue": CELERY_ANALYSIS_QUEUE}
 # Threads, not prefork: Celery's Django fix-up closes the whole connection pool after each
@@ -392,20 +383,7 @@ CELERY_TASK_ROUTES["games.analysis.tasks.*"] = {"queue": CELERY_ANALYSIS_QUEUE}
 CELERY_WORKER_POOL = env_str("CELERY_WORKER_POOL", "threads")
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 4)
 
-# Post-game analysis (docs/analysis.md): search iterations per decision and sampled worlds
-# judging the played and the best move (together they decide every figure), the CPU a
-# match's analysis may spend before it stops, the analyses a user may request per day
-# (admins: no limit), whether rated matches are analysed when scored, and how old a
-# running analysis's heartbeat may grow before the next request sends it again.
-ANALYSIS_ITERATIONS = env_int("ANALYSIS_ITERATIONS", 300)
-ANALYSIS_SAMPLES = env_int("ANALYSIS_SAMPLES", 24)
-ANALYSIS_CPU_SECONDS = float(env_str("ANALYSIS_CPU_SECONDS", "600"))
-ANALYSIS_DAILY_LIMIT = env_int("ANALYSIS_DAILY_LIMIT", 10)
-ANALYSE_RATED_MATCHES = env_bool("ANALYSE_RATED_MATCHES", False)
-ANALYSIS_STALE_SECONDS = env_int("ANALYSIS_STALE_SECONDS", 120)
-
-# Quick match: how long a request waits for opponents before it expires.
-QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)
+QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)  # a request's wait
 
 # -- GraphQL: expensive operations at once (issue 21): games/graphql/concurrency.py -------
 # An operation whose estimated cost reaches GRAPHQL_EXPENSIVE_COST (units of about 50 us:
@@ -420,6 +398,8 @@ GRAPHQL_EXPENSIVE_PER_PROCESS = env_int("GRAPHQL_EXPENSIVE_PER_PROCESS",
 # seconds a process takes the next one d x (1 - share) / share later at the earliest.
 GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))
 
-# HTTPS behind the entry point, and the play socket: their own modules (one job each).
+# The analysis, HTTPS, the play socket, metrics and logs (LOGGING): their own modules.
+from config.analysis_settings import *  # noqa: E402,F401,F403
 from config.https_settings import *  # noqa: E402,F401,F403
+from config.observability_settings import *  # noqa: E402,F401,F403
 from config.play_settings import *  # noqa: E402,F401,F403

@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/v1/", include("games.analysis.urls")),
     path("api/v1/", include("games.lobby.urls")),
     path("api/v1/", include("games.quickmatch.urls")),
+    path("api/v1/", include("games.leaving.urls")),
     path("api/v1/stream/", stream_view, name="feed-stream"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),
     path(

@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 def _register_extra_games(**kwargs) -> None:
@@ -16,6 +17,7 @@ def _register_extra_games(**kwargs) -> None:
 
 class GamesConfig(AppConfig):
     name = "games"
+    verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
@@ -26,6 +28,13 @@ class GamesConfig(AppConfig):
         # (infra/database_roles.py): tables added by later migrations included.
         post_migrate.connect(grant_after_migrate, sender=self,
                              dispatch_uid="grant_runtime_privileges")
+
+        # An erased account leaves its games (games/leaving/services.py): accounts sends
+        # the signal, as it may not import games.
+        from accounts.erasure import account_erased
+        from games.leaving.services import on_account_erased
+
+        account_erased.connect(on_account_erased, dispatch_uid="games-leaving")
 
         _register_extra_games()
         setting_changed.connect(_register_extra_games, dispatch_uid="games-extra-games")

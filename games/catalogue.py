@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.clocks import presets as clock_presets
+from games.i18n.catalogue import localized_entry
 from games.matches.setup_checks import engine_for
 from rules import available_games
 from rules.bots import BOT_KINDS
@@ -19,7 +20,8 @@ def get_game(game: str) -> dict:
     "options", "rules_version", "bot_kinds", "bot_levels", "move_schema", "time_controls"}``
     and whatever else the engine describes for drawing the game (Han ``maps``, ``drawing``);
     ``bot_levels`` describes each bot kind with its search budget and the strength measured
-    in this game (bench/bot_strength.py). Raises UnknownGame (404)."""
+    in this game (bench/bot_strength.py). Titles, descriptions and names are in the active
+    language (games/i18n/catalogue.py). Raises UnknownGame (404)."""
     engine = engine_for(game)
     entry = dict(engine.describe())
     entry.setdefault("game", game)
@@ -29,4 +31,4 @@ def get_game(game: str) -> dict:
     entry["bot_levels"] = [
         {**level, "strength": level["strength"].get(game, {})} for level in bot_levels()
     ]
-    return entry
+    return localized_entry(entry)  # in the request's language (games/i18n/catalogue.py)

@@ -16,6 +16,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers, status
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -34,7 +36,7 @@ class ApiError(exceptions.APIException):
         class StalePly(ApiError):
             status_code = 409
             default_code = "stale_ply"
-            default_detail = "The match has moved on since you looked."
+            default_detail = _("The match has moved on since you looked.")
 
     and raise ``StalePly(details={"expected_ply": 3, "current_ply": 4})``; any of message,
     code, details and status can also be given per instance.
@@ -42,7 +44,7 @@ class ApiError(exceptions.APIException):
 
     status_code = status.HTTP_400_BAD_REQUEST
     default_code = "error"
-    default_detail = "The request could not be processed."
+    default_detail = _("The request could not be processed.")
 
     def __init__(
         self,
@@ -66,7 +68,7 @@ class ServiceUnavailable(ApiError):
 
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "service_unavailable"
-    default_detail = "The service is briefly unavailable; retry in a few seconds."
+    default_detail = _("The service is briefly unavailable; retry in a few seconds.")
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -124,7 +126,9 @@ def _describe(exc: exceptions.APIException) -> tuple[str, str, dict[str, Any]]:
     if isinstance(exc, exceptions.ValidationError):
         details = _validation_details(exc)
         first = _first_message(details)
-        return "invalid_input", f"Invalid input: {first}" if first else "Invalid input.", details
+        message = gettext("Invalid input: %(problem)s") % {"problem": first} if first \
+            else gettext("Invalid input.")
+        return "invalid_input", message, details
     details: dict[str, Any] = {}
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         details["retry_after_seconds"] = int(exc.wait + 0.999)
@@ -178,7 +182,9 @@ def _is_api_path(request) -> bool:
 def not_found_view(request, exception=None):
     if _is_api_path(request):
         return JsonResponse(
-            error_body("not_found", f"No API endpoint at {request.path}."), status=404
+            error_body("not_found",
+                       gettext("No API endpoint at %(path)s.") % {"path": request.path}),
+            status=404,
         )
     from django.views.defaults import page_not_found
 
@@ -190,13 +196,14 @@ def server_error_view(request):
     # outside a DRF view (a middleware's session lookup, say) is still a 503 under /api/.
     if _is_api_path(request) and isinstance(sys.exc_info()[1], UNAVAILABLE):
         response = JsonResponse(
-            error_body(ServiceUnavailable.default_code, ServiceUnavailable.default_detail),
+            error_body(ServiceUnavailable.default_code, str(ServiceUnavailable.default_detail)),
             status=503,
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
     if _is_api_path(request):
-        return JsonResponse(error_body("server_error", "Internal server error."), status=500)
+        return JsonResponse(error_body("server_error", gettext("Internal server error.")),
+                            status=500)
     from django.views.defaults import server_error
 
     return server_error(request)
@@ -210,5 +217,6 @@ class Throttled(ApiError):
     default_code = "throttled"
 
     def __init__(self, seconds: int) -> None:
-        super().__init__(f"Too many requests: try again in {seconds} s.",
+        super().__init__(gettext("Too many requests: try again in %(seconds)s s.")
+                         % {"seconds": seconds},
                          details={"retry_after_seconds": seconds})

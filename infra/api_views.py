@@ -13,6 +13,8 @@ filter holds any control character (infra/text_inputs.py; bodies: infra/parsers.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework.views import APIView
 
 from infra.api_errors import ApiError
@@ -21,11 +23,17 @@ from infra.text_inputs import refuse_control_characters
 
 class UnknownQueryParameter(ApiError):
     default_code = "invalid_request"
-    default_detail = "Unknown query parameter."
+    default_detail = _("Unknown query parameter.")
+
+
+#: query-string parameters every endpoint takes: ``lang`` chooses the language of the
+#: messages (infra/language.py), like Accept-Language
+COMMON_QUERY_PARAMS = ("lang",)
 
 
 class ApiView(APIView):
-    #: the query-string parameters this view reads; any other is a 400
+    #: the query-string parameters this view reads (and COMMON_QUERY_PARAMS); any other
+    #: is a 400
     query_params: tuple[str, ...] = ()
     #: body fields of free text that may span lines (TAB, LF and CR, no other control)
     multiline_fields: tuple[str, ...] = ()
@@ -36,12 +44,14 @@ class ApiView(APIView):
         for name, values in request.query_params.lists():  # every value of a repeated one
             for value in values:
                 refuse_control_characters({name: value}, "")
-        unknown = sorted(set(request.query_params) - set(self.query_params))
+        unknown = sorted(set(request.query_params) - set(self.query_params)
+                         - set(COMMON_QUERY_PARAMS))
         if unknown:
             names = ", ".join(repr(name[:40]) for name in unknown[:5])
-            allowed = ", ".join(self.query_params) or "none"
+            allowed = ", ".join(self.query_params) or gettext("none")
             raise UnknownQueryParameter(
-                f"Unknown query parameter {names}; this endpoint takes: {allowed}.",
+                gettext("Unknown query parameter %(names)s; this endpoint takes: %(allowed)s.")
+                % {"names": names, "allowed": allowed},
                 details={"unknown": [name[:40] for name in unknown[:10]],
                          "allowed": list(self.query_params)},
             )

@@ -17,8 +17,12 @@ schema - including those a future migration adds:
   games_result (rewritten whole) and on authtoken_token (created and deleted, never
   changed);
 - DELETE only where the code deletes: sessions (logout), tokens (revoke), seats (leave),
-  results (re-scoring), and the admin's group and permission links;
-- nothing but SELECT on django_migrations.
+  results (re-scoring), a leaver's feed events (erasure), and the admin's group and
+  permission links;
+- nothing but SELECT on django_migrations;
+- EXECUTE on ``accounts_erase_user`` (accounts/migrations/0003), the owner's function that
+  turns an account into a tombstone: the one change of a username, an email or
+  ``is_active`` the runtime can make (accounts/erasure.py).
 
 What it cannot prevent: the runtime role must INSERT moves and UPDATE matches and results
 to play at all, so a stolen runtime password can still append a well-formed move or
@@ -44,6 +48,7 @@ DELETABLE = {
     "authtoken_token",  # accounts.services.revoke_token
     "games_seat",  # games.matches.services.leave_match
     "games_result",  # games.matches.scoring.score_match(rescore=True) rewrites the results
+    "games_feedevent",  # games.leaving.services: an erased account's feed goes with it
     "accounts_user_groups",  # the admin editing a user's groups and permissions
     "accounts_user_user_permissions",
     "auth_group_permissions",
@@ -62,6 +67,8 @@ USER_UPDATABLE = ("password", "last_login")
 NO_UPDATE = {"games_move", "games_incident", "games_result", "authtoken_token",
              "games_match", "accounts_user"}
 READ_ONLY = {"django_migrations"}
+#: the owner's functions the runtime may call (SECURITY DEFINER: each checks what it does)
+RUNTIME_FUNCTIONS = ("accounts_erase_user(bigint, text)",)
 #: the row-level policy on accounts_user: the runtime inserts no staff and no superuser
 USER_POLICIES = ("every_role_every_user", "runtime_makes_no_staff")
 
@@ -106,7 +113,15 @@ def grant_runtime_privileges(using: str = "default") -> bool:
             if updatable is not None:
                 _grant_column_updates(connection, cursor, table, grantee, updatable)
         _runtime_inserts_no_staff(connection, cursor, grantee)
+        _grant_functions(cursor, grantee)
     return True
+
+
+def _grant_functions(cursor, grantee: str) -> None:
+    for function in RUNTIME_FUNCTIONS:
+        cursor.execute("SELECT to_regprocedure(%s) IS NOT NULL", [function])
+        if cursor.fetchone()[0]:  # created by its migration (absent while migrating back)
+            cursor.execute(f"GRANT EXECUTE ON FUNCTION {function} TO {grantee}")
 
 
 def _updatable_columns(connection, cursor, table: str) -> list[str] | None:

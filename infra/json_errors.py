@@ -13,6 +13,7 @@ traceback or a debug page.
 from __future__ import annotations
 
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext
 
 from infra.api_errors import error_body
 from infra.url_policy import is_api_path
@@ -31,15 +32,17 @@ _CODE_OF_STATUS = {
 
 def _message(request, status: int, response: HttpResponse) -> str:
     if status == 404:
-        return f"No API endpoint at {request.path}."
+        return gettext("No API endpoint at %(path)s.") % {"path": request.path}
     if status == 405:
         allowed = response.get("Allow", "")
-        return f"Method {request.method} not allowed at {request.path}" + (
-            f"; allowed: {allowed}." if allowed else "."
-        )
+        values = {"method": request.method, "path": request.path, "allowed": allowed}
+        if allowed:
+            return gettext("Method %(method)s not allowed at %(path)s; allowed: %(allowed)s.") \
+                % values
+        return gettext("Method %(method)s not allowed at %(path)s.") % values
     if status >= 500:
-        return "Internal server error."
-    return "The request could not be processed."
+        return gettext("Internal server error.")
+    return gettext("The request could not be processed.")
 
 
 def _is_json(response: HttpResponse) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -38,15 +39,19 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
+def _too_deep() -> str:
+    return gettext("JSON parse error - nested deeper than %(levels)s levels.") % {
+        "levels": MAX_JSON_DEPTH}
+
+
 class BoundedJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} "
-                             "levels.") from None
+            raise ParseError(_too_deep()) from None
         if json_depth(data) > MAX_JSON_DEPTH:
-            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.")
+            raise ParseError(_too_deep())
         view = (parser_context or {}).get("view")
         refuse_control_characters(data, "" if isinstance(data, dict) else "body",
                                   multiline=getattr(view, "multiline_fields", ()))

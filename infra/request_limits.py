@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
+from django.utils.translation import gettext
 
 from infra.api_errors import error_body
 
@@ -21,7 +22,8 @@ def _is_graphql(request) -> bool:
 
 def payload_too_large(request) -> JsonResponse:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    message = f"The request body is larger than the {limit} bytes this service accepts."
+    message = gettext("The request body is larger than the %(limit)s bytes this service "
+                      "accepts.") % {"limit": limit}
     if _is_graphql(request):  # GraphQL clients read GraphQL's error shape
         body = {"errors": [{"message": message, "extensions": {
             "code": "payload_too_large", "details": {"max_bytes": limit}}}]}

@@ -31,6 +31,8 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework.exceptions import ErrorDetail, ValidationError
 
 #: U+0000-U+001F and U+007F
@@ -38,9 +40,9 @@ CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f]")
 #: the same, less TAB, LF and CR: what free text over several lines may not hold
 CONTROL_CHARACTERS_BUT_LINE_BREAKS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
-MESSAGE = "Control characters (U+0000-U+001F, U+007F) are not accepted here."
-MULTILINE_MESSAGE = ("Control characters other than tab, line feed and carriage return "
-                     "(U+0000-U+001F, U+007F) are not accepted here.")
+MESSAGE = _("Control characters (U+0000-U+001F, U+007F) are not accepted here.")
+MULTILINE_MESSAGE = _("Control characters other than tab, line feed and carriage return "
+                      "(U+0000-U+001F, U+007F) are not accepted here.")
 
 
 class ControlCharacters(ValidationError):
@@ -52,9 +54,9 @@ class ControlCharacters(ValidationError):
     code = "invalid_input"
 
     def __init__(self, where: str, multiline: bool = False) -> None:
-        text = MULTILINE_MESSAGE if multiline else MESSAGE
+        text = str(MULTILINE_MESSAGE if multiline else MESSAGE)  # in the request's language
         super().__init__({where: [ErrorDetail(text, code="control_characters")]})
-        self.message = f"Invalid input: {where}: {text}"
+        self.message = gettext("Invalid input: %(problem)s") % {"problem": f"{where}: {text}"}
         self.details = {where: [{"message": text, "code": "control_characters"}]}
 
 

@@ -38,6 +38,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from infra import counters
+from infra.observability import metrics
 
 ANON_READ, USER_READ, MOVE, AUTH = "anon_read", "user_read", "move", "auth"
 
@@ -93,6 +94,7 @@ def hit(scope: str, ident: str) -> float | None:
     window = int(now // duration)
     count = counters.add(f"throttle:{scope}:{ident}:{window}", duration + 1)
     if count > limit:
+        metrics.throttled(scope)
         return (window + 1) * duration - now
     return None
 

@@ -9,6 +9,7 @@ through ``to_json`` / ``from_json``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 
@@ -16,7 +17,9 @@ class IllegalMove(Exception):
     """A move the rules refuse, or one that is malformed.
 
     ``code`` is stable and machine-readable (clients switch on it); ``message`` names the
-    problem for a person; ``details`` is JSON-able context that reveals nothing hidden.
+    problem for a person, in English; ``text`` is the same message as built with
+    ``rules.text.tr`` (the service translates it); ``details`` is JSON-able context that
+    reveals nothing hidden.
     """
 
     #: messages often quote the client's input; a client sending a huge value gets a
@@ -24,11 +27,13 @@ class IllegalMove(Exception):
     MAX_MESSAGE_LENGTH = 300
 
     def __init__(self, code: str, message: str, details: dict | None = None) -> None:
+        text = message
         if len(message) > self.MAX_MESSAGE_LENGTH:
             message = message[: self.MAX_MESSAGE_LENGTH - 3] + "..."
         super().__init__(message)
         self.code = code
         self.message = message
+        self.text = text  # a rules.text.Text when built with tr(): translatable
         self.details = details or {}
 
     def __repr__(self) -> str:
@@ -42,6 +47,7 @@ class InvalidOptions(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.text = message  # a rules.text.Text when built with tr(): translatable
         self.details = details or {}
 
 
@@ -112,6 +118,14 @@ class Engine(ABC):
             "discriminator": {"propertyName": "type"},
         }
 
+    def view_schema(self) -> dict:
+        """JSON Schema (2020-12, as OpenAPI 3.1 reads it) of what ``view`` returns, so a
+        client generated from the REST schema types each game's view (issue 22): the
+        components ``<Game>View``. The default says only that a view is an object with
+        a ``game`` key."""
+        return {"type": "object", "required": ["game"],
+                "properties": {"game": {"type": "string"}}, "additionalProperties": True}
+
     def redact_event(self, event: dict, viewer: int | None) -> dict:
         """What ``viewer`` (a seat, or None for a spectator) may see of ``event`` while
         the game runs. The default shows everything; games whose events carry a seat's
@@ -167,8 +181,17 @@ class Engine(ABC):
             return [float(score) for score in self.result(state)["scores"]]
         return [0.0] * len(self.view(state, None).get("scores", []))
 
-    def render_svg(self, view: dict) -> str | None:
+    def full_view(self, state: Any) -> dict:
+        """Everything of ``state`` in the shape of a view: every hand and face-down card,
+        for pictures of a match that has ended (its replay at any ply is public then). The
+        default is the spectator's view, which a game whose views hide nothing may keep.
+        Never shown before the end: the service decides when (games/boards)."""
+        return self.view(state, None)
+
+    def render_svg(self, view: dict, translate: Callable[[str], str] | None = None) -> str | None:
         """An SVG picture of what ``view`` shows, for admins and debugging; ``None`` where
         a game draws nothing. Pure string building from the view alone (no I/O, no hidden
-        state), with every text in it XML-escaped, so it is safe to embed in a page."""
+        state), with every text in it XML-escaped, so it is safe to embed in a page.
+        ``translate`` maps each English label (a ``rules.text.tr`` template or a name from
+        the game data) to another language; without it the labels are English."""
         return None

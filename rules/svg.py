@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from rules.text import in_drawing_language
+
 
 def svg_attrs(attrs: dict) -> str:
     """``class_="x", data_seat=1`` -> ` class="x" data-seat="1"`; None values are left out."""
@@ -16,7 +18,10 @@ def svg_attrs(attrs: dict) -> str:
 
 
 def svg_element(tag: str, text: str | None = None, **attrs) -> str:
-    """One element; ``text`` and every attribute value are escaped here."""
+    """One element; ``text`` and every attribute value are escaped here. A string ``text``
+    (a ``rules.text.tr`` label or a name from the game data) is put in the drawing's
+    language (``rules.text.translating``); attribute values are ids and stay as they are."""
     if text is None:
         return f"<{tag}{svg_attrs(attrs)}/>"
-    return f"<{tag}{svg_attrs(attrs)}>{escape(str(text))}</{tag}>"
+    shown = in_drawing_language(text) if isinstance(text, str) else str(text)
+    return f"<{tag}{svg_attrs(attrs)}>{escape(shown)}</{tag}>"

@@ -7,6 +7,12 @@
 # container image and the benchmarks, so all of them serve the same way.
 #
 #   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)  UVICORN
+#   WEB_START_TIMEOUT_S (60)
+#   PROMETHEUS_MULTIPROC_DIR: where the processes write their metrics (docs/operations.md
+#   "Metrics"). Given, it is the caller's (scripts/run.sh empties it and runs the exporter
+#   beside the worker); unset, this script makes one of its own, empty, under .var/.
+#
+# kill -HUP <uvicorn's pid> replaces the processes one by one (new code, no dropped request).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,6 +21,12 @@ UVICORN="${UVICORN:-$ROOT/.venv/bin/uvicorn}"
 [ -x "$UVICORN" ] || UVICORN="$(command -v uvicorn || true)"
 [ -n "$UVICORN" ] || { echo "serve_web.sh: uvicorn not found (make install)" >&2; exit 1; }
 cd "$ROOT"
+
+if [ -z "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+    export PROMETHEUS_MULTIPROC_DIR="$ROOT/.var/prometheus-web-${PORT:-8000}"
+    rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+fi
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 
 args=(
     config.asgi:application
@@ -30,6 +42,13 @@ args=(
     # behind the compose entry point (nginx) the client's address comes in X-Forwarded-For
     --proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}"
     --timeout-graceful-shutdown 10
+    # SIGHUP replaces the processes one by one (docs/operations.md "Rolling restarts"): a
+    # new one must serve within this many seconds or the restart stops, keeping the old
+    # ones. uvicorn's 5 s is less than loading Django takes on a busy machine. It is also
+    # how long a process may leave a health ping unanswered before it counts as hung.
+    --timeout-worker-healthcheck "${WEB_START_TIMEOUT_S:-60}"
+    # JSON lines from the supervisor too (the workers' come from settings.LOGGING)
+    --log-config "$ROOT/config/uvicorn_logging.json"
     # longer than a client's or load balancer's idle reuse: closing a kept-alive
     # connection just as the client reuses it drops that request (seen under load at 5 s)
     --timeout-keep-alive "${WEB_KEEP_ALIVE_S:-75}"

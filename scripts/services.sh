@@ -43,21 +43,9 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 
 # ---------------------------------------------------------------- finding the binaries
 
-find_pg_bindir() {
-    local candidate
-    if candidate="$(command -v pg_ctl 2>/dev/null)" && [ -x "$(dirname "$(readlink -f "$candidate")")/initdb" ]; then
-        dirname "$(readlink -f "$candidate")"
-        return 0
-    fi
-    # Debian keeps the server binaries off PATH; take the newest installed major version.
-    for candidate in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
-        if [ -x "$candidate/initdb" ] && [ -x "$candidate/pg_ctl" ] && [ -x "$candidate/postgres" ]; then
-            echo "$candidate"
-            return 0
-        fi
-    done
-    return 1
-}
+# find_pg_bindir, pg_service_user
+# shellcheck source=scripts/pg_common.sh
+source "$ROOT/scripts/pg_common.sh"
 
 find_redis_server() { command -v redis-server 2>/dev/null || { [ -x /usr/bin/redis-server ] && echo /usr/bin/redis-server; }; }
 
@@ -100,13 +88,7 @@ choose_layout() {
     if ! is_root; then
         return 0
     fi
-    if getent passwd postgres >/dev/null; then
-        SVC_USER=postgres
-    else
-        getent passwd gamesvc >/dev/null \
-            || useradd --system --no-create-home --shell /usr/sbin/nologin gamesvc
-        SVC_USER=gamesvc
-    fi
+    SVC_USER="$(pg_service_user)"
     if [ -L "$VAR/pg" ]; then
         PG_HOME="$(readlink -f "$VAR/pg")"
         PG_SOCKDIR="$(dirname "$PG_HOME")/run"

@@ -39,14 +39,14 @@ def purge_test_queue() -> None:
 
 def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrency: int = 2,
                  include: tuple[str, ...] = (), env: dict | None = None,
-                 level: str = "warning",
+                 level: str = "warning", celery_options: tuple[str, ...] = (),
                  queues: tuple[str, ...] = (TEST_QUEUE, TEST_BOT_QUEUE)) -> subprocess.Popen:
     """Start ``celery worker`` on both test queues (scoring and bot turns, as in
     production; ``queues`` names others, e.g. the analysis queue for an analysis worker)
     in its own session, so its whole process group can be signalled. The
     production pool by default (threads, CELERY_WORKER_POOL), and no other option than
     scripts/run.sh and docker-compose.yml give: the configuration decides the rest."""
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker",
+    command = [sys.executable, "-m", "celery", *celery_options, "-A", "config", "worker",
                "-Q", ",".join(queues),
                f"--pool={pool}", f"--concurrency={concurrency}",
                "-l", level, "-n", f"{name}-{os.getpid()}@%h"]

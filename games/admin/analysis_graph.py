@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
+from django.utils.translation import gettext as _
+
 WIDTH, HEIGHT, MARGIN = 720, 220, 36
 #: one colour per seat (five at most), readable on the admin's light and dark themes
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
@@ -31,7 +33,7 @@ def evaluation_svg(series: list[list[tuple[int, float]]], labels: dict[int, str]
         return MARGIN + inner_h * (top - value) / span_y
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-             f'role="img" aria-label="evaluation per seat">',
+             f'role="img" aria-label="{escape(_("evaluation per seat"))}">',
              f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
              f'<line x1="{MARGIN}" y1="{y(0):.1f}" x2="{WIDTH - MARGIN}" y2="{y(0):.1f}" '
              f'stroke="#888" stroke-dasharray="4 3"/>',
@@ -46,11 +48,13 @@ def evaluation_svg(series: list[list[tuple[int, float]]], labels: dict[int, str]
             parts.append(f'<polyline class="seat-{seat}" fill="none" stroke="{colour}" '
                          f'stroke-width="1.5" points="{path}"/>')
         for ply, value in points:
-            if ply in labels:
+            if ply in labels:  # the label's word: extracted for translation in analysis_panel
+                title = _("ply %(ply)s: %(label)s") % {"ply": ply, "label": _(labels[ply])}
                 parts.append(f'<circle cx="{x(ply):.1f}" cy="{y(value):.1f}" '
                              f'r="{LABEL_RADIUS[labels[ply]]}" fill="{colour}">'
-                             f'<title>ply {ply}: {escape(labels[ply])}</title></circle>')
+                             f'<title>{escape(title)}</title></circle>')
+        name = names.get(seat) or _("seat %(seat)s") % {"seat": seat}
         parts.append(f'<text x="{MARGIN + 110 * seat}" y="{HEIGHT - 8}" font-size="11" '
-                     f'fill="{colour}">{escape(names.get(seat, f"seat {seat}"))}</text>')
+                     f'fill="{colour}">{escape(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)

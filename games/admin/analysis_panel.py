@@ -7,12 +7,20 @@ from __future__ import annotations
 import json
 
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from games.admin import glance as admin_glance
 from games.admin.analysis_graph import evaluation_svg
 from games.analysis import selectors
 from games.analysis.models import FINAL_STATUSES
+from games.boards.labels import label_seats
 from games.matches.models import Match
+
+#: the words the page shows for a label and for a status that is not final
+LABEL_NAMES = {"inaccuracy": gettext_lazy("inaccuracy"), "mistake": gettext_lazy("mistake"),
+               "blunder": gettext_lazy("blunder")}
+STATUS_NAMES = {"queued": gettext_lazy("queued"), "running": gettext_lazy("running"),
+                "failed": gettext_lazy("failed")}
 
 
 def analysis_context(match: Match, engine, state, ply: int, names: dict) -> dict:
@@ -21,8 +29,9 @@ def analysis_context(match: Match, engine, state, ply: int, names: dict) -> dict
     final analysis."""
     analysis = selectors.current_analysis(match)
     if analysis is None or analysis.status not in FINAL_STATUSES:
-        return {"analysis": None,
-                "analysis_status": analysis.status if analysis is not None else None}
+        status = analysis.status if analysis is not None else None
+        return {"analysis": None, "analysis_status": status,
+                "analysis_status_text": STATUS_NAMES.get(status, status)}
     body = selectors.analysis_body(analysis, match)
     labels = {row["ply"]: row["label"] for row in body["decisions"] if row["label"]}
     graph = evaluation_svg(selectors.evaluation_series(body, match.players), labels, names,
@@ -31,14 +40,16 @@ def analysis_context(match: Match, engine, state, ply: int, names: dict) -> dict
     best_board = None
     if decision is not None and decision["best"] != decision["played"]:
         after, _events = engine.apply(state, decision["seat"], decision["best"])
-        svg = engine.render_svg(engine.view(after, None))
+        # everything shown, as the replay of an ended match draws it (games/boards/)
+        svg = engine.render_svg(engine.full_view(after), translate=_)
         if svg:  # the renderer escapes every text it inserts
-            best_board = mark_safe(admin_glance.label_seats(svg, names))  # noqa: S308
+            best_board = mark_safe(label_seats(svg, names))  # noqa: S308
     return {
         "analysis": body,
         "analysis_graph": mark_safe(graph),  # noqa: S308 - built with every text escaped
         "decision": decision,
         "decision_name": names.get(decision["seat"]) if decision else None,
+        "decision_label": LABEL_NAMES.get(decision["label"]) if decision else None,
         "decision_played": json.dumps(decision["played"], sort_keys=True) if decision else "",
         "decision_best": json.dumps(decision["best"], sort_keys=True) if decision else "",
         "best_board": best_board,

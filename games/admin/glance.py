@@ -1,39 +1,36 @@
-"""What Django admin shows of a match at a glance: who plays, who is to act, the clocks,
-the winner and the result, and the replay's seat labels. Plain functions over a match
-whose seats (with users) and results are prefetched (``MatchAdmin.get_queryset``), so the
-match list stays a fixed number of queries whatever its length.
+"""What Django admin shows of a match at a glance: who plays (a seat a bot took over still
+names its player: games/boards/labels.py), who is to act, the clocks, the winner and the
+result. Plain functions over a match whose seats (with users), incidents (with users) and
+results are prefetched (``MatchAdmin.get_queryset``), so the match list stays a fixed
+number of queries whatever its length.
 
 Nothing here is hidden information: names, clocks, incidents and results are public.
 """
 
 from __future__ import annotations
 
-import re
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from django.utils.html import escape, format_html, format_html_join
-
+from games.boards.labels import seat_names
 from games.clocks import selectors as clock_selectors
 from games.matches.models import Match, MatchStatus
 from rules import get_engine
 
 #: the Hansa board's short labels (rules/hansa/render.py), explained under the drawing
 HANSA_LEGEND = [
-    ("P3, S2, B1", "a person, ship or building card of the Kontor with its trade power"),
-    ("A-H", "top right of a card: its notable-person type (sets score at the end)"),
-    ("lux", "a luxury card"),
-    ("coloured discs", "luxury pieces (red, blue, yellow, black) and how many a seat holds"),
-    ("2nd x2, 3rd x1", "prosperity track: profit multipliers of second and third place"),
-    ("> Kontor of ...", "the seat owes a decision now"),
+    ("P3, S2, B1",
+     gettext_lazy("a person, ship or building card of the Kontor with its trade power")),
+    ("A-H", gettext_lazy("top right of a card: its notable-person type (sets score at the "
+                         "end)")),
+    (gettext_lazy("lux"), gettext_lazy("a luxury card")),
+    (gettext_lazy("coloured discs"),
+     gettext_lazy("luxury pieces (red, blue, yellow, black) and how many a seat holds")),
+    (gettext_lazy("2nd x2, 3rd x1"),
+     gettext_lazy("prosperity track: profit multipliers of second and third place")),
+    (gettext_lazy("> Kontor of ..."), gettext_lazy("the seat owes a decision now")),
 ]
-
-
-def seat_names(match: Match) -> dict[int, str]:
-    """Position -> username, "<kind> bot", or "open"."""
-    names = {position: "open" for position in range(match.players)}
-    for seat in match.seats.all():
-        names[seat.position] = (seat.user.username if seat.user_id
-                                else f"{seat.bot_kind} bot")
-    return names
 
 
 def players_text(match: Match) -> str:
@@ -66,7 +63,7 @@ def clocks_text(match: Match) -> str:
         return "-"
     return ", ".join(
         f"{names[row['seat']]} {_duration(row['remaining_ms'])}"
-        + (" (running)" if row["running"] else "") for row in rows)
+        + (_(" (running)") if row["running"] else "") for row in rows)
 
 
 def winners_text(match: Match) -> str:
@@ -84,34 +81,22 @@ def outcome_html(match: Match) -> str:
                          players_text(match))]
     if match.status == MatchStatus.FINISHED:
         rows = sorted(match.results.all(), key=lambda row: (row.rank, row.seat))
-        parts.append(format_html("<p class='winner'>Winner: <strong>{}</strong></p>",
-                                 winners_text(match)))
+        parts.append(format_html("<p class='winner'>{}: <strong>{}</strong></p>",
+                                 _("Winner"), winners_text(match)))
         parts.append(format_html(
-            "<table class='result'><tr><th>rank</th><th>player</th><th>score</th></tr>{}"
-            "</table>",
+            "<table class='result'><tr><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
+            _("rank"), _("player"), _("score"),
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
                              ((row.rank, names[row.seat], row.score) for row in rows))))
     elif match.status == MatchStatus.ACTIVE:
-        parts.append(format_html("<p>To act: {} &middot; Clocks: {}</p>", to_act_text(match),
-                                 clocks_text(match)))
+        parts.append(format_html("<p>{}: {} &middot; {}: {}</p>", _("To act"),
+                                 to_act_text(match), _("Clocks"), clocks_text(match)))
     elif match.status == MatchStatus.ABORTED:
-        parts.append(format_html("<p>Aborted: {}</p>", match.abort_reason or "-"))
+        parts.append(format_html("<p>{}: {}</p>", _("Aborted"), match.abort_reason or "-"))
     incidents = clock_selectors.incidents_of(match)
     if incidents:
-        parts.append(format_html("<p>Incidents: {}</p>", ", ".join(
-            f"{row['kind']} of {names[row['seat']]} at ply {row['ply']}" for row in incidents)))
+        parts.append(format_html("<p>{}: {}</p>", _("Incidents"), ", ".join(
+            _("%(kind)s of %(player)s at ply %(ply)s")
+            % {"kind": row["kind"], "player": names[row["seat"]], "ply": row["ply"]}
+            for row in incidents)))
     return format_html("{}", format_html_join("", "{}", ((part,) for part in parts)))
-
-
-_SEAT_LABEL = re.compile(r"\b([Ss])eat (\d+)\b")
-_TEXT_NODE = re.compile(r">([^<]+)<")
-
-
-def label_seats(svg: str, names: dict[int, str]) -> str:
-    """The drawing with "seat N" in its texts replaced by the seat's player name. The
-    renderers know seats only (rules/ has no users); names are escaped like their texts."""
-    def name(match: re.Match) -> str:
-        position = int(match.group(2))
-        return escape(names[position]) if position in names else match.group(0)
-
-    return _TEXT_NODE.sub(lambda node: ">" + _SEAT_LABEL.sub(name, node.group(1)) + "<", svg)

@@ -19,9 +19,13 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.admin import glance as admin_glance
 from games.admin.analysis_panel import analysis_context
+from games.boards import selectors as board_selectors
+from games.boards.errors import NoBoardDrawing
 from games.clocks import services as clock_services
 from games.clocks.models import Incident
 from games.clocks.outcome import running_scores
@@ -30,6 +34,7 @@ from games.matches import services as match_services
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.permissions import can_manage_matches, can_view_replays
 from games.matches.replay import iter_replay
+from games.matches.selectors import INCIDENTS_WITH_USERS
 from rules import get_engine
 from rules.bots import BOT_KINDS
 
@@ -59,13 +64,13 @@ class MoveInline(_ReadOnlyInline):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("match")
 
-    @admin.display(description="ply")
+    @admin.display(description=gettext_lazy("ply"))
     def replay_ply(self, logged: Move) -> str:
         # The replay after this move: ply N is the state once moves 0..N-1 are played.
         url = reverse("admin:games_match_replay", args=[logged.match_id])
         return format_html('<a href="{}?ply={}">{}</a>', url, logged.ply + 1, logged.ply)
 
-    @admin.display(description="move")
+    @admin.display(description=gettext_lazy("move"))
     def public_move(self, logged: Move):
         # Secret moves (Hansa's kept cards, face-down cards) stay hidden from everyone,
         # admins included, while the match runs: the log as a spectator reads it.
@@ -87,17 +92,19 @@ class ResultInline(_ReadOnlyInline):
 
 
 class HandSeatToBotForm(forms.Form):
-    position = forms.IntegerField(min_value=0)
-    bot_kind = forms.ChoiceField(choices=[(kind, kind) for kind in BOT_KINDS])
+    position = forms.IntegerField(min_value=0, label=gettext_lazy("Seat position"))
+    bot_kind = forms.ChoiceField(choices=[(kind, kind) for kind in BOT_KINDS],
+                                 label=gettext_lazy("Bot kind"))
 
 
 class AddTimeForm(forms.Form):
-    position = forms.IntegerField(min_value=0)
-    seconds = forms.IntegerField(min_value=1, max_value=clock_services.MAX_ADDED_SECONDS)
+    position = forms.IntegerField(min_value=0, label=gettext_lazy("Seat position"))
+    seconds = forms.IntegerField(min_value=1, max_value=clock_services.MAX_ADDED_SECONDS,
+                                 label=gettext_lazy("Seconds"))
 
 
 class HandSeatBackForm(forms.Form):
-    position = forms.IntegerField(min_value=0)
+    position = forms.IntegerField(min_value=0, label=gettext_lazy("Seat position"))
 
 
 @admin.register(Match)
@@ -125,39 +132,41 @@ class MatchAdmin(admin.ModelAdmin):
         return False  # everything is read-only; actions and the replay page remain
 
     def get_queryset(self, request):
-        # Names, winners and clocks for every row from two more queries, not per row.
-        return super().get_queryset(request).prefetch_related("seats__user", "results")
+        # Names (a taken-over seat's player from its incidents), winners and clocks for
+        # every row from a fixed number of queries, not per row.
+        return super().get_queryset(request).prefetch_related(
+            "seats__user", INCIDENTS_WITH_USERS, "results")
 
-    @admin.display(description="result")
+    @admin.display(description=gettext_lazy("result"))
     def outcome(self, match: Match) -> str:
         return admin_glance.outcome_html(match)
 
-    @admin.display(description="players")
+    @admin.display(description=gettext_lazy("players"))
     def players_list(self, match: Match) -> str:
         return admin_glance.players_text(match)
 
-    @admin.display(description="to act")
+    @admin.display(description=gettext_lazy("to act"))
     def to_act(self, match: Match) -> str:
         return admin_glance.to_act_text(match)
 
-    @admin.display(description="clocks")
+    @admin.display(description=gettext_lazy("clocks"))
     def clocks_list(self, match: Match) -> str:
         return admin_glance.clocks_text(match)
 
-    @admin.display(description="winner")
+    @admin.display(description=gettext_lazy("winner"))
     def winner(self, match: Match) -> str:
         return admin_glance.winners_text(match)
 
-    @admin.display(description="seed")
+    @admin.display(description=gettext_lazy("seed"))
     def revealed_seed(self, match: Match) -> str:
-        return match.seed if match.status in ENDED_STATUSES else "(hidden until the end)"
+        return match.seed if match.status in ENDED_STATUSES else _("(hidden until the end)")
 
-    @admin.display(description="replay")
+    @admin.display(description=gettext_lazy("replay"))
     def replay_link(self, match: Match) -> str:
         if match.state is None:
             return "-"
         url = reverse("admin:games_match_replay", args=[match.pk])
-        return format_html('<a href="{}">replay</a>', url)
+        return format_html('<a href="{}">{}</a>', url, _("replay"))
 
     # -- actions (each one a service call per match) ---------------------------------------
     def has_manage_permission(self, request) -> bool:
@@ -171,22 +180,25 @@ class MatchAdmin(admin.ModelAdmin):
                 call(match)
                 done += 1
             except errors.GameServiceError as exc:
-                self.message_user(request, f"match #{match.pk}: {exc.message}", messages.WARNING)
+                self.message_user(request, _("match #%(id)s: %(problem)s")
+                                  % {"id": match.pk, "problem": exc.message}, messages.WARNING)
         if done:
-            self.message_user(request, f"{label}: {done} match(es).", messages.SUCCESS)
+            self.message_user(request, _("%(done)s: %(count)s match(es).")
+                              % {"done": label, "count": done}, messages.SUCCESS)
 
-    @admin.action(description="Abort the selected matches", permissions=["manage"])
+    @admin.action(description=gettext_lazy("Abort the selected matches"), permissions=["manage"])
     def abort_selected(self, request, queryset):
-        self._each(request, queryset, "Aborted", lambda match: match_services.abort_match(
+        self._each(request, queryset, _("Aborted"), lambda match: match_services.abort_match(
             user=request.user, match_id=match.pk, reason=f"aborted by admin {request.user}"))
 
-    @admin.action(description="Re-run scoring (rebuild from the log)", permissions=["manage"])
+    @admin.action(description=gettext_lazy("Re-run scoring (rebuild from the log)"),
+                  permissions=["manage"])
     def rerun_scoring(self, request, queryset):
         def rescore(match):
             if not scoring.score_match(match_id=match.pk, rescore=True):
-                raise errors.NotFinished("its game is not over")
+                raise errors.NotFinished(_("its game is not over"))
 
-        self._each(request, queryset, "Scored", rescore)
+        self._each(request, queryset, _("Scored"), rescore)
 
     def _with_form(self, request, queryset, form_class, action, title, label, call):
         """An action that asks for a form first, then calls ``call(match, data)``."""
@@ -208,15 +220,15 @@ class MatchAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
         })
 
-    @admin.action(description="Add time to a seat's clock", permissions=["manage"])
+    @admin.action(description=gettext_lazy("Add time to a seat's clock"), permissions=["manage"])
     def add_time(self, request, queryset):
         return self._with_form(
-            request, queryset, AddTimeForm, "add_time", "Add time to a seat's clock",
-            "Time added", lambda match, data: clock_services.add_time(
+            request, queryset, AddTimeForm, "add_time", _("Add time to a seat's clock"),
+            _("Time added"), lambda match, data: clock_services.add_time(
                 user=request.user, match_id=match.pk, position=data["position"],
                 seconds=data["seconds"]))
 
-    @admin.action(description="Hand a seat to a bot", permissions=["manage"])
+    @admin.action(description=gettext_lazy("Hand a seat to a bot"), permissions=["manage"])
     def hand_seat_to_bot(self, request, queryset):
         # the service decides under the lock: a player's seat in a running match is a
         # takeover (it can be handed back), any other seat goes to the bot for good
@@ -226,13 +238,14 @@ class MatchAdmin(admin.ModelAdmin):
                                             bot_kind=data["bot_kind"])
 
         return self._with_form(request, queryset, HandSeatToBotForm, "hand_seat_to_bot",
-                               "Hand a seat to a bot", "Seat handed to a bot", hand_over)
+                               _("Hand a seat to a bot"), _("Seat handed to a bot"), hand_over)
 
-    @admin.action(description="Hand a seat back to its player", permissions=["manage"])
+    @admin.action(description=gettext_lazy("Hand a seat back to its player"),
+                  permissions=["manage"])
     def hand_seat_back(self, request, queryset):
         return self._with_form(
             request, queryset, HandSeatBackForm, "hand_seat_back",
-            "Hand a seat back to its player", "Seat handed back",
+            _("Hand a seat back to its player"), _("Seat handed back"),
             lambda match, data: clock_services.hand_seat_back(
                 user=request.user, match_id=match.pk, position=data["position"]))
 
@@ -251,7 +264,7 @@ class MatchAdmin(admin.ModelAdmin):
             raise PermissionDenied  # staff alone is not enough: games.view_match
         match = get_object_or_404(Match, pk=match_id)
         if match.state is None:
-            self.message_user(request, "The match has not started.", messages.WARNING)
+            self.message_user(request, _("The match has not started."), messages.WARNING)
             return redirect(reverse("admin:games_match_change", args=[match.pk]))
         try:
             ply = min(max(int(request.GET.get("ply", match.ply)), 0), match.ply)
@@ -262,9 +275,13 @@ class MatchAdmin(admin.ModelAdmin):
         _step, seat, move, state = next(step for step in iter_replay(match) if step[0] == ply)
         spectator_view = engine.view(state, None)
         shown = engine.to_json(state) if ended else spectator_view
-        # The drawing is always of the spectator view (everything once the game is over):
-        # the renderer escapes every text it inserts, so its SVG may be marked safe.
-        board_svg = engine.render_svg(spectator_view)
+        # The drawing is the spectator's while the match runs, everything once it has
+        # ended (games/boards, as the API's board.svg draws it for a spectator); every
+        # text in it is escaped, so its SVG may be marked safe.
+        try:
+            board_svg = board_selectors.board_svg(match, None, ply, state=state)
+        except NoBoardDrawing:
+            board_svg = None
         if not ended and seat is not None:
             move = engine.redact_move(move, seat, None)
         names = admin_glance.seat_names(match)
@@ -274,7 +291,8 @@ class MatchAdmin(admin.ModelAdmin):
             scores = [row.score for row in Result.objects.filter(match=match).order_by("seat")]
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Replay of match #{match.pk} ({match.game}) - ply {ply} of {match.ply}",
+            "title": _("Replay of match #%(id)s (%(game)s) - ply %(ply)s of %(plies)s") % {
+                "id": match.pk, "game": match.game, "ply": ply, "plies": match.ply},
             "opts": self.model._meta,
             "match": match,
             "ply": ply,
@@ -288,16 +306,17 @@ class MatchAdmin(admin.ModelAdmin):
             "scores": [f"{names[position]} {score}" for position, score in enumerate(scores)],
             "final_scores": final,
             "incidents": [
-                f"{row.get_kind_display()}: {row.user.username if row.user else names[row.seat]}"
-                f" (seat {row.seat}) at ply {row.ply}"
+                _("%(kind)s: %(player)s (seat %(seat)s) at ply %(ply)s") % {
+                    "kind": row.get_kind_display(),
+                    "player": row.user.username if row.user else names[row.seat],
+                    "seat": row.seat, "ply": row.ply}
                 for row in Incident.objects.filter(match=match, ply__lte=ply)
                 .select_related("user")],
             "names": names,
             "legend": admin_glance.HANSA_LEGEND if match.game == "hansa" else None,
             "ended": ended,
             "state_json": json.dumps(shown, indent=2, sort_keys=True),
-            "board_svg": mark_safe(  # noqa: S308
-                admin_glance.label_seats(board_svg, names)) if board_svg else None,
+            "board_svg": mark_safe(board_svg) if board_svg else None,  # noqa: S308
             "move_json": json.dumps(move, sort_keys=True) if move is not None else "",
         }
         if match.status == MatchStatus.FINISHED:  # analyses are of finished matches only

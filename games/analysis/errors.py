@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from games.matches.errors import GameServiceError
 
 
@@ -12,16 +14,16 @@ class RulesChanged(GameServiceError):
 
     default_code = "rules_version_changed"
     status_code = 409
-    default_detail = "This match was played under rules this service no longer analyses."
+    default_detail = _("This match was played under rules this service no longer analyses.")
 
 
 class DailyLimitReached(GameServiceError):
     default_code = "analysis_limit_reached"
     status_code = 429
-    default_detail = "You have requested as many analyses as a day allows."
+    default_detail = _("You have requested as many analyses as a day allows.")
 
 
 class NoAnalysis(GameServiceError):
     default_code = "no_analysis"
     status_code = 404
-    default_detail = "This match has not been analysed; POST to request an analysis."
+    default_detail = _("This match has not been analysed; POST to request an analysis.")

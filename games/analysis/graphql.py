@@ -8,6 +8,7 @@ from collections.abc import AsyncGenerator
 
 import strawberry
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
@@ -80,7 +81,7 @@ class AnalysisSubscriptions:
         consumer = info.context.ws
         if consumer is None:
             raise as_graphql_error(
-                errors.InvalidRequest("Subscriptions are served over websockets only."))
+                errors.InvalidRequest(_("Subscriptions are served over websockets only.")))
         try:
             pk = parsing.parse_match_id(match_id)
         except ApiError as exc:

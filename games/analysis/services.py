@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.analysis import errors
 from games.analysis.budget import current_budget, current_rules_version
@@ -37,8 +38,8 @@ def request_analysis(match_id: Any, user) -> tuple[Analysis, bool]:
         admin = can_manage_matches(user)
         players = players_by_seat(match.seats.all(), match.incidents.order_by("id"))
         if not admin and user.pk not in players.values():
-            raise match_errors.NotAllowed("Only a player of this match or an admin can "
-                                          "request its analysis.")
+            raise match_errors.NotAllowed(_("Only a player of this match or an admin can "
+                                            "request its analysis."))
         analysis, created = _find_or_create(match, requested_by=user, limited=not admin)
     return analysis, created
 
@@ -61,7 +62,7 @@ def _find_or_create(match: Match, *, requested_by, limited: bool) -> tuple[Analy
     """Under the match's lock: the analysis for today's rules and budget, found (and sent
     again if its worker was lost) or created and sent."""
     if match.status != MatchStatus.FINISHED:
-        raise match_errors.NotFinished("Only a finished match can be analysed.",
+        raise match_errors.NotFinished(_("Only a finished match can be analysed."),
                                        details={"status": match.status})
     version = current_rules_version(match.game)
     if match.rules_version != version:
@@ -106,7 +107,8 @@ def _check_daily_limit(user) -> None:
     used = Analysis.objects.filter(requested_by=user, created_at__gte=since).count()
     if used >= settings.ANALYSIS_DAILY_LIMIT:
         raise errors.DailyLimitReached(
-            f"You may request {settings.ANALYSIS_DAILY_LIMIT} analyses in 24 hours.",
+            _("You may request %(limit)s analyses in 24 hours.")
+            % {"limit": settings.ANALYSIS_DAILY_LIMIT},
             details={"limit": settings.ANALYSIS_DAILY_LIMIT, "used": used})
 
 

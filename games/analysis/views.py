@@ -6,10 +6,12 @@ while one exists joins it); GET only reads (404 ``no_analysis`` before any reque
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiTypes, extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from games.analysis import selectors, services
+from games.analysis.serializers import AnalysisSerializer
 from games.api.common import MATCH_ID, error_responses
 from games.matches import errors as match_errors
 from infra.api_views import ApiView
@@ -24,7 +26,7 @@ class AnalysisView(ApiView):
         operation_id="get_analysis",
         summary="A finished match's analysis: 200 with the result, 202 with progress",
         parameters=[MATCH_ID],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT,
+        responses={200: AnalysisSerializer, 202: AnalysisSerializer,
                    **error_responses(400, 404)},
         tags=["analysis"],
     )
@@ -36,12 +38,12 @@ class AnalysisView(ApiView):
         summary="Request the analysis of a finished match (a player of it, or an admin)",
         parameters=[MATCH_ID],
         request=None,
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT,
+        responses={200: AnalysisSerializer, 202: AnalysisSerializer,
                    **error_responses(400, 403, 404, 409, 429)},
         tags=["analysis"],
     )
     def post(self, request, match_id: str):
         if request.data:  # nothing to choose: the budget is the service's
-            raise match_errors.InvalidRequest("This request takes no body.")
+            raise match_errors.InvalidRequest(_("This request takes no body."))
         analysis, _created = services.request_analysis(match_id, request.user)
         return _answer(selectors.analysis_body(analysis, analysis.match))

@@ -8,24 +8,30 @@ from rest_framework.response import Response
 
 from games import catalogue
 from games.api import serializers as s
-from games.api.common import error_responses
+from games.api.common import error_responses, represent
 from games.api.examples import (
     ERROR_EXAMPLES,
     GAME_EXAMPLE,
+    GAME_LIST_EXAMPLE,
 )
+from games.api.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 from infra.api_views import ApiView
 
 
 class GameListView(ApiView):
+    query_params = PAGE_QUERY
+
     @extend_schema(
         operation_id="list_games",
         summary="The games this service plays",
-        responses={200: s.GameSerializer(many=True), **error_responses()},
-        examples=[GAME_EXAMPLE],
+        parameters=PAGE_PARAMETERS,
+        responses={200: page_of(s.GameSerializer), **error_responses()},
+        examples=[GAME_LIST_EXAMPLE],
         tags=["games"],
     )
     def get(self, request):
-        return Response(s.GameSerializer(catalogue.list_games(), many=True).data)
+        return Response(paged(request, catalogue.list_games(),
+                              lambda entry: represent(s.GameSerializer, entry)))
 
 
 class GameDetailView(ApiView):

@@ -74,13 +74,13 @@ GAME_EXAMPLE = OpenApiExample(
             },
         },
         "rules_version": "1",
-        "bot_kinds": ["random", "greedy", "easy", "medium", "hard"],
+        "bot_kinds": ["random", "greedy", "easy", "medium", "hard_v1", "hard"],
         "bot_levels": [
             {"kind": "greedy", "description": "Plays the move worth the most points at once, "
              "judged from its own view.", "search": None, "strength": {}},
-            {"kind": "hard", "description": "Information-set Monte Carlo tree search, 140 "
-             "sampled playouts per move (at most 1.5 s).",
-             "search": {"iterations": 140, "seconds": 1.5},
+            {"kind": "hard", "description": "Information-set Monte Carlo tree search, 300 "
+             "sampled playouts per move, dealing only hands the game's history allows.",
+             "search": {"iterations": 300, "seconds": 6.0},
              "strength": {"against": [{"opponent": "greedy", "players": 2, "games": 100,
                                        "win_rate": 0.9, "win_ci": [0.83, 0.94],
                                        "margin": 12.0}],
@@ -90,9 +90,16 @@ GAME_EXAMPLE = OpenApiExample(
     response_only=True,
 )
 
+GAME_LIST_EXAMPLE = OpenApiExample(
+    "The catalogue's first page (limit=1)",
+    value={"count": 2, "next": "http://127.0.0.1:8000/api/v1/games/?limit=1&offset=1",
+           "previous": None, "results": [GAME_EXAMPLE.value]},
+    response_only=True,
+)
+
 _SEATS = [
-    {"position": 0, "kind": "human", "user": "ann", "bot_kind": None},
-    {"position": 1, "kind": "bot", "user": None, "bot_kind": "greedy"},
+    {"position": 0, "kind": "human", "user": "ann", "bot_kind": None, "taken_over_from": None},
+    {"position": 1, "kind": "bot", "user": None, "bot_kind": "greedy", "taken_over_from": None},
 ]
 
 MATCH_DETAIL_EXAMPLE = OpenApiExample(
@@ -172,12 +179,20 @@ LEGAL_MOVES_EXAMPLE = OpenApiExample(
 )
 
 MOVE_LOG_EXAMPLE = OpenApiExample(
-    "The log, redacted while the match runs",
-    value=[
-        {"ply": 0, "seat": 0, "move": {"type": "..."}, "created_at": "2026-11-29T14:00:09Z"},
-        {"ply": 1, "seat": 1, "move": {"type": "...", "card": None},
-         "created_at": "2026-11-29T14:00:10Z"},
-    ],
+    "The log's first page (limit=2), redacted while the match runs",
+    value={
+        "count": 9,
+        "next": "http://127.0.0.1:8000/api/v1/matches/42/moves/?limit=2&offset=2",
+        "previous": None,
+        "results": [
+            {"ply": 0, "seat": 0, "move": {"type": "keep", "cards": ["lon-01", "bru-02"]},
+             "events": [{"type": "choice_made", "seat": 0, "choice": "keep"}],
+             "created_at": "2026-11-29T14:00:09Z"},
+            {"ply": 1, "seat": 1, "move": {"type": "keep"},
+             "events": [{"type": "choice_made", "seat": 1, "choice": "keep"}],
+             "created_at": "2026-11-29T14:00:10Z"},
+        ],
+    },
     response_only=True,
 )
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
@@ -18,6 +17,7 @@ from games.api.examples import (
     ERROR_EXAMPLES,
     MATCH_DETAIL_EXAMPLE,
 )
+from games.api.paging import PAGE_PARAMETERS, page_of, paged
 from games.api.polled import CONDITIONAL, polled_response
 from games.clocks import services as clock_services
 from games.lobby import selectors as lobby_selectors
@@ -30,26 +30,6 @@ from infra.api_views import ApiView
 
 def _flag(request, name: str) -> bool | None:
     return parsing.parse_flag(request.query_params.get(name), name)
-
-
-class MatchPagination(LimitOffsetPagination):
-    """DRF's limit/offset pages, but a bad ``limit`` or ``offset`` is a 400
-    ``invalid_request`` instead of being ignored, and a huge one never reaches the
-    database (it used to overflow PostgreSQL's bigint: a 500)."""
-
-    default_limit = parsing.DEFAULT_PAGE_SIZE
-    max_limit = parsing.MAX_PAGE_SIZE
-
-    def _bounds(self, request) -> tuple[int, int]:
-        params = request.query_params
-        return parsing.parse_page(params.get(self.limit_query_param),
-                                    params.get(self.offset_query_param))
-
-    def get_limit(self, request) -> int:
-        return self._bounds(request)[0]
-
-    def get_offset(self, request) -> int:
-        return self._bounds(request)[1]
 
 
 def detail_body(match, user) -> dict:
@@ -71,11 +51,9 @@ class MatchListView(ApiView):
             OpenApiParameter("open", bool, description="Only open matches with a free seat."),
             OpenApiParameter("my_turn", bool, description="true: only active matches where "
                              "your seat owes a decision now (see each row's to_act)."),
-            OpenApiParameter("limit", int, description=f"1 to {parsing.MAX_PAGE_SIZE}, "
-                             f"default {parsing.DEFAULT_PAGE_SIZE}."),
-            OpenApiParameter("offset", int, description="0 or more, default 0."),
+            *PAGE_PARAMETERS,
         ],
-        responses={200: s.MatchPageSerializer, **error_responses(400)},
+        responses={200: page_of(s.MatchSummarySerializer), **error_responses(400)},
         tags=["matches"],
     )
     def get(self, request):
@@ -87,10 +65,8 @@ class MatchListView(ApiView):
             open_seats=_flag(request, "open"),
             my_turn=_flag(request, "my_turn"),
         )
-        paginator = MatchPagination()
-        page = paginator.paginate_queryset(matches, request, view=self)
-        rows = [selectors.match_summary(match, request.user) for match in page]
-        return paginator.get_paginated_response(s.MatchSummarySerializer(rows, many=True).data)
+        return Response(paged(request, matches, lambda match: represent(
+            s.MatchSummarySerializer, selectors.match_summary(match, request.user))))
 
     @extend_schema(
         operation_id="create_match",

@@ -20,6 +20,7 @@ from games.api.examples import (
     RESULT_EXAMPLE,
     SUBMIT_MOVE_EXAMPLES,
 )
+from games.api.paging import PAGE_PARAMETERS, PAGE_QUERY, bounds, envelope, page_of
 from games.api.polled import CONDITIONAL, polled_response
 from games.matches import selectors, services
 from infra.api_views import ApiView
@@ -41,19 +42,25 @@ class LegalMovesView(ApiView):
 
 class MovesView(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
+    query_params = PAGE_QUERY
 
     @extend_schema(
         operation_id="list_moves",
         summary="The move log (redacted for you while the match runs)",
-        parameters=[MATCH_ID],
-        responses={200: s.LoggedMoveSerializer(many=True), **error_responses(404)},
+        parameters=[MATCH_ID, *PAGE_PARAMETERS],
+        responses={200: page_of(s.LoggedMoveSerializer), **error_responses(400, 404)},
         examples=[MOVE_LOG_EXAMPLE],
         tags=["play"],
     )
     def get(self, request, match_id: str):
+        limit, offset = bounds(request)
         match = selectors.get_match(match_id)
-        return Response(s.LoggedMoveSerializer(selectors.move_log(match, request.user),
-                                               many=True).data)
+        # the log's rows are its plies: offset is the first ply of the page
+        entries = selectors.move_log(match, request.user, since=min(offset, match.ply),
+                                     limit=limit)
+        return Response(envelope(
+            request, count=match.ply, limit=limit, offset=offset,
+            results=[represent(s.LoggedMoveSerializer, entry) for entry in entries]))
 
     @extend_schema(
         operation_id="submit_move",

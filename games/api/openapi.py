@@ -21,12 +21,19 @@ rest (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.stream_schema import FEED_COMPONENTS, STREAM_PATH
 from rules import available_games, get_engine
 
 MOVE_REF = "#/components/schemas/Move"
+VIEW_REF = "#/components/schemas/View"
+OPTIONS_REF = "#/components/schemas/Options"
+TIME_CONTROL_REF = "#/components/schemas/TimeControl"
+EVENT_REF = "#/components/schemas/Event"
+LOGGED_MOVE_REF = "#/components/schemas/LoggedMoveBody"
 ERROR_REF = "#/components/schemas/Error"
 
 #: operations anyone may call with the same answer for everyone
@@ -59,6 +66,48 @@ class NameField(serializers.JSONField):
 @extend_schema_field({"type": "object", "additionalProperties": True})
 class ObjectField(serializers.JSONField):
     """A JSON object (a game's options: see its catalogue entry)."""
+
+
+@extend_schema_field({"$ref": VIEW_REF})
+class ViewField(serializers.JSONField):
+    """A view of the match's game: the game's ``<Game>View`` component."""
+
+
+@extend_schema_field({"$ref": OPTIONS_REF})
+class OptionsField(serializers.JSONField):
+    """A match's options as the engine normalised them: ``<Game>Options``."""
+
+
+@extend_schema_field({"$ref": TIME_CONTROL_REF})
+class TimeControlField(serializers.JSONField):
+    """A time control as stored."""
+
+
+@extend_schema_field({"anyOf": [
+    {"type": "string", "description": 'A preset name ("realtime-10+30", "none"...).'},
+    {"type": "object", "description": 'A preset with a policy, or a custom clock.',
+     "properties": {
+         "preset": {"type": "string"},
+         "timeout_policy": {"type": "string", "enum": ["takeover", "forfeit"]},
+         "takeover_bot": {"type": "string"},
+         "kind": {"type": "string", "enum": ["realtime", "turn_based"]},
+         "initial_seconds": {"type": "integer"},
+         "increment_seconds": {"type": "integer"},
+         "days_per_move": {"type": "integer"}}},
+]})
+class TimeControlChoiceField(serializers.JSONField):
+    """The time control a request asks for: a preset's name, or an object (the services
+    judge it: invalid_time_control, unknown_preset)."""
+
+
+@extend_schema_field({"$ref": EVENT_REF})
+class EventField(serializers.JSONField):
+    """One event of a move."""
+
+
+@extend_schema_field({"$ref": LOGGED_MOVE_REF})
+class LoggedMoveField(serializers.JSONField):
+    """A move as the log shows it to the reader (redacted while the match runs)."""
 
 
 @extend_schema_field({"type": "object", "additionalProperties": {"type": "string"},
@@ -99,6 +148,83 @@ def move_components() -> dict[str, dict]:
     return components
 
 
+def game_components() -> dict[str, dict]:
+    """Each registered game's view (``engine.view_schema()``) and options (its catalogue
+    schema) as ``<Game>View`` / ``<Game>Options``, with ``View`` (one of them, told apart
+    by ``game``) and ``Options`` (any of them: options carry no game key)."""
+    components: dict[str, dict] = {}
+    views, options, mapping = [], [], {}
+    for game in available_games():
+        engine = get_engine(game)
+        prefix = _camel(game)
+        view = {key: value for key, value in engine.view_schema().items() if key != "title"}
+        components[f"{prefix}View"] = view
+        ref = f"#/components/schemas/{prefix}View"
+        views.append({"$ref": ref})
+        names = view.get("properties", {}).get("game", {}).get("enum") or []
+        if len(names) == 1:
+            mapping[names[0]] = ref
+        components[f"{prefix}Options"] = {
+            **engine.describe().get("options", {"type": "object"}),
+            "description": f"The options of {engine.title or game} ({game}).",
+        }
+        options.append({"$ref": f"#/components/schemas/{prefix}Options"})
+    components["View"] = {"oneOf": views, "description": "Everything the reader's seat "
+                          "(or a spectator) may see of the match's game."}
+    if len(mapping) == len(views):
+        components["View"]["discriminator"] = {"propertyName": "game", "mapping": mapping}
+    components["Options"] = {"anyOf": options, "description": "A match's options, as the "
+                             "engine normalised them (the game's catalogue schema)."}
+    return components
+
+
+#: the shapes every game shares: a time control as stored, an event, a logged move
+COMMON_COMPONENTS = {
+    "TimeControl": {
+        "type": "object",
+        "description": 'A time control as stored: {"preset": "none", "kind": "none"} '
+        "without a clock (docs/clocks.md).",
+        "required": ["preset", "kind"],
+        "properties": {
+            "preset": {"type": "string", "description": 'The preset\'s name, or "custom".'},
+            "kind": {"type": "string", "enum": ["none", "realtime", "turn_based"]},
+            "initial_seconds": {"type": "integer"},
+            "increment_seconds": {"type": "integer"},
+            "days_per_move": {"type": "integer"},
+            "timeout_policy": {"type": "string", "enum": ["takeover", "forfeit"]},
+            "takeover_bot": {"type": "string"},
+        },
+    },
+    "Event": {
+        "type": "object",
+        "description": "What a move caused (each game's README lists its events): a type "
+        "and that event's facts.",
+        "required": ["type"],
+        "properties": {"type": {"type": "string"},
+                       "seat": {"type": "integer", "description": "The seat concerned, "
+                                "when there is one."}},
+        "additionalProperties": True,
+    },
+    "LoggedMoveBody": {
+        "type": "object",
+        "description": "A logged move: a Move, or its public stand-in while the match runs "
+        '(another seat\'s secret choice shows as {"type": "keep"}).',
+        "required": ["type"],
+        "properties": {"type": {"type": "string"}},
+        "additionalProperties": True,
+    },
+}
+
+
+#: the language of the messages, taken by every REST endpoint (infra/language.py)
+LANG_PARAMETER = {
+    "name": "lang", "in": "query", "required": False,
+    "schema": {"type": "string", "enum": [code for code, _name in settings.LANGUAGES]},
+    "description": "The language of error messages and texts (catalogue names, board "
+    "labels): en (the default) or de. Wins over the Accept-Language header; error codes "
+    "never change (docs/api.md, \"Languages\").",
+}
+
 #: what every REST endpoint may answer 400 for (infra/api_views.py)
 ALWAYS_BAD_REQUEST = {
     "description": "An unknown query parameter (invalid_request), or a control character "
@@ -131,6 +257,10 @@ def postprocess(result, generator, request, public):
     any_json_where_nullable(result)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(move_components())
+    schemas.update(game_components())
+    schemas.update(COMMON_COMPONENTS)
+    schemas.update(FEED_COMPONENTS)
+    result["paths"]["/api/v1/stream/"] = STREAM_PATH
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -138,4 +268,7 @@ def postprocess(result, generator, request, public):
             if operation.get("operationId") in PUBLIC_OPERATIONS:
                 operation["security"] = []
             operation["responses"].setdefault("400", ALWAYS_BAD_REQUEST)
+            parameters = operation.setdefault("parameters", [])
+            if not any(p.get("name") == "lang" and p.get("in") == "query" for p in parameters):
+                parameters.append(LANG_PARAMETER)
     return result

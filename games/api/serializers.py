@@ -10,10 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
-from games.api.openapi import BotSeatsField, MoveField, NameField, ObjectField, WholeNumberField
+from games.api.openapi import (
+    BotSeatsField,
+    EventField,
+    LoggedMoveField,
+    MoveField,
+    NameField,
+    ObjectField,
+    OptionsField,
+    TimeControlChoiceField,
+    TimeControlField,
+    ViewField,
+    WholeNumberField,
+)
 from games.matches.models import MatchStatus
 from infra.api_errors import ErrorBodySerializer, ErrorSerializer  # noqa: F401 (re-exported)
 
@@ -30,7 +43,7 @@ class RefusesUnknownFields(serializers.Serializer):
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
         if unknown:
             raise serializers.ValidationError(
-                {str(name)[:40]: [ErrorDetail("Unknown field.", code="unknown_field")]
+                {str(name)[:40]: [ErrorDetail(gettext("Unknown field."), code="unknown_field")]
                  for name in unknown[:10]}
             )
         return attrs
@@ -56,7 +69,7 @@ class CreateMatchRequestSerializer(RefusesUnknownFields):
         required=False, default=None, allow_null=True,
         help_text="Your position (default: lowest free)."
     )
-    time_control = serializers.JSONField(
+    time_control = TimeControlChoiceField(
         required=False, default=None, allow_null=True,
         help_text='A preset name from GET /games/{game}/ ("realtime-10+30", '
         '"turn-based-3d", "none": the default), or {"preset", "timeout_policy"?: '
@@ -123,23 +136,24 @@ class GameSerializer(serializers.Serializer):
     game = serializers.CharField()
     title = serializers.CharField()
     players = PlayerRangeSerializer()
-    options = serializers.JSONField(help_text="JSON schema of the game's options.")
-    maps = serializers.JSONField(
+    options = ObjectField(help_text="JSON schema of the game's options.")
+    maps = ObjectField(
         required=False,
         help_text="Han: each map with its board file (spaces with coordinates, provinces with "
         "outlines, roads, alliances) and its dragon spaces.")
-    drawing = serializers.JSONField(
+    drawing = ObjectField(
         required=False,
         help_text="What a client needs to draw the game: Han's canvas, colours and scoring "
         "track; Hansa's cities and colours, every card, the prosperity track with its "
         "multipliers, the profit and luxury tables (docs/api.md, the catalogue).")
-    move_schema = serializers.JSONField(
+    move_schema = ObjectField(
         help_text="JSON Schema of the game's moves: a oneOf with a type discriminator, one "
         "branch per move type (the same as the Move components of this document).")
     rules_version = serializers.CharField()
     bot_kinds = serializers.ListField(child=serializers.CharField())
-    time_controls = serializers.JSONField(help_text="The time-control presets.")
-    bot_levels = serializers.JSONField(
+    time_controls = serializers.ListField(child=TimeControlField(),
+                                          help_text="The time-control presets.")
+    bot_levels = serializers.ListField(child=ObjectField(), 
         help_text="Each bot kind: description, search budget (null for random and greedy) "
         "and strength measured in this game (win rates, think time per move)."
     )
@@ -148,8 +162,13 @@ class GameSerializer(serializers.Serializer):
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["human", "bot", "open"])
-    user = serializers.CharField(allow_null=True)
+    user = serializers.CharField(
+        allow_null=True, help_text="The person who plays the seat; on a seat a bot took over "
+        "from them, still that person (see taken_over_from). Null on a bot's own seat.")
     bot_kind = serializers.CharField(allow_null=True)
+    taken_over_from = serializers.CharField(
+        allow_null=True, help_text="On a bot seat: the person it was taken from (a timeout, "
+        "an admin's hand-over, a resignation or a forfeit). Null otherwise.")
 
 
 class ClockSerializer(serializers.Serializer):
@@ -165,6 +184,8 @@ class IncidentSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["resign", "timeout", "takeover", "reclaim",
                                             "forfeit", "time_added"])
+    user = serializers.CharField(allow_null=True, help_text="The player it happened to; null "
+                                 "for added time.")
     bot_kind = serializers.CharField(allow_null=True)
     seconds = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -173,7 +194,7 @@ class IncidentSerializer(serializers.Serializer):
 class MatchSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    options = serializers.JSONField()
+    options = OptionsField()
     players = serializers.IntegerField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     ply = serializers.IntegerField(help_text="Moves played so far.")
@@ -194,19 +215,12 @@ class MatchSummarySerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     abort_reason = serializers.CharField(allow_blank=True)
-    time_control = serializers.JSONField(help_text="As stored: preset, kind, times, policy.")
+    time_control = TimeControlField(help_text="As stored: preset, kind, times, policy.")
     clocks = ClockSerializer(many=True, help_text="Empty without a time control.")
 
 
-class MatchPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = MatchSummarySerializer(many=True)
-
-
 class MatchDetailSerializer(MatchSummarySerializer):
-    view = serializers.JSONField(
+    view = ViewField(
         allow_null=True, help_text="engine.view for your seat, or the spectator view."
     )
     incidents = IncidentSerializer(many=True, help_text="Resignations, timeouts, takeovers...")
@@ -225,9 +239,9 @@ class LegalMovesSerializer(serializers.Serializer):
 class LoggedMoveSerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField()
-    move = serializers.JSONField(help_text="Redacted for you while the match runs.")
+    move = LoggedMoveField(help_text="Redacted for you while the match runs.")
     events = serializers.ListField(
-        child=serializers.JSONField(),
+        child=EventField(),
         help_text="What the move caused, in order (objects with a type); while the match "
         "runs another seat's secret is replaced by a public stand-in (a pile draw without "
         "its card).",
@@ -238,8 +252,8 @@ class LoggedMoveSerializer(serializers.Serializer):
 class SubmittedMoveSerializer(serializers.Serializer):
     ply = serializers.IntegerField(help_text="The ply of the logged move.")
     seat = serializers.IntegerField()
-    move = serializers.JSONField()
-    events = serializers.ListField(child=serializers.JSONField())
+    move = MoveField()
+    events = serializers.ListField(child=EventField())
     match = MatchDetailSerializer()
 
 
@@ -247,12 +261,12 @@ class ReplaySerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     ended = serializers.BooleanField(help_text="The match has ended: everything is shown.")
-    view = serializers.JSONField()
+    view = ViewField()
     move = LoggedMoveSerializer(allow_null=True,
                                 help_text="The move that led to this ply (null at ply 0).")
-    state = serializers.JSONField(required=False, help_text="The full state, once ended.")
+    state = ObjectField(required=False, help_text="The full state, once ended.")
     views = serializers.ListField(
-        child=serializers.JSONField(), required=False,
+        child=ViewField(), required=False,
         help_text="Once ended: every seat's view, in seat order (the all-seeing picture).",
     )
 
@@ -261,9 +275,15 @@ class SeatResultSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     score = serializers.IntegerField()
     rank = serializers.IntegerField(help_text="1 = best; equal ranks after the tie-breaks share.")
-    tie_break = serializers.JSONField(
+    tie_break = ObjectField(
         help_text="This seat's tie-break values, by the keys of tie_break_keys.")
-    breakdown = serializers.JSONField(help_text="Where every point came from, per category.")
+    breakdown = ObjectField(help_text="Where every point came from, per category.")
+
+
+class ResultIncidentSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    kind = serializers.CharField(help_text="resign, forfeit, takeover or timeout.")
+    ply = serializers.IntegerField()
 
 
 class ResultSerializer(serializers.Serializer):
@@ -279,10 +299,10 @@ class ResultSerializer(serializers.Serializer):
     results = SeatResultSerializer(many=True)
     ranks = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     winners = serializers.ListField(child=serializers.IntegerField())
-    forfeits = serializers.JSONField(help_text='Seats that resigned or forfeited (ranked last), '
-                                     'first to go first: [{"seat", "kind", "ply"}].')
-    timeouts = serializers.JSONField(help_text='Seats whose clock ran out: [{"seat", "kind", '
-                                     '"ply"}].')
+    forfeits = ResultIncidentSerializer(
+        many=True, help_text="Seats that resigned or forfeited (ranked last), first to go "
+        "first.")
+    timeouts = ResultIncidentSerializer(many=True, help_text="Seats whose clock ran out.")
 
 
 class EventsSerializer(serializers.Serializer):
@@ -291,6 +311,6 @@ class EventsSerializer(serializers.Serializer):
     status = serializers.CharField()
     to_act = serializers.ListField(child=serializers.IntegerField())
     moves = LoggedMoveSerializer(many=True)
-    view = serializers.JSONField(allow_null=True)
+    view = ViewField(allow_null=True)
     clocks = ClockSerializer(many=True, help_text="Empty without a time control.")
     incidents = IncidentSerializer(many=True, help_text="Every incident so far, in order.")

@@ -6,7 +6,7 @@ Match ids are taken as strings and parsed by the selectors, so a malformed id an
 
 from django.urls import path
 
-from games.api import asyncapi, catalogue, matches, moves
+from games.api import asyncapi, boards, catalogue, matches, moves
 
 urlpatterns = [
     # the play socket's AsyncAPI document, beside the OpenAPI schema (docs/asyncapi.yaml)
@@ -31,4 +31,6 @@ urlpatterns = [
     path("matches/<str:match_id>/replay/", moves.ReplayView.as_view(), name="match-replay"),
     path("matches/<str:match_id>/result/", moves.ResultView.as_view(), name="match-result"),
     path("matches/<str:match_id>/events/", moves.EventsView.as_view(), name="match-events"),
+    path("matches/<str:match_id>/board.svg", boards.BoardSvgView.as_view(), name="match-board-svg"),
+    path("matches/<str:match_id>/board.png", boards.BoardPngView.as_view(), name="match-board-png"),
 ]

@@ -3,6 +3,8 @@ games.matches.errors)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from games.matches.errors import GameServiceError
 
 
@@ -11,38 +13,38 @@ class InvalidTimeControl(GameServiceError):
     says what (``unknown_preset``, ``negative_time``, ``out_of_range``, ...)."""
 
     default_code = "invalid_time_control"
-    default_detail = "That time control is not valid."
+    default_detail = _("That time control is not valid.")
 
 
 class UnknownPreset(InvalidTimeControl):
     default_code = "unknown_preset"
-    default_detail = "No time-control preset by that name."
+    default_detail = _("No time-control preset by that name.")
 
 
 class InvalidTime(GameServiceError):
     default_code = "invalid_time"
-    default_detail = "The time must be a whole number of seconds, more than 0."
+    default_detail = _("The time must be a whole number of seconds, more than 0.")
 
 
 class NoClock(GameServiceError):
     default_code = "no_clock"
     status_code = 409
-    default_detail = "This match is played without a clock."
+    default_detail = _("This match is played without a clock.")
 
 
 class NotYourSeat(GameServiceError):
     default_code = "not_your_seat"
     status_code = 403
-    default_detail = "That seat is not yours."
+    default_detail = _("That seat is not yours.")
 
 
 class AlreadyResigned(GameServiceError):
     default_code = "already_resigned"
     status_code = 409
-    default_detail = "This seat has already resigned or forfeited."
+    default_detail = _("This seat has already resigned or forfeited.")
 
 
 class NothingToReclaim(GameServiceError):
     default_code = "nothing_to_reclaim"
     status_code = 409
-    default_detail = "No seat of yours in this match is held by a bot for you."
+    default_detail = _("No seat of yours in this match is held by a bot for you.")

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.clocks.errors import InvalidTimeControl, UnknownPreset
 from rules.bots import BOT_KINDS
 
@@ -63,10 +65,11 @@ def _number(data: dict, key: str) -> int:
     raw = data.get(key)
     number = raw if isinstance(raw, int) and not isinstance(raw, bool) else None  # JSON ints
     if number is not None and number < 0:
-        raise _fail(f"{key} may not be negative.", "negative_time", field=key)
+        raise _fail(_("%(key)s may not be negative.") % {"key": key}, "negative_time", field=key)
     low, high = LIMITS[key]
     if number is None or not low <= number <= high:
-        raise _fail(f"{key} must be a whole number from {low} to {high}.", "out_of_range",
+        raise _fail(_("%(key)s must be a whole number from %(low)s to %(high)s.")
+                    % {"key": key, "low": low, "high": high}, "out_of_range",
                     field=key, min=low, max=high)
     return number
 
@@ -74,11 +77,12 @@ def _number(data: dict, key: str) -> int:
 def _policy(data: dict) -> dict:
     policy = data.get("timeout_policy", TAKEOVER)
     if policy not in TIMEOUT_POLICIES:
-        raise _fail(f"timeout_policy must be one of {', '.join(TIMEOUT_POLICIES)}.",
+        raise _fail(_("timeout_policy must be one of %(values)s.")
+                    % {"values": ", ".join(TIMEOUT_POLICIES)},
                     "unknown_timeout_policy", timeout_policies=list(TIMEOUT_POLICIES))
     bot = data.get("takeover_bot", DEFAULT_TAKEOVER_BOT)
     if bot not in BOT_KINDS:
-        raise _fail(f"takeover_bot must be one of {', '.join(BOT_KINDS)}.",
+        raise _fail(_("takeover_bot must be one of %(values)s.") % {"values": ", ".join(BOT_KINDS)},
                     "unknown_bot", bot_kinds=list(BOT_KINDS))
     return {"timeout_policy": policy, "takeover_bot": bot}
 
@@ -91,13 +95,14 @@ def normalize(value: Any) -> dict:
     if isinstance(value, str):
         value = {"preset": value}
     if not isinstance(value, dict):
-        raise _fail("time_control must be a preset name or an object.", "not_an_object")
+        raise _fail(_("time_control must be a preset name or an object."), "not_an_object")
     if "preset" in value:
         name = value["preset"]
         if not isinstance(name, str) or name not in PRESETS:
             raise UnknownPreset(
-                f"No time-control preset {str(name)[:40]!r}; choose one of "
-                f"{', '.join(PRESETS)}.", details={"reason": "unknown_preset",
+                _("No time-control preset %(name)r; choose one of %(presets)s.")
+                % {"name": str(name)[:40], "presets": ", ".join(PRESETS)},
+                details={"reason": "unknown_preset",
                                                    "presets": list(PRESETS)})
         unknown = set(value) - {"preset"} - _POLICY_KEYS
         base = dict(PRESETS[name])
@@ -105,15 +110,15 @@ def normalize(value: Any) -> dict:
     else:
         kind = value.get("kind")
         if kind not in _CUSTOM_KEYS:
-            raise _fail('A custom time control needs "kind": "realtime" or "turn_based" '
-                        '(or name a "preset").', "unknown_kind",
+            raise _fail(_('A custom time control needs "kind": "realtime" or "turn_based" '
+                          '(or name a "preset").'), "unknown_kind",
                         kinds=[REALTIME, TURN_BASED])
         unknown = set(value) - {"kind"} - _CUSTOM_KEYS[kind] - _POLICY_KEYS
         normalized = {"preset": "custom", "kind": kind}
         for key in sorted(_CUSTOM_KEYS[kind]):
             normalized[key] = _number(value, key)
     if unknown:
-        raise _fail("Unknown time_control keys.", "unknown_field",
+        raise _fail(_("Unknown time_control keys."), "unknown_field",
                     fields=sorted(str(key)[:40] for key in unknown)[:10])
     if normalized["kind"] != NONE:
         normalized.update(_policy(value))

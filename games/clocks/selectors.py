@@ -53,11 +53,14 @@ def incident_rows(match: Match) -> list[Incident]:
 
 
 def incidents_of(match: Match, rows: list[Incident] | None = None) -> list[dict]:
-    """The match's incidents in order: ``{"ply", "seat", "kind", "bot_kind", "seconds",
-    "created_at"}`` (who did it as an admin is not shown to players)."""
+    """The match's incidents in order: ``{"ply", "seat", "kind", "user", "bot_kind",
+    "seconds", "created_at"}``. ``user``: the player it happened to (who resigned, timed
+    out, was taken over, reclaimed), None for added time; who did it as an admin is not
+    shown to players."""
     return [
-        {"ply": row.ply, "seat": row.seat, "kind": row.kind, "bot_kind": row.bot_kind or None,
-         "seconds": row.seconds, "created_at": row.created_at}
+        {"ply": row.ply, "seat": row.seat, "kind": row.kind,
+         "user": row.user.username if row.user_id is not None else None,
+         "bot_kind": row.bot_kind or None, "seconds": row.seconds, "created_at": row.created_at}
         for row in (incident_rows(match) if rows is None else rows)
     ]
 

@@ -1,6 +1,7 @@
-"""Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, and
-the admin's add-time and hand-over actions. The only code that gives a seat to a bot or
-back to its player (``_hand_to_bot``, ``_give_back``).
+"""Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, a
+leaver's seats (an erased account), and the admin's add-time and hand-over actions. The
+only code that gives a seat to a bot or back to its player (``_hand_to_bot``,
+``_give_back``).
 
 Each one locks the match row first (``select_for_update``), exactly as a move does, so a
 timeout and a move arriving together are serialized: whichever takes the lock first wins
@@ -16,8 +17,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.clocks import clock
 from games.clocks import errors as clock_errors
@@ -238,7 +241,7 @@ def reclaim_seat(*, user, match_id: Any) -> Match:
 def add_time(*, user, match_id: Any, position: Any, seconds: Any) -> Match:
     """Give seat ``position`` ``seconds`` more on its clock (admins). Raises NotAllowed,
     InvalidTime, MatchNotFound, MatchNotActive, NoClock, InvalidSeat."""
-    require_admin(user, "add time")
+    require_admin(user, _("add time"))
     if (isinstance(seconds, bool) or not isinstance(seconds, int)
             or not 0 < seconds <= MAX_ADDED_SECONDS):
         raise clock_errors.InvalidTime(
@@ -264,17 +267,37 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str,
     lobby, the bot keeps it and nothing is recorded. If the seat owes a decision now, the
     bot plays it. Raises NotAllowed, MatchNotFound, MatchOver, InvalidSeat,
     UnknownBotKind."""
-    require_admin(user, "hand a seat to a bot")
+    require_admin(user, _("hand a seat to a bot"))
     match = lock_match(match_id)
     if match.status in ENDED_STATUSES:
         raise errors.MatchOver(details={"status": match.status})
     position = check_position(match, position)
     kind = check_bot_kind(bot_kind)
+    return _hand_over(match, position, kind, for_good=for_good, actor=user)
+
+
+@transaction.atomic
+def leave_seat_for_good(*, user, match_id: Any) -> Seat | None:
+    """``user`` leaves a running match for good (their account is erased:
+    games/leaving): the match's takeover bot keeps their seat, as with an admin's
+    hand-over ``for_good`` (nothing recorded, nothing to reclaim), and plays it if it owes
+    a decision now. None when the match is not running or they hold no seat in it."""
+    match = lock_match(match_id)
+    if match.status != MatchStatus.ACTIVE:
+        return None
+    row = match.seats.filter(user_id=user.pk).first()
+    if row is None:
+        return None
+    return _hand_over(match, row.position, _takeover_bot(match), for_good=True, actor=None)
+
+
+def _hand_over(match: Match, position: int, kind: str, *, for_good: bool, actor) -> Seat:
+    """``hand_seat_to_bot`` once checked, the match locked and not over."""
     seats = list(match.seats.all())
     row = next((each for each in seats if each.position == position), None)
     if (not for_good and match.status == MatchStatus.ACTIVE and row is not None
             and row.user_id is not None):
-        _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=user,
+        _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=actor,
                 bot_kind=kind)
         _hand_to_bot(row, kind)
         _finish_change(match, seats, [], timezone.now())
@@ -295,9 +318,10 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str,
 
 @transaction.atomic
 def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
-    """An admin gives a taken-over seat back to the player it was taken from. Raises
-    NotAllowed, MatchNotFound, MatchNotActive, InvalidSeat, NothingToReclaim."""
-    require_admin(user, "hand a seat back")
+    """An admin gives a taken-over seat back to the player it was taken from (not to an
+    erased or deactivated account). Raises NotAllowed, MatchNotFound, MatchNotActive,
+    InvalidSeat, NothingToReclaim."""
+    require_admin(user, _("hand a seat back"))
     match, seats, incidents = _locked_active(match_id)
     position = check_position(match, position)
     # The seat's player is the one its latest hand-over names; whether they may have it
@@ -307,8 +331,12 @@ def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
     held = any(seat.position == position and seat.user_id is not None for seat in seats)
     if taken is None or held:
         raise clock_errors.NothingToReclaim(details={"seat": position})
+    if not get_user_model().objects.filter(pk=taken.user_id, is_active=True).exists():
+        # an erased (or deactivated) player: the seat would wait on nobody (games/leaving)
+        raise clock_errors.NothingToReclaim("That seat's player can no longer play.",
+                                            details={"seat": position})
     if any(seat.user_id == taken.user_id for seat in seats):
-        raise errors.AlreadySeated("That player holds another seat of this match.")
+        raise errors.AlreadySeated(_("That player holds another seat of this match."))
     if reclaimable_position(taken.user_id, seats, incidents) != position:
         raise clock_errors.NothingToReclaim(details={"seat": position})
     _give_back(match, seats, incidents, position, taken.user_id, actor=user)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.feed.models import FeedEvent
 from games.matches import errors
 from games.matches.parsing import whole_number
@@ -20,9 +22,31 @@ def parse_last_event_id(value: Any) -> int:
         return 0
     number = whole_number(value)
     if number is None or not 0 <= number <= 2**63 - 1:
-        raise errors.InvalidRequest("last_event_id must be a whole number >= 0.",
+        raise errors.InvalidRequest(_("last_event_id must be a whole number >= 0."),
                                     details={"last_event_id": str(value)[:20]})
     return number
+
+
+class LastEventIdAhead(errors.InvalidRequest):
+    """A resume point past the newest event of the reader's feed: a client that kept an id
+    from another user's feed, another server or a reset database would otherwise wait in
+    silence for events that never come (issue 22)."""
+
+    default_code = "last_event_id_ahead"
+
+
+def resume_point(user, value: Any) -> int:
+    """The last event id a reader resumes after (``parse_last_event_id``), which must be
+    0 or the id of an event of ``user``'s feed or below it: anything past their newest
+    event is LastEventIdAhead (400). One indexed query, none for 0."""
+    last = parse_last_event_id(value)
+    if last and not FeedEvent.objects.filter(user=user, pk__gte=last).exists():
+        newest = (FeedEvent.objects.filter(user=user).order_by("-pk")
+                  .values_list("pk", flat=True).first())
+        raise LastEventIdAhead(
+            _("last_event_id %(last)s is beyond the newest event of your feed.")
+            % {"last": last}, details={"last_event_id": last, "newest": newest or 0})
+    return last
 
 
 def event_row(event: FeedEvent) -> dict:

@@ -113,3 +113,14 @@ def announce_matched(request) -> None:
         "request_id": request.pk, "match_id": request.match_id, "game": request.game,
         "players": request.players,
     }, f"matched:{request.pk}")
+
+
+def forget(user, former_username: str) -> None:
+    """``user``'s account was erased (games/leaving): its own feed goes (nobody can read it
+    any more), and the invitations in other people's feeds that named it as the inviter
+    name its tombstone."""
+    FeedEvent.objects.filter(user=user).delete()
+    for event in FeedEvent.objects.filter(kind=INVITATION_RECEIVED,
+                                          payload__inviter=former_username):
+        FeedEvent.objects.filter(pk=event.pk).update(
+            payload={**event.payload, "inviter": user.username})

@@ -14,7 +14,7 @@ from django.http import JsonResponse, StreamingHttpResponse
 from rest_framework.authtoken.models import Token
 
 from accounts.revocation import AccessCheck
-from games.feed.selectors import parse_last_event_id
+from games.feed.selectors import resume_point
 from games.feed.stream import follow
 from games.matches import errors
 from infra.api_errors import error_body
@@ -35,6 +35,7 @@ def _token_of(header: str) -> Token | None:
 
 
 _token_of_async = database_sync_to_async(_token_of)
+_resume_point = database_sync_to_async(resume_point)
 
 
 def _error(exc: errors.GameServiceError) -> JsonResponse:
@@ -60,8 +61,8 @@ async def stream_view(request):
         return JsonResponse(error_body(refusal.code, refusal.message, refusal.details),
                             status=refusal.status_code)
     try:
-        last = parse_last_event_id(request.GET.get("last_event_id",
-                                                   request.headers.get("Last-Event-ID")))
+        last = await _resume_point(token.user, request.GET.get(
+            "last_event_id", request.headers.get("Last-Event-ID")))
     except errors.GameServiceError as exc:
         return _error(exc)
     user, access = token.user, AccessCheck(token.key, token.user_id)

@@ -10,6 +10,7 @@ from functools import cache
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
 from rest_framework.request import Request
@@ -97,7 +98,7 @@ def user_for_token(key: str | None):
     if not key:
         return AnonymousUser()
     if not isinstance(key, str):
-        raise InvalidToken("The token must be a string.")
+        raise InvalidToken(_("The token must be a string."))
     try:
         user, _token = _token_authenticator().authenticate_credentials(key)
     except AuthenticationFailed as exc:

@@ -30,13 +30,15 @@ class Incident:
     seat: int
     kind: str = strawberry.field(
         description="resign, timeout, takeover, reclaim, forfeit or time_added.")
+    user: str | None = strawberry.field(
+        description="The player it happened to; null for added time.")
     bot_kind: str | None
     seconds: int | None
     created_at: datetime
 
     @classmethod
     def from_row(cls, row: dict) -> Incident:
-        return cls(ply=row["ply"], seat=row["seat"], kind=row["kind"],
+        return cls(ply=row["ply"], seat=row["seat"], kind=row["kind"], user=row["user"],
                    bot_kind=row["bot_kind"], seconds=row["seconds"],
                    created_at=row["created_at"])
 

@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from graphql import ExecutionResult, OperationType
 from graphql.utilities import get_operation_ast
 from strawberry.extensions import SchemaExtension
@@ -148,11 +149,11 @@ class ExpensiveOperations(SchemaExtension):
         return None
 
     def _refuse(self, scope: str, limit: int) -> None:
-        why = (f"you are already running {limit}" if scope == "client" else
-               "the server is busy with others")
+        why = (_("you are already running %(limit)s") % {"limit": limit} if scope == "client"
+               else _("the server is busy with others"))
         refusal = QueryRefused(
-            f"Too many expensive operations at once: {why}. Try again in "
-            f"{RETRY_AFTER_SECONDS} s, or ask for less per request.",
+            _("Too many expensive operations at once: %(why)s. Try again in %(seconds)s s, or "
+              "ask for less per request.") % {"why": why, "seconds": RETRY_AFTER_SECONDS},
             "too_many_concurrent",
             {"scope": scope, "limit": limit, "retry_after_seconds": RETRY_AFTER_SECONDS})
         self.execution_context.result = ExecutionResult(data=None, errors=[refusal])

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from django.utils.translation import gettext as _
 from graphql import GraphQLError
 from rest_framework.exceptions import ValidationError as DrfValidationError
 from strawberry.extensions import SchemaExtension
@@ -118,7 +119,7 @@ def coded(error: GraphQLError) -> GraphQLError:
     elif isinstance(original, UNAVAILABLE):
         logger.warning("GraphQL: %s unavailable", which(original), exc_info=original)
         extensions = {"code": ServiceUnavailable.default_code}
-        message = ServiceUnavailable.default_detail
+        message = str(ServiceUnavailable.default_detail)
     elif original is None or isinstance(original, GraphQLError):
         if error.extensions and "code" in error.extensions:
             return error
@@ -127,7 +128,7 @@ def coded(error: GraphQLError) -> GraphQLError:
     else:
         logger.error("GraphQL resolver failed", exc_info=original)
         extensions = {"code": "server_error"}
-        message = "Internal server error."
+        message = _("Internal server error.")
     return GraphQLError(
         message, nodes=error.nodes, source=error.source, positions=error.positions,
         path=error.path, original_error=None, extensions=extensions,

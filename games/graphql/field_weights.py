@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.leaving.export import MAX_GRAPHQL_RECORDS
 from games.matches import parsing
 from games.ratings.selectors import RECENT_MATCHES
 
@@ -53,6 +54,10 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Player.ratingHistory": Weight(123, item=1),  # 6.1 + 0.05 per change
     "Query.myInvitations": Weight(204, item=1),  # 10.2
     "Query.myQuickMatches": Weight(58, item=1),  # 2.9
+    # 40 ms: profile, ratings, running matches' views, invitations (measured at a load of
+    # 18 and scaled by matchRecord's time in the same run: docs/capacity.md); each record
+    # of its page is a matchRecord's work
+    "Query.myData": Weight(800, item=322),
     # the analysis of a 131-ply Han game (bench/graphql_field_costs.py's probes, timed at a
     # load of 10-15: higher than the rest of this table's)
     "Query.matchAnalysis": Weight(550),  # 27.5: the analysis and a row per decision
@@ -73,7 +78,12 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Match.clocks": Weight(4),  # 0.19
     "Match.reclaimableSeat": Weight(8),  # 0.36
     "Match.incidents": Weight(29),  # 1.4: a query per match on a page
+    # not timed yet: four small queries (private? seated? rematch both ways), priced as
+    # about 1.5 times incidents' one until bench/graphql_field_costs.py times it
+    "Match.lobby": Weight(45),
     "Match.view": Weight(10),  # 0.50: engine.view
+    # 0.80 ms at a load of 15 (Match.status 0.62 in that run): reverse() and the ply check
+    "Match.boardSvgUrl": Weight(5),
     "Match.legalMoves": Weight(5),  # 0.20: engine.legal_moves
     "Match.log": Weight(32, item=2),  # 1.6 + 0.09 per move: a query, each move redacted
     "Match.events": Weight(38),  # 1.9: the log's query and a view
@@ -100,6 +110,7 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.requestQuickMatch": Weight(142),  # 7.1
     "Mutation.cancelQuickMatch": Weight(61),  # 3.0
     "Mutation.requestAnalysis": Weight(445),  # 22.2 (load 10-15): the match locked, joined
+    "Mutation.deleteAccount": Weight(954),  # 47.7 (scaled as myData): leaves a match too
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(116),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(130),  # 6.5: a page of the feed
@@ -109,13 +120,15 @@ FIELD_WEIGHTS: dict[str, Weight] = {
 #: fields that hash a password (PBKDF2, hundreds of milliseconds by design, the point of
 #: it): their weight above is the rest of their work; an operation may hold one of them,
 #: and the auth rate limit counts each (limits.MAX_PASSWORD_CHECKS)
-PASSWORD_CHECKS = frozenset({"Mutation.register", "Mutation.login"})
+PASSWORD_CHECKS = frozenset({"Mutation.register", "Mutation.login",
+                             "Mutation.deleteAccount"})
 
 # -- list sizes ---------------------------------------------------------------------------
 #: a list's size given by an argument of the field itself: (argument, default)
 OWN_PAGES: dict[str, tuple[str, int]] = {
     "Match.log": ("limit", parsing.MAX_PAGE_SIZE),
     "Player.ratingHistory": ("limit", 20),
+    "Query.myData": ("recordsLimit", MAX_GRAPHQL_RECORDS),  # its page of records
 }
 #: a list's size given by an argument of the field above it: (that field, argument,
 #: default), e.g. a page of matches holds ``matches(limit)`` results
@@ -148,6 +161,7 @@ LIST_SIZES: dict[str, int] = {
     "MatchUpdate.incidents": 20,
     "InvitationsPayload.invitations": 20,
     "AuthPayload.errors": 5,
+    "DeleteAccountPayload.errors": 5,
     "InvitationsPayload.errors": 5,
     "LobbyMatchPayload.errors": 5,
     "MatchPayload.errors": 5,

@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from graphql import GraphQLError, OperationType
 from strawberry.extensions import (
     MaxAliasesLimiter,
@@ -81,8 +82,9 @@ def query_too_large(query: Any) -> QueryRefused | None:
     """The refusal of a query text over MAX_QUERY_CHARS (checked before parsing)."""
     if isinstance(query, str) and len(query) > MAX_QUERY_CHARS:
         return QueryRefused(
-            f"The query has {len(query)} characters; at most {MAX_QUERY_CHARS} are "
-            "accepted.", "query_too_large", {"max_chars": MAX_QUERY_CHARS},
+            _("The query has %(count)s characters; at most %(max)s are accepted.")
+            % {"count": len(query), "max": MAX_QUERY_CHARS}, "query_too_large",
+            {"max_chars": MAX_QUERY_CHARS},
         )
     return None
 
@@ -124,26 +126,30 @@ class QueryCost(SchemaExtension):
         fields = count_fields(document)
         if fields > MAX_FIELDS:
             return QueryRefused(
-                f"The document has {fields} fields; at most {MAX_FIELDS} are accepted.",
+                _("The document has %(count)s fields; at most %(max)s are accepted.")
+                % {"count": fields, "max": MAX_FIELDS},
                 "query_too_large", {"fields": fields, "max_fields": MAX_FIELDS})
         found = estimate(context.schema._schema, document, context.operation_name,
                          context.variables)
         setattr(context, _ESTIMATE, found)
         if found.depth > MAX_DEPTH:
             return QueryRefused(
-                f"The operation is {found.depth} fields deep; at most {MAX_DEPTH} are "
-                "accepted.", "query_too_deep", {"depth": found.depth, "max_depth": MAX_DEPTH})
+                _("The operation is %(depth)s fields deep; at most %(max)s are accepted.")
+                % {"depth": found.depth, "max": MAX_DEPTH}, "query_too_deep",
+                {"depth": found.depth, "max_depth": MAX_DEPTH})
         if found.cost > MAX_COST:
             return QueryRefused(
-                f"The operation's estimated cost is {found.cost} (about "
-                f"{found.cost * UNIT_MS:.0f} ms); at most {MAX_COST} is accepted. Ask for "
-                "fewer fields, smaller pages (limit) or fewer views, logs, profiles, "
-                "replays and records per request.", "query_too_costly",
+                _("The operation's estimated cost is %(cost)s (about %(ms)s ms); at most "
+                  "%(max)s is accepted. Ask for fewer fields, smaller pages (limit) or fewer "
+                  "views, logs, profiles, replays and records per request.")
+                % {"cost": found.cost, "ms": f"{found.cost * UNIT_MS:.0f}", "max": MAX_COST},
+                "query_too_costly",
                 {"cost": found.cost, "max_cost": MAX_COST})
         if found.password_checks > MAX_PASSWORD_CHECKS:
             return QueryRefused(
-                f"The operation holds {found.password_checks} password checks (register, "
-                f"login); at most {MAX_PASSWORD_CHECKS} is accepted.", "query_too_costly",
+                _("The operation holds %(count)s password checks (register, login); at most "
+                  "%(max)s is accepted.") % {"count": found.password_checks,
+                                             "max": MAX_PASSWORD_CHECKS}, "query_too_costly",
                 {"password_checks": found.password_checks,
                  "max_password_checks": MAX_PASSWORD_CHECKS})
         return None
@@ -171,8 +177,9 @@ class Deadline(SchemaExtension):
                                self.execution_context.operation_name or "(anonymous)",
                                _timeout_seconds())
             raise QueryRefused(
-                f"The operation ran past the {_timeout_seconds():g} s limit; this field "
-                "was not resolved.", "timeout", {"timeout_seconds": _timeout_seconds()})
+                _("The operation ran past the %(seconds)s s limit; this field was not "
+                  "resolved.") % {"seconds": f"{_timeout_seconds():g}"}, "timeout",
+                {"timeout_seconds": _timeout_seconds()})
         return _next(root, info, *args, **kwargs)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import strawberry
 import strawberry_django
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 from strawberry.scalars import JSON
 from strawberry.types import Info
@@ -121,8 +122,8 @@ class Mutation:
         _user, problems = _signed_in(info)
         token = info.context.auth  # the DRF Token for token auth; None for a session
         if problems or not isinstance(token, Token):
-            exc = errors.AuthenticationRequired("Send the token to revoke as `Authorization: "
-                                                "Token <key>`.")
+            exc = errors.AuthenticationRequired(_("Send the token to revoke as `Authorization: "
+                                                  "Token <key>`."))
             return RevokeTokenPayload(errors=[GameError(code=exc.code, message=exc.message)])
         account_services.revoke_token(token)
         return RevokeTokenPayload(revoked=True)

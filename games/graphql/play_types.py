@@ -58,6 +58,7 @@ class SeatResult:
 @strawberry.type(description="Final scores, once the match is finished.")
 class MatchResult:
     match_id: strawberry.ID
+    status: str = strawberry.field(description="finished (a result exists only then).")
     seed: str = strawberry.field(description="The seed, to check sha256(seed) == commitment.")
     end_reason: str | None = strawberry.field(description="Why the game ended.")
     tie_break_keys: list[str] = strawberry.field(
@@ -75,6 +76,7 @@ class MatchResult:
     def from_selector(cls, body: dict) -> MatchResult:
         return cls(
             match_id=strawberry.ID(str(body["match_id"])),
+            status=body["status"],
             seed=body["seed"],
             end_reason=body["end_reason"],
             tie_break_keys=list(body["tie_break_keys"]),

@@ -45,10 +45,17 @@ class Query:
         game: str | None = None,
         status: MatchStatusEnum | None = None,  # type: ignore[valid-type]
         mine: bool = False,
-        open_seats: Annotated[
+        open: Annotated[  # noqa: A002 - REST's name (docs/api.md, one vocabulary)
             bool | None,
             strawberry.argument(
                 description="true: open matches with a free seat; false: the others."
+            ),
+        ] = None,
+        open_seats: Annotated[
+            bool | None,
+            strawberry.argument(
+                description="The old name of `open`.",
+                deprecation_reason="Use `open` (REST's name for this filter).",
             ),
         ] = None,
         my_turn: Annotated[
@@ -67,11 +74,13 @@ class Query:
             game=game,
             status=status.value if status is not None else None,
             mine=mine,
-            open_seats=open_seats,
+            open_seats=open if open is not None else open_seats,
             my_turn=my_turn,
         )
+        count = matches.count()
         return MatchPage(
-            total_count=matches.count(),
+            count=count,
+            total_count=count,
             limit=limit,
             offset=offset,
             results=list(matches[offset : offset + limit]),

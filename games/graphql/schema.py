@@ -21,6 +21,7 @@ from games.graphql.queries import Query
 from games.graphql.subscriptions import Subscription
 from games.graphql.text_inputs import RefuseControlCharacters
 from games.graphql.throttling import RateLimits
+from games.leaving.graphql import LeavingMutations, LeavingQueries
 from games.lobby.graphql import LobbyMutations, LobbyQueries
 from games.quickmatch.graphql import QuickMatchMutations, QuickMatchQueries
 from games.ratings.graphql import RatingQueries
@@ -41,11 +42,12 @@ class GameSchema(strawberry.Schema):
             super().process_errors(unexpected, execution_context)
 
 
-#: each capability (records, ratings, the lobby, the feed) brings its own fields
+#: each capability (records, ratings, the lobby, the feed, leaving, analysis) brings its own
+#: fields
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
-                                     QuickMatchQueries, AnalysisQueries))
+                                     QuickMatchQueries, LeavingQueries, AnalysisQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
-                                        AnalysisMutations))
+                                        LeavingMutations, AnalysisMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
                                                 AnalysisSubscriptions))
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import strawberry
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
 from strawberry.types import Info
 
 from games.clocks import selectors as clock_selectors
@@ -26,6 +27,7 @@ from games.matches import errors, parsing, selectors
 from games.matches.models import ENDED_STATUSES, MatchStatus
 from games.matches.notifications import MATCH_UPDATE_TYPE, match_group_name
 from infra.api_errors import ApiError
+from infra.observability import metrics
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ async def _match_updates(
     consumer = info.context.ws
     if consumer is None:
         raise as_graphql_error(
-            errors.InvalidRequest("Subscriptions are served over websockets only.")
+            errors.InvalidRequest(_("Subscriptions are served over websockets only."))
         )
     user = current_user(info)
     try:
@@ -118,5 +120,9 @@ class Subscription:
     async def match_updates(
         self, info: Info, match_id: strawberry.ID, since: int | None = None
     ) -> AsyncGenerator[MatchUpdate, None]:
-        async for update in _match_updates(info, match_id, since):
-            yield update
+        metrics.subscribed(metrics.GRAPHQL)
+        try:
+            async for update in _match_updates(info, match_id, since):
+                yield update
+        finally:
+            metrics.unsubscribed(metrics.GRAPHQL)

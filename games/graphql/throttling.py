@@ -2,10 +2,11 @@
 websocket alike.
 
 Before an operation executes, each top-level mutation field counts once in its scope
-(``register``, ``login``, ``revokeToken``: ``auth``; every other mutation: ``move``), so
-aliases cannot multiply a budget; a query counts once as a read. If any count is over its
-limit, nothing executes: the answer is one error with ``extensions.code`` ``throttled`` and
-``details.retry_after_seconds``, over HTTP with status 429 and a ``Retry-After`` header.
+(``register``, ``login``, ``revokeToken``, ``deleteAccount``: ``auth``; every other
+mutation: ``move``), so aliases cannot multiply a budget; a query counts once as a read.
+If any count is over its limit, nothing executes: the answer is one error with
+``extensions.code`` ``throttled`` and ``details.retry_after_seconds``, over HTTP with
+status 429 and a ``Retry-After`` header.
 Subscriptions are not counted (one socket, one subscription: nothing to repeat cheaply).
 """
 
@@ -27,7 +28,7 @@ from strawberry.extensions import SchemaExtension
 from infra import throttles
 from infra.api_errors import Throttled
 
-AUTH_MUTATIONS = {"register", "login", "revokeToken"}
+AUTH_MUTATIONS = {"register", "login", "revokeToken", "deleteAccount"}
 
 
 def _top_level_fields(document, operation) -> list[str]:

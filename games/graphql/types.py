@@ -13,6 +13,7 @@ from datetime import datetime
 
 import strawberry
 import strawberry_django
+from django.urls import reverse
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
@@ -20,6 +21,7 @@ from games.clocks import selectors as clock_selectors
 from games.graphql.clock_types import Incident, SeatClock
 from games.graphql.context import current_user
 from games.graphql.enums import MatchStatusEnum, SeatKind
+from games.graphql.lobby_types import LobbyInfo
 from games.graphql.play_types import (
     LegalMoves,
     LoggedMove,
@@ -28,6 +30,7 @@ from games.graphql.play_types import (
     events_from_selector,
     result_or_none,
 )
+from games.lobby import selectors as lobby_selectors
 from games.matches import parsing, selectors
 from games.matches.models import Match
 
@@ -106,8 +109,13 @@ class Game:
 class Seat:
     position: int
     kind: SeatKind
-    user: str | None = strawberry.field(description="Username of a human seat.")
+    user: str | None = strawberry.field(
+        description="The person who plays the seat; on a seat a bot took over from them, "
+        "still that person (see takenOverFrom). Null on a bot's own seat.")
     bot_kind: str | None
+    taken_over_from: str | None = strawberry.field(
+        description="On a bot seat: the person it was taken from (a timeout, an admin's "
+        "hand-over, a resignation or a forfeit). Null otherwise.")
 
     @classmethod
     def from_row(cls, row: dict) -> Seat:
@@ -116,6 +124,7 @@ class Seat:
             kind=SeatKind(row["kind"]),
             user=row["user"],
             bot_kind=row["bot_kind"],
+            taken_over_from=row["taken_over_from"],
         )
 
 @strawberry_django.type(Match, name="Match", description="A match, seen by the caller.")
@@ -149,6 +158,17 @@ class MatchType:
     @strawberry_django.field(description="Every position, open ones included.")
     def seats(self, root: Match) -> list[Seat]:
         return [Seat.from_row(row) for row in selectors.seats_of(root)]
+
+    @strawberry_django.field(
+        description="The path of the board's picture after ply `ply` (default the latest) "
+        "as the caller may see it: GET it with the same token (REST board.svg; board.png "
+        "beside it). An invalid_ply error for a ply outside 0..ply."
+    )
+    def board_svg_url(self, root: Match, ply: int | None = None) -> str:
+        path = reverse("match-board-svg", args=[root.pk])
+        if ply is None:
+            return path
+        return f"{path}?ply={parsing.parse_ply(ply, upper=root.ply)}"
 
     @strawberry_django.field(description="The caller's position, null for a spectator.")
     def your_seat(self, root: Match, info: Info) -> int | None:
@@ -223,10 +243,16 @@ class MatchType:
     def incidents(self, root: Match) -> list[Incident]:
         return [Incident.from_row(row) for row in clock_selectors.incidents_of(root)]
 
+    @strawberry_django.field(description="Is it private, its invite code (for its creator "
+                             "and players), its rematch: REST's lobby object.")
+    def lobby(self, root: Match, info: Info) -> LobbyInfo:
+        return LobbyInfo.from_row(lobby_selectors.private_info(root, current_user(info)))
+
 
 @strawberry.type(description="Matches, newest first, as the REST list (limit/offset).")
 class MatchPage:
-    total_count: int
+    count: int = strawberry.field(description="Matches in the whole list (REST's count).")
+    total_count: int = strawberry.field(deprecation_reason="Use `count` (REST's name).")
     limit: int
     offset: int
     results: list[MatchType]

@@ -16,6 +16,7 @@ from cross_web import HTTPException
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from graphql import GraphQLError, OperationDefinitionNode, OperationType, parse
 from strawberry.django.views import GraphQLView
@@ -91,7 +92,7 @@ class GameGraphQLView(GraphQLView):
         except HTTPException as exc:
             if exc.reason == "Unsupported content type":
                 return _error_response(415, "unsupported_media_type",
-                                       "Send the operation as application/json.")
+                                       _("Send the operation as application/json."))
             if exc.reason == "Unable to parse request body as JSON":
                 return _error_response(400, "malformed_json", exc.reason)
             code = _CODE_OF_STATUS.get(exc.status_code, "invalid_request")
@@ -107,10 +108,11 @@ class GameGraphQLView(GraphQLView):
             too_deep = json_depth(decoded) > MAX_JSON_DEPTH
         if too_deep:
             raise RequestRefused(400, "malformed_json",
-                                 f"The body is nested deeper than {MAX_JSON_DEPTH} levels.")
+                                 _("The body is nested deeper than %(levels)s levels.")
+                                 % {"levels": MAX_JSON_DEPTH})
         if not isinstance(decoded, (dict, list)):
             raise RequestRefused(400, "invalid_request",
-                                 'The body must be a JSON object: {"query", "variables"?}.')
+                                 _('The body must be a JSON object: {"query", "variables"?}.'))
         return decoded
 
     def parse_http_body(self, request):
@@ -120,8 +122,8 @@ class GameGraphQLView(GraphQLView):
         if not isinstance(data, list) and _subscribes(data.query, data.operation_name):
             raise RequestRefused(
                 400, "subscription_needs_websocket",
-                "Subscriptions are served over the websocket at /graphql/ "
-                "(protocol graphql-transport-ws), not over HTTP.",
+                _("Subscriptions are served over the websocket at /graphql/ "
+                  "(protocol graphql-transport-ws), not over HTTP."),
             )
         return data
 

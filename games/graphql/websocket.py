@@ -35,6 +35,7 @@ from games.graphql.auth import InvalidToken, user_for_token
 from games.graphql.context import GraphQLContext
 from games.graphql.limits import query_too_large
 from infra.channel_layer import RESUMED_TYPE
+from infra.observability import metrics
 from infra.parsers import MAX_JSON_DEPTH, json_depth
 from infra.ws_origins import origin_allowed
 
@@ -121,6 +122,7 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
     #: the signed-in caller's token check (accounts/revocation.py); None when anonymous
     access: AccessCheck | None = None
     _closed_revoked = False
+    _counted = False  # in the open-sockets gauge
 
     def decode_json(self, data: str | bytes) -> object:
         return decode_ws_message(data)
@@ -137,6 +139,8 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
             return
         await self._watch_access(self.scope.get("user"), self.scope.get("token_key"))
         await super().connect()
+        self._counted = True
+        metrics.socket_opened(metrics.GRAPHQL)
 
     async def get_context(self, request, response) -> GraphQLContext:
         return GraphQLContext(
@@ -178,6 +182,9 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
         await super().dispatch(message)
 
     async def disconnect(self, code: int) -> None:
+        if self._counted:
+            self._counted = False
+            metrics.socket_closed(metrics.GRAPHQL)
         await self._watch_access(None, None)
         await super().disconnect(code)
 

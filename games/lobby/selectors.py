@@ -7,9 +7,10 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from games.clocks.seat_players import seats_played_by
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
 from games.matches import errors
-from games.matches.models import Match, Seat
+from games.matches.models import Match
 from games.matches.selectors import filter_matches
 
 
@@ -20,10 +21,12 @@ def listed_for(matches: QuerySet[Match], viewer) -> QuerySet[Match]:
     private = Exists(PrivateMatch.objects.filter(match=OuterRef("pk")))
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return matches.filter(~private)
+    # "its players": also one whose seat a bot took over or finished for them (a timeout,
+    # a resignation: games.clocks.seat_players), so their own record export keeps it
     return matches.filter(
         ~private
         | Q(created_by=viewer)
-        | Exists(Seat.objects.filter(match=OuterRef("pk"), user=viewer))
+        | Exists(seats_played_by(viewer).filter(match=OuterRef("pk")))
         | Exists(Invitation.objects.filter(match=OuterRef("pk"), invitee=viewer))
     )
 
@@ -57,6 +60,12 @@ def invitation_row(invitation: Invitation) -> dict:
 
 
 def invitations_for(user, *, status: Any = None) -> list[dict]:
+    """``user``'s latest 100 invitations, newest first, as rows (``invitation_row``)."""
+    return [invitation_row(invitation)
+            for invitation in invitations_of(user, status=status)[:100]]
+
+
+def invitations_of(user, *, status: Any = None) -> QuerySet[Invitation]:
     """``user``'s invitations, newest first (``status``: one of pending, accepted,
     declined, withdrawn). Raises InvalidRequest for another status."""
     rows = Invitation.objects.filter(invitee=user).select_related("match", "inviter",
@@ -67,7 +76,7 @@ def invitations_for(user, *, status: Any = None) -> list[dict]:
                 f"status must be one of {', '.join(InvitationStatus.values)}.",
                 details={"status": list(InvitationStatus.values)})
         rows = rows.filter(status=status)
-    return [invitation_row(invitation) for invitation in rows[:100]]
+    return rows
 
 
 def private_info(match: Match, user) -> dict:

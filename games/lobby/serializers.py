@@ -2,7 +2,11 @@
 
 from rest_framework import serializers
 
-from games.api.serializers import CreateMatchRequestSerializer, RefusesUnknownFields
+from games.api.serializers import (
+    CreateMatchRequestSerializer,
+    MatchDetailSerializer,
+    RefusesUnknownFields,
+)
 
 
 class CreatePrivateMatchRequestSerializer(CreateMatchRequestSerializer):
@@ -40,3 +44,22 @@ class InvitationSerializer(serializers.Serializer):
     is_rematch = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     responded_at = serializers.DateTimeField(allow_null=True)
+
+
+class LobbyInfoSerializer(serializers.Serializer):
+    """What the lobby knows of a match (games.lobby.selectors.private_info)."""
+
+    private = serializers.BooleanField(help_text="Unlisted: seats by invite code or "
+                                       "invitation only.")
+    invite_code = serializers.CharField(allow_null=True, help_text="For the creator and "
+                                        "the players of a private match; null otherwise.")
+    rematch = serializers.IntegerField(allow_null=True, help_text="The id of this match's "
+                                       "rematch, once proposed.")
+    rematch_of = serializers.IntegerField(allow_null=True, help_text="The match this one "
+                                          "is the rematch of.")
+
+
+class LobbyMatchSerializer(MatchDetailSerializer):
+    """A match as a lobby action answers it: the detail, with its lobby facts."""
+
+    lobby = LobbyInfoSerializer()

@@ -14,7 +14,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.clocks.seat_players import players_by_seat
 from games.feed import services as feed
@@ -24,6 +26,8 @@ from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Seat
 from games.matches.parsing import parse_match_id, whole_number
 
+#: the abort reason of an open match whose creator's account was erased
+CREATOR_LEFT = "its creator's account was erased"
 #: a private match invites at most its other seats' worth of people; this bounds a request
 MAX_INVITEES = 16
 CODE_BYTES = 12  # 16 URL-safe characters
@@ -33,23 +37,23 @@ def _invitees(inviter, usernames: Any) -> list:
     """The users named in ``usernames`` (a list of distinct names, not the inviter).
     Raises InvalidRequest (400) naming the first bad entry."""
     if not isinstance(usernames, list) or len(usernames) > MAX_INVITEES:
-        raise errors.InvalidRequest(f"invite must be a list of at most {MAX_INVITEES} "
-                                    "usernames.", details={"field": "invite"})
+        raise errors.InvalidRequest(_("invite must be a list of at most %(count)s usernames.")
+                                    % {"count": MAX_INVITEES}, details={"field": "invite"})
     if not all(isinstance(name, str) and 0 < len(name) <= 150 for name in usernames):
-        raise errors.InvalidRequest("Each invitee must be a username.",
+        raise errors.InvalidRequest(_("Each invitee must be a username."),
                                     details={"field": "invite"})
     if len(set(usernames)) != len(usernames):
-        raise errors.InvalidRequest("Each invitee may be named once.",
+        raise errors.InvalidRequest(_("Each invitee may be named once."),
                                     details={"field": "invite"})
     users = {user.username: user for user in
              get_user_model().objects.filter(username__in=usernames, is_active=True)}
     for name in usernames:
         if name not in users:
-            raise errors.InvalidRequest(f"No user called {name[:40]!r}.",
+            raise errors.InvalidRequest(_("No user called %(name)r.") % {"name": name[:40]},
                                         code="unknown_user",
                                         details={"field": "invite", "username": name[:40]})
         if users[name].pk == inviter.pk:
-            raise errors.InvalidRequest("You cannot invite yourself.",
+            raise errors.InvalidRequest(_("You cannot invite yourself."),
                                         details={"field": "invite"})
     return [users[name] for name in usernames]
 
@@ -61,12 +65,13 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
     free = guards.free_positions(match)  # one query (this asked once per position)
     for invitee in invitees:
         if invitee.pk in seated:
-            raise errors.AlreadySeated(f"{invitee.username} already holds a seat.",
+            raise errors.AlreadySeated(_("%(username)s already holds a seat.")
+                                       % {"username": invitee.username},
                                        details={"username": invitee.username})
         if invitee.pk in already:
             raise errors.AlreadyInvited(details={"username": invitee.username})
     if len(invitees) > len(free):
-        raise errors.MatchFull(f"Only {len(free)} seat(s) are free.",
+        raise errors.MatchFull(_("Only %(count)s seat(s) are free.") % {"count": len(free)},
                                details={"free_seats": len(free)})
     invitations = [
         Invitation.objects.create(match=match, inviter=inviter, invitee=invitee,
@@ -112,7 +117,7 @@ def invite(*, user, match_id: Any, usernames: Any) -> list[Invitation]:
     guards.require_user(user)
     match = _lock_open_match(match_id)
     if match.created_by_id != user.pk and not match.seats.filter(user=user).exists():
-        raise errors.NotAllowed("Only the match's creator or its players can invite.")
+        raise errors.NotAllowed(_("Only the match's creator or its players can invite."))
     return _invite_locked(match, user, _invitees(user, usernames))
 
 
@@ -171,7 +176,7 @@ def decline_invitation(*, user, invitation_id: Any) -> Invitation:
         match = Match.objects.select_related("created_by").get(pk=invitation.match_id)
         if match.status == MatchStatus.OPEN:
             match_services.abort_match(user=match.created_by, match_id=match.pk,
-                                       reason=f"rematch declined by {user.username}")
+                                       reason=_declined_by(user.username))
             Invitation.objects.filter(match=match, status=InvitationStatus.PENDING).update(
                 status=InvitationStatus.WITHDRAWN, responded_at=timezone.now())
     return invitation
@@ -187,7 +192,7 @@ def join_by_code(*, user, invite_code: Any, position: Any = None) -> Seat:
                                     "characters.", details={"field": "invite_code"})
     private = PrivateMatch.objects.filter(invite_code=invite_code).first()
     if private is None:
-        raise errors.InvitationNotFound("No private match has this invite code.")
+        raise errors.InvitationNotFound(_("No private match has this invite code."))
     seat = match_services.join_match(user=user, match_id=private.match_id, position=position)
     Invitation.objects.filter(match_id=private.match_id, invitee=user,
                               status=InvitationStatus.PENDING).update(
@@ -208,7 +213,7 @@ def propose_rematch(*, user, match_id: Any) -> Match:
     mine_position = next((position for position, person in people.items()
                           if person.pk == user.pk), None)
     if mine_position is None:
-        raise errors.NotSeated("Only a player of the match can propose a rematch.")
+        raise errors.NotSeated(_("Only a player of the match can propose a rematch."))
     if original.status != MatchStatus.FINISHED:
         raise errors.RematchNotAllowed(details={"status": original.status})
     existing = Rematch.objects.filter(original=original).select_related("match").first()
@@ -248,3 +253,27 @@ def _same_time_control(stored: dict) -> dict | None:
         return {key: value for key, value in stored.items() if key != "preset"}
     return {key: value for key, value in stored.items()
             if key in ("preset", "timeout_policy", "takeover_bot")}
+
+
+# -- an erased account (games/leaving) --------------------------------------------------------
+def withdraw_for_leaver(user, former_username: str) -> None:
+    """``user``'s account was erased: every pending invitation it received or sent is
+    withdrawn, the open matches it created are aborted (nobody else may start them), and
+    the abort reason of a rematch it declined names the tombstone, not ``former_username``.
+    Its seats in other open matches are the caller's (``games.leaving.services``)."""
+    now = timezone.now()
+    for match_id in (Match.objects.filter(status=MatchStatus.OPEN, created_by=user)
+                     .order_by("pk").values_list("pk", flat=True)):
+        match_services.abort_match(user=user, match_id=match_id, reason=CREATOR_LEFT)
+        Invitation.objects.filter(match_id=match_id, status=InvitationStatus.PENDING).update(
+            status=InvitationStatus.WITHDRAWN, responded_at=now)
+    Invitation.objects.filter(Q(invitee=user) | Q(inviter=user),
+                              status=InvitationStatus.PENDING).update(
+        status=InvitationStatus.WITHDRAWN, responded_at=now)
+    # the reason decline_invitation wrote, the one place a name went into a match's row
+    Match.objects.filter(abort_reason=_declined_by(former_username)).update(
+        abort_reason=_declined_by(user.username))
+
+
+def _declined_by(username: str) -> str:
+    return f"rematch declined by {username}"

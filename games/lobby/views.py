@@ -3,13 +3,14 @@ call ``games.lobby.services`` / ``selectors``, answer with the match as you see 
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from games.api import serializers as s
 from games.api.common import MATCH_ID, error_responses, parse_body
+from games.api.paging import PAGE_PARAMETERS, page_of, paged, whole
 from games.lobby import selectors, services
 from games.lobby import serializers as ls
 from games.matches import selectors as match_selectors
@@ -34,7 +35,7 @@ class PrivateMatchListView(ApiView):
     @extend_schema(
         summary="Create a private (unlisted) match and invite people to it",
         request=ls.CreatePrivateMatchRequestSerializer,
-        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 409)},
+        responses={201: ls.LobbyMatchSerializer, **error_responses(400, 409)},
         tags=["lobby"],
     )
     def post(self, request):
@@ -56,7 +57,7 @@ class JoinByCodeView(ApiView):
     @extend_schema(
         summary="Take a seat of a private match with its invite code",
         request=ls.JoinByCodeRequestSerializer,
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404, 409)},
+        responses={200: ls.LobbyMatchSerializer, **error_responses(400, 404, 409)},
         tags=["lobby"],
     )
     def post(self, request):
@@ -70,7 +71,7 @@ class MatchLobbyView(ApiView):
     @extend_schema(
         summary="Is the match private; its invite code (for its players); its rematch",
         parameters=[MATCH_ID],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(404)},
+        responses={200: ls.LobbyInfoSerializer, **error_responses(404)},
         tags=["lobby"],
     )
     def get(self, request, match_id: str):
@@ -85,7 +86,7 @@ class MatchInvitationsView(ApiView):
         summary="Invite people to an open match you sit in or created",
         parameters=[MATCH_ID],
         request=ls.InviteRequestSerializer,
-        responses={201: ls.InvitationSerializer(many=True),
+        responses={201: page_of(ls.InvitationSerializer),
                    **error_responses(400, 403, 404, 409)},
         tags=["lobby"],
     )
@@ -93,12 +94,12 @@ class MatchInvitationsView(ApiView):
         data = parse_body(ls.InviteRequestSerializer, request)
         invitations = services.invite(user=request.user, match_id=match_id,
                                       usernames=data["usernames"])
-        return Response([selectors.invitation_row(invitation) for invitation in invitations],
+        return Response(whole(request, map(selectors.invitation_row, invitations)),
                         status=status.HTTP_201_CREATED)
 
 
 class MyInvitationsView(ApiView):
-    query_params = ("status",)
+    query_params = ("status", "limit", "offset")
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
@@ -106,20 +107,22 @@ class MyInvitationsView(ApiView):
         # as generated while the answer was declared an object: clients name it so
         operation_id="invitations_retrieve",
         parameters=[OpenApiParameter("status", str, description="pending, accepted, "
-                                     "declined or withdrawn.")],
-        responses={200: ls.InvitationSerializer(many=True), **error_responses(400)},
+                                     "declined or withdrawn."), *PAGE_PARAMETERS],
+        responses={200: page_of(ls.InvitationSerializer), **error_responses(400)},
         tags=["lobby"],
     )
     def get(self, request):
-        return Response(selectors.invitations_for(
-            request.user, status=request.query_params.get("status") or None))
+        return Response(paged(request, selectors.invitations_of(
+            request.user, status=request.query_params.get("status") or None),
+            selectors.invitation_row))
 
 
 class AcceptInvitationView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Accept an invitation: take its seat", parameters=[INVITATION_ID],
-                   request=None, responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
+                   request=None,
+                   responses={200: ls.LobbyMatchSerializer, **error_responses(404, 409)},
                    tags=["lobby"])
     def post(self, request, invitation_id: str):
         seat = services.accept_invitation(user=request.user, invitation_id=invitation_id)
@@ -145,7 +148,7 @@ class RematchView(ApiView):
     @extend_schema(
         summary="Propose (or find) the rematch of a finished match you played",
         parameters=[MATCH_ID], request=None,
-        responses={201: OpenApiTypes.OBJECT, **error_responses(403, 404, 409)},
+        responses={201: ls.LobbyMatchSerializer, **error_responses(403, 404, 409)},
         tags=["lobby"],
     )
     def post(self, request, match_id: str):

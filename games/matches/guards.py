@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.matches import errors
 from games.matches.models import Match
 from games.matches.parsing import parse_match_id, whole_number
@@ -30,7 +32,7 @@ def require_admin(user, what: str) -> None:
     games/matches/permissions.py."""
     require_user(user)
     if not can_manage_matches(user):
-        raise errors.NotAllowed(f"Only an admin can {what}.")
+        raise errors.NotAllowed(_("Only an admin can %(what)s.") % {"what": what})
 
 
 def lock_match(match_id: Any) -> Match:
@@ -60,10 +62,10 @@ def check_position(match: Match, position: Any) -> int:
     """``position`` as a seat of ``match``, or InvalidSeat (400)."""
     number = whole_number(position)  # ASCII digits only, like a match id
     if number is None:
-        raise errors.InvalidSeat("A seat position must be a whole number.")
+        raise errors.InvalidSeat(_("A seat position must be a whole number."))
     if not 0 <= number < match.players:
         raise errors.InvalidSeat(
-            f"Seat positions of this match run from 0 to {match.players - 1}.",
+            _("Seat positions of this match run from 0 to %(last)s.") % {"last": match.players - 1},
             details={"position": number, "players": match.players},
         )
     return number
@@ -73,7 +75,8 @@ def check_bot_kind(kind: Any) -> str:
     """``kind`` if it names a bot, or UnknownBotKind (400)."""
     if kind not in BOT_KINDS:
         raise errors.UnknownBotKind(
-            f"No bot kind {str(kind)[:40]!r}; choose one of {', '.join(BOT_KINDS)}.",
+            _("No bot kind %(kind)r; choose one of %(kinds)s.")
+            % {"kind": str(kind)[:40], "kinds": ", ".join(BOT_KINDS)},
             details={"bot_kinds": list(BOT_KINDS)},
         )
     return kind

@@ -14,6 +14,7 @@ from channels.layers import get_channel_layer
 
 from games.matches import play_announcements
 from infra.channel_messages import send_to_group_soon
+from infra.observability import request_id
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +49,10 @@ def publish_match_update(match_id: int, ply: int, status: str | None = None) -> 
 def publish_match_update_soon(match_id: int, ply: int, status: str | None = None) -> None:
     """Like ``publish_match_update`` but returns at once, to the subscribers and to the
     play hubs (unless ``announced_by_caller``), from the background loop
-    (infra/channel_messages.py); failures are logged."""
-    message = {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status}
+    (infra/channel_messages.py); failures are logged. The message names the request that
+    made the change (``request_id``, None outside one): the play sockets' pushes carry it."""
+    message = {"type": MATCH_UPDATE_TYPE, "match_id": match_id, "ply": ply, "status": status,
+               "request_id": request_id.current()}
     send_to_group_soon(match_group_name(match_id), message)
     if not play_announcements.is_announced_by_caller(match_id):
         play_announcements.publish_soon(match_id, message)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.matches import errors
 
 #: largest id PostgreSQL's bigint holds: anything above is "no such match", not a 500
@@ -51,7 +53,8 @@ def _page_number(value: Any, name: str, low: int, high: int, default: int) -> in
     if number is not None and low <= number <= high:
         return number
     raise errors.InvalidRequest(
-        f"{name} must be a whole number from {low} to {high}.",
+        _("%(name)s must be a whole number from %(low)s to %(high)s.")
+        % {"name": name, "low": low, "high": high},
         details={name: str(value)[:20], "min": low, "max": high},
     )
 
@@ -70,11 +73,12 @@ def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
     """A ply from a query string, in [0, upper]; anything else is InvalidPly (400)."""
     ply = whole_number(value)
     if ply is None:
-        raise errors.InvalidPly(f"{name} must be a whole number from 0 to {upper}.",
+        raise errors.InvalidPly(_("%(name)s must be a whole number from 0 to %(max)s.")
+                                % {"name": name, "max": upper},
                                 details={name: str(value)[:20], "max": upper})
     if not 0 <= ply <= upper:
-        raise errors.InvalidPly(f"{name} must be a whole number from 0 to {upper}.",
-                                details={name: ply, "max": upper})
+        raise errors.InvalidPly(_("%(name)s must be a whole number from 0 to %(max)s.")
+                                % {"name": name, "max": upper}, details={name: ply, "max": upper})
     return ply
 
 
@@ -88,4 +92,5 @@ def parse_flag(raw: Any, name: str) -> bool | None:
         return True
     if value in {"0", "false", "no", "off"}:
         return False
-    raise errors.InvalidRequest(f"{name} must be true or false.", details={name: str(raw)[:20]})
+    raise errors.InvalidRequest(_("%(name)s must be true or false.") % {"name": name},
+                                details={name: str(raw)[:20]})

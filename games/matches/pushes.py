@@ -22,6 +22,7 @@ from games.matches import selectors
 from games.matches.models import Match, MatchStatus, Move
 from games.matches.parsing import parse_ply
 from games.matches.play_announcements import PLAY_PUSHES_TYPE
+from infra.observability import request_id
 from rules import get_engine
 
 
@@ -95,4 +96,13 @@ def move_pushes(match: Match, state: Any, move: Move) -> dict:
     bodies = {seat_key(seat): seat_body(match, state, [move], seat, since)
               for seat in [*range(match.players), None]}
     return {"type": PLAY_PUSHES_TYPE, "match_id": match.pk, "since": since,
-            "ply": match.ply, "status": match.status, "bodies": bodies}
+            "ply": match.ply, "status": match.status, "bodies": bodies,
+            "request_id": request_id.current()}
+
+
+def caused_by(cause: str | None = None) -> dict:
+    """The ``request_id`` field of an ``update``: the request whose change it shows
+    (``cause``, else the one being served here), or nothing when none is known (a change
+    found by the resync check)."""
+    cause = cause or request_id.current()
+    return {"request_id": cause} if cause else {}

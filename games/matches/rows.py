@@ -10,12 +10,12 @@ ORM they cost three statements (the match joined to its creator, the seats prefe
 with their users, the incidents), and building those queries took more CPU than
 PostgreSQL spent answering them (measured for issue 14; docs/capacity.md). Here the same
 objects come from one fixed statement, built once per process from the models' own
-metadata: the match row, its creator's id and username, and the seats and incidents as
-JSON arrays. Objects are made with ``Model.from_db`` and the fields' own converters, so
-they are the models' instances as the ORM would give them: the seats sit in the prefetch
-cache (``match.seats.all()`` reads no more), users carry their id and username (other
-columns load on first access, as deferred fields do), and so do the incidents, in id
-order (``games.clocks.selectors.incident_rows`` reads them from there).
+metadata: the match row, its creator's id and username, and the seats and incidents (each
+with the user it names) as JSON arrays. Objects are made with ``Model.from_db`` and the
+fields' own converters, so they are the models' instances as the ORM would give them: the
+seats sit in the prefetch cache (``match.seats.all()`` reads no more), users carry their
+id and username (other columns load on first access, as deferred fields do), and so do the
+incidents, in id order (``games.clocks.selectors.incident_rows`` reads them from there).
 
 With ``lock=True`` the match row is locked first, by a statement of its own, and read
 after: in READ COMMITTED a ``SELECT ... FOR UPDATE`` that waited for the lock returns the
@@ -75,6 +75,7 @@ def _statement() -> str:
     seat_json = _json_object("s", _concrete(Seat))
     seat_user_json = _json_object("u", shown)
     incident_json = _json_object("i", _concrete(Incident))
+    incident_user_json = _json_object("iu", shown)
     return (
         f"SELECT {match_columns}, {creator_columns}, "
         f"(SELECT coalesce(json_agg(json_build_array({seat_json}, "
@@ -83,8 +84,11 @@ def _statement() -> str:
         f"FROM \"{seat.db_table}\" s LEFT JOIN \"{user.db_table}\" u "
         f"ON u.\"{user.pk.column}\" = s.\"{seat.get_field('user').column}\" "
         f"WHERE s.\"{seat.get_field('match').column}\" = m.\"{match.pk.column}\"), "
-        f"(SELECT coalesce(json_agg({incident_json} ORDER BY i.\"{incident.pk.column}\"), '[]') "
-        f"FROM \"{incident.db_table}\" i "
+        f"(SELECT coalesce(json_agg(json_build_array({incident_json}, "
+        f"CASE WHEN iu.\"{user.pk.column}\" IS NULL THEN NULL ELSE {incident_user_json} END) "
+        f"ORDER BY i.\"{incident.pk.column}\"), '[]') "
+        f"FROM \"{incident.db_table}\" i LEFT JOIN \"{user.db_table}\" iu "
+        f"ON iu.\"{user.pk.column}\" = i.\"{incident.get_field('user').column}\" "
         f"WHERE i.\"{incident.get_field('match').column}\" = m.\"{match.pk.column}\") "
         f"FROM \"{match.db_table}\" m LEFT JOIN \"{user.db_table}\" c "
         f"ON c.\"{user.pk.column}\" = m.\"{match.get_field('created_by').column}\" "
@@ -147,7 +151,14 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
             [user_data[name] for name in user_attnames(USER_FIELDS)])
         seats.append(seat)
     _prefetched(match, "seats", seats)
-    _prefetched(match, "incidents", [_from_json(Incident, data) for data in _array(row[-1])])
+    incidents = []
+    for incident_data, user_data in _array(row[-1]):
+        incident = _from_json(Incident, incident_data)
+        # the player it names (a taken-over seat still shows them: selectors.seats_of)
+        incident.user = None if user_data is None else _user(
+            [user_data[name] for name in user_attnames(USER_FIELDS)])
+        incidents.append(incident)
+    _prefetched(match, "incidents", incidents)
     return match
 
 

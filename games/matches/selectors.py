@@ -13,8 +13,11 @@ from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games.clocks import selectors as clock_selectors
+from games.clocks.models import Incident
+from games.clocks.seat_players import player_of
 from games.matches import errors
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.parsing import parse_match_id, parse_ply
@@ -25,6 +28,9 @@ from rules import get_engine
 
 #: seats with their users in one query (instead of one for seats and one for users)
 SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+#: incidents with the users they name (a taken-over seat names its player: ``seats_of``)
+INCIDENTS_WITH_USERS = Prefetch("incidents",
+                                queryset=Incident.objects.select_related("user").order_by("id"))
 
 
 
@@ -55,14 +61,15 @@ def filter_matches(
     seat; False: the others) and ``my_turn`` (True: active matches where ``user``'s seat
     owes a decision now; False: the others). Raises InvalidRequest for an unknown status,
     UnknownGame (400) for an unknown game."""
-    matches = Match.objects.select_related("created_by").prefetch_related(SEATS_WITH_USERS)
+    matches = Match.objects.select_related("created_by").prefetch_related(
+        SEATS_WITH_USERS, INCIDENTS_WITH_USERS)
     if game is not None:
         engine_for(game, unknown_status=400)
         matches = matches.filter(game=game)
     if status is not None:
         if status not in MatchStatus.values:
             raise errors.InvalidRequest(
-                f"status must be one of {', '.join(MatchStatus.values)}.",
+                _("status must be one of %(values)s.") % {"values": ", ".join(MatchStatus.values)},
                 details={"status": list(MatchStatus.values)},
             )
         matches = matches.filter(status=status)
@@ -103,23 +110,44 @@ def seat_of(match: Match, user) -> int | None:
 
 def seats_of(match: Match) -> list[dict]:
     """Every position with who holds it: ``{"position", "kind": "human"|"bot"|"open",
-    "user", "bot_kind"}`` (public information)."""
+    "user", "bot_kind", "taken_over_from"}`` (public information). A seat a bot took over
+    from a person (a timeout, an admin's hand-over, a resignation or a forfeit) is
+    ``kind: "bot"`` and still names that person, in ``user`` and in ``taken_over_from``
+    (None on every other seat): a timed-out player does not disappear (issue 22)."""
     taken = {seat.position: seat for seat in match.seats.all()}
+    handed = _taken_over_from(match, taken.values())
     rows = []
     for position in range(match.players):
         seat = taken.get(position)
         if seat is None:
-            rows.append({"position": position, "kind": "open", "user": None, "bot_kind": None})
+            rows.append({"position": position, "kind": "open", "user": None, "bot_kind": None,
+                         "taken_over_from": None})
         elif seat.bot_kind:
-            rows.append(
-                {"position": position, "kind": "bot", "user": None, "bot_kind": seat.bot_kind}
-            )
+            person = handed.get(position)
+            rows.append({"position": position, "kind": "bot", "user": person,
+                         "bot_kind": seat.bot_kind, "taken_over_from": person})
         else:
-            rows.append(
-                {"position": position, "kind": "human", "user": seat.user.username,
-                 "bot_kind": None}
-            )
+            rows.append({"position": position, "kind": "human", "user": seat.user.username,
+                         "bot_kind": None, "taken_over_from": None})
     return rows
+
+
+def _taken_over_from(match: Match, seats) -> dict[int, str]:
+    """Position -> username of the person each bot-held seat was taken from (the seat's
+    player, games.clocks.seat_players). The incidents are read only when a bot holds a
+    seat; ``get_match`` and the lists load them with their users (INCIDENTS_WITH_USERS)."""
+    bot_seats = [seat for seat in seats if seat.bot_kind]
+    if not bot_seats:
+        return {}
+    incidents = list(match.incidents.all())
+    names = {}
+    for seat in bot_seats:
+        person = player_of(seat, incidents)
+        named = next((row for row in incidents if row.seat == seat.position
+                      and row.user_id == person), None) if person is not None else None
+        if named is not None:
+            names[seat.position] = named.user.username
+    return names
 
 
 def state_of(match: Match) -> Any | None:
@@ -265,7 +293,7 @@ def replay_view(match: Match, user, ply: Any = None) -> dict:
     ``state`` and ``views``, every seat's view (the all-seeing picture).
     Raises InvalidPly (400), MatchNotActive (409) before the start."""
     if match.state is None:
-        raise errors.MatchNotActive("The match has not started: there is nothing to replay.")
+        raise errors.MatchNotActive(_("The match has not started: there is nothing to replay."))
     ply = match.ply if ply is None else parse_ply(ply, upper=match.ply)
     engine = get_engine(match.game)
     state = replay_state(match, upto=ply)

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.clocks import presets as clock_presets
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
@@ -35,10 +36,12 @@ from games.matches.guards import (
     require_user,
 )
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Seat
+from games.matches.move_metrics import counted_moves
 from games.matches.permissions import can_manage_matches
 from games.matches.seeds import new_seed, seed_commitment
 from games.matches.setup_checks import checked_setup
 from games.matches.writes import WriteBatch
+from infra.translation import message_of
 from rules import IllegalMove, get_engine
 
 logger = logging.getLogger(__name__)
@@ -104,7 +107,7 @@ def create_match(
                   time_control=clock_presets.normalize(time_control))
     bots: dict[int, str] = {}
     if bot_seats is not None and not isinstance(bot_seats, Mapping):
-        raise errors.InvalidSeat("bot_seats must map seat positions to bot kinds.")
+        raise errors.InvalidSeat(_("bot_seats must map seat positions to bot kinds."))
     for position, kind in (bot_seats or {}).items():
         bots[check_position(match, position)] = check_bot_kind(kind)
 
@@ -113,7 +116,7 @@ def create_match(
         if creator_seat is None:
             free = [position for position in range(players) if position not in bots]
             if not free:
-                raise errors.MatchFull("Every seat was given to a bot; none is left for you.")
+                raise errors.MatchFull(_("Every seat was given to a bot; none is left for you."))
             seat_for_creator = free[0]
         else:
             seat_for_creator = check_position(match, creator_seat)
@@ -197,7 +200,7 @@ def start_match(*, user, match_id: Any, fill_with: str | None = None) -> Match:
     require_user(user)
     match = lock_match(match_id)
     if match.created_by_id != user.pk and not can_manage_matches(user):
-        raise errors.NotAllowed("Only the match's creator or an admin can start it.")
+        raise errors.NotAllowed(_("Only the match's creator or an admin can start it."))
     if match.status != MatchStatus.OPEN:
         raise errors.MatchNotOpen(details={"status": match.status})
     free = free_positions(match)
@@ -218,12 +221,12 @@ def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
     require_user(user)
     reason = str(reason or "")
     if "\x00" in reason:
-        raise errors.InvalidRequest("The reason may not contain NUL characters.",
+        raise errors.InvalidRequest(_("The reason may not contain NUL characters."),
                                     details={"field": "reason"})
     match = lock_match(match_id)
     if not can_manage_matches(user) and (match.created_by_id != user.pk or match.ply > 0):
-        raise errors.NotAllowed("Only the match's creator before the first move, or an "
-                                "admin, can abort it; players resign instead.")
+        raise errors.NotAllowed(_("Only the match's creator before the first move, or an "
+                                  "admin, can abort it; players resign instead."))
     if match.status in ENDED_STATUSES:
         raise errors.MatchOver(details={"status": match.status})
     match.status = MatchStatus.ABORTED
@@ -250,6 +253,7 @@ class SubmittedMove:
     state: Any = None
 
 
+@counted_moves
 def submit_move(
     *,
     match_id: Any,
@@ -274,7 +278,7 @@ def submit_move(
     if expected_ply is not None and (
         isinstance(expected_ply, bool) or not isinstance(expected_ply, int) or expected_ply < 0
     ):
-        raise errors.InvalidPly("expected_ply must be a whole number >= 0.")
+        raise errors.InvalidPly(_("expected_ply must be a whole number >= 0."))
 
     with transaction.atomic():
         match = lock_match_to_play(match_id)
@@ -287,7 +291,8 @@ def submit_move(
                 raise errors.NotSeated()
         else:
             if not any(seat.position == bot_seat and seat.bot_kind for seat in seats):
-                raise errors.NotSeated(f"Seat {bot_seat} is not held by a bot.")
+                raise errors.NotSeated(_("Seat %(seat)s is not held by a bot.")
+                                       % {"seat": bot_seat})
             position = bot_seat
         engine = get_engine(match.game)
         state = engine.from_json(match.state)
@@ -307,13 +312,13 @@ def submit_move(
             new_state, events = engine.apply(state, position, move)
         except IllegalMove as exc:
             raise errors.IllegalMoveError(
-                exc.message, code=exc.code or "illegal_move", details=exc.details
+                message_of(exc), code=exc.code or "illegal_move", details=exc.details
             ) from None
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             # The contract says apply raises IllegalMove for anything malformed; if an
             # engine misses a case, the client still gets a 400, and we get the traceback.
             logger.exception("%s engine crashed on a move of seat %s", match.game, position)
-            raise errors.MalformedMove("The rules engine could not read this move.") from None
+            raise errors.MalformedMove(_("The rules engine could not read this move.")) from None
 
         events = list(events or [])
         # The log entry, the match's snapshot and the feed event go out as one statement

@@ -13,8 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.matches import errors
 from games.matches.parsing import whole_number
+from infra.translation import message_of
 from rules import InvalidOptions as EngineInvalidOptions
 from rules import get_engine
 from rules.engine import Engine
@@ -24,13 +27,14 @@ def engine_for(game: Any, *, unknown_status: int = 404, **details: Any) -> Engin
     """The engine of ``game``, or UnknownGame with ``unknown_status`` (404 for a path,
     400 for a request body or a filter); ``details`` go into the error."""
     if not isinstance(game, str):
-        raise errors.UnknownGame("The game must be a string.", details=details or None,
+        raise errors.UnknownGame(_("The game must be a string."), details=details or None,
                                  http_status=unknown_status)
     try:
         return get_engine(game)
     except KeyError:
         raise errors.UnknownGame(
-            f"No game called {game[:40]!r}.", details={"game": game[:40], **details},
+            _("No game called %(game)r.") % {"game": game[:40]},
+            details={"game": game[:40], **details},
             http_status=unknown_status,
         ) from None
 
@@ -41,7 +45,7 @@ def player_count(players: Any, catalogue: dict) -> int:
     further: that is ``match_options``' to say."""
     limits = catalogue.get("players", {})
     if isinstance(players, bool) or not isinstance(players, int):
-        raise errors.InvalidPlayerCount("players must be a whole number.", details=limits)
+        raise errors.InvalidPlayerCount(_("players must be a whole number."), details=limits)
     if not limits.get("min", 1) <= players <= limits.get("max", 16):
         raise errors.InvalidPlayerCount(
             f"{catalogue.get('title', catalogue.get('game'))} is for {limits.get('min')} to "
@@ -58,11 +62,11 @@ def match_options(engine: Engine, players: int, options: Any) -> dict:
     engine's ``invalid_player_count`` reason, still under InvalidOptions: ``checked_setup``
     answers them as InvalidPlayerCount."""
     if options is not None and not isinstance(options, dict):
-        raise errors.InvalidOptions("options must be a JSON object.")
+        raise errors.InvalidOptions(_("options must be a JSON object."))
     try:
         return engine.normalize_options(players, options)
     except EngineInvalidOptions as exc:
-        raise errors.InvalidOptions(exc.message, details={"reason": exc.code, **exc.details}
+        raise errors.InvalidOptions(message_of(exc), details={"reason": exc.code, **exc.details}
                                     ) from None
 
 
@@ -109,7 +113,7 @@ def bot_seats_by_position(pairs: Iterable[tuple[Any, Any]]) -> dict:
         number = whole_number(key)
         position = key if number is None else number
         if position in by_position:
-            raise errors.InvalidSeat("Each bot seat position may appear once.",
+            raise errors.InvalidSeat(_("Each bot seat position may appear once."),
                                      details={"position": position})
         by_position[position] = kind
     return by_position

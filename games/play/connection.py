@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
+from django.utils import translation
+from django.utils.translation import gettext as _
 
+from games.feed.selectors import resume_point
 from games.feed.stream import follow as follow_feed
-from games.graphql.auth import InvalidToken, user_for_token
-from games.matches import pushes, selectors, services
+from games.graphql.auth import InvalidToken
+from games.matches import pushes
 from games.matches.parsing import parse_match_id
-from games.matches.play_announcements import announced_by_caller
+from games.play import operations
 from games.play.hub import Follow, hub
 from games.play.protocol import (
     CLOSE_SERVER_ERROR,
@@ -36,6 +38,8 @@ from games.play.protocol import (
 )
 from infra import throttles
 from infra.api_errors import ApiError
+from infra.language import language_of_handshake, supported_language
+from infra.observability import metrics, request_id
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +60,8 @@ class PlayConnection:
         self.password_at_hello: str | None = None  # a changed password ends the socket
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(scope))
         self.follows: dict[int, Follow] = {}
+        #: the language of its messages: the handshake's, or the one its hello chose
+        self.language = language_of_handshake(scope)
         self._queue: asyncio.Queue = asyncio.Queue(maxsize=settings.PLAY_SEND_QUEUE)
         self._closing = False
         self._tasks: list[asyncio.Task] = []
@@ -69,6 +75,7 @@ class PlayConnection:
         if (await self._receive())["type"] != "websocket.connect":
             return
         await self._send({"type": "websocket.accept"})
+        metrics.socket_opened(metrics.PLAY)
         the_hub = hub()
         the_hub.sockets.add(self)
         writer = self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -80,8 +87,13 @@ class PlayConnection:
                 text = await self._next_text()
                 if text is None:
                     break
-                await self._answer(text)
+                # each message is a request: its own id, in its log lines, the tasks it
+                # enqueues and the pushes it causes
+                with request_id.serving(None):
+                    await self._answer(text)
         finally:
+            metrics.socket_closed(metrics.PLAY)
+            metrics.unsubscribed(metrics.PLAY, len(self.follows))
             the_hub.sockets.discard(self)
             for match_id in list(self.follows):
                 del self.follows[match_id]
@@ -128,8 +140,9 @@ class PlayConnection:
             return
         while not self._queue.empty():
             self._queue.get_nowait()
-        self._queue.put_nowait(error_frame("access_revoked", "Your access was revoked: sign "
-                                           "in again."))
+        with translation.override(self.language):
+            message = _("Your access was revoked: sign in again.")
+        self._queue.put_nowait(error_frame("access_revoked", message))
         self.close(CLOSE_UNAUTHENTICATED)
 
     def close(self, code: int, *, drop_queued: bool = False) -> None:
@@ -174,12 +187,16 @@ class PlayConnection:
             await asyncio.sleep(settings.PLAY_HEARTBEAT_SECONDS)
             self.enqueue(frame("ping"))
 
-    def send_update(self, match_id: int, body: dict, op: str = "update") -> None:
+    def send_update(self, match_id: int, body: dict, op: str = "update", *,
+                    cause: str | None = None) -> None:
+        """Send a ``sync`` or an ``update``; an update names the request that caused it
+        (``cause``, else the one being served: infra/observability/request_id.py)."""
         follow = self.follows.get(match_id)
         if follow is None:
             return
         follow.ply, follow.status, follow.seat = body["ply"], body["status"], body["seat"]
-        self.enqueue(frame(op, **body))
+        caused = pushes.caused_by(cause) if op == "update" else {}
+        self.enqueue(frame(op, **body, **caused))
 
     # -- hello ------------------------------------------------------------------------------
     async def _greeted(self) -> bool:
@@ -196,11 +213,24 @@ class PlayConnection:
             if text is None:
                 self.close(CLOSE_UNAUTHENTICATED)
                 return False
-            answer = await self._hello(text)
+            with request_id.serving(None):
+                answer = await self._hello(text)
             if answer is not None:
                 return answer
 
     async def _hello(self, text) -> bool | None:
+        with translation.override(self.language):
+            try:
+                request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            except ProtocolError:
+                request = None
+            if request is not None and request.op == "hello" and "lang" in request.fields:
+                # the socket's own choice; an unknown one leaves the handshake's
+                self.language = supported_language(request.fields["lang"]) or self.language
+        with translation.override(self.language):
+            return await self._hello_in_language(text)
+
+    async def _hello_in_language(self, text) -> bool | None:
         """True once signed in (or anonymous); False after a final refusal; None after a
         passing one (throttled, database unavailable)."""
         try:
@@ -210,20 +240,20 @@ class PlayConnection:
             refusal = (exc.code, exc.message, exc.details, exc.ref)
         else:
             refusal = None if request.op == "hello" else (
-                "authentication_required", "The first message must be hello.", {},
+                "authentication_required", _("The first message must be hello."), {},
                 request.ref)
         if refusal is None:
             token = request.fields.get("token")
             try:
-                self.user, self.password_at_hello = await hub().run(_authenticate, token,
+                self.user, self.password_at_hello = await hub().run(operations.authenticate, token,
                                                                     self.ident)
             except InvalidToken as exc:
                 refusal = (exc.code, exc.message, {"reason": exc.reason}, request.ref)
             except ApiError as exc:
                 refusal = (exc.code, exc.message, exc.details, request.ref)
             except (OperationalError, InterfaceError):
-                refusal = ("database_unavailable", "The database is unavailable; try "
-                           "again shortly.", {}, request.ref)
+                refusal = ("database_unavailable", _("The database is unavailable; try "
+                                                     "again shortly."), {}, request.ref)
         if refusal is not None:
             self.enqueue(error_frame(*refusal))
             if refusal[0] in PASSING_REFUSALS:
@@ -236,7 +266,7 @@ class PlayConnection:
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(self.scope))
         user = ({"id": self.user.pk, "username": self.user.username}
                 if self.user.is_authenticated else None)
-        self.enqueue(frame("welcome", request.ref, user=user,
+        self.enqueue(frame("welcome", request.ref, user=user, lang=self.language,
                            heartbeat_seconds=settings.PLAY_HEARTBEAT_SECONDS,
                            max_message_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
                            max_subscriptions=settings.PLAY_MAX_SUBSCRIPTIONS))
@@ -244,6 +274,10 @@ class PlayConnection:
 
     # -- every later message ----------------------------------------------------------------
     async def _answer(self, text) -> None:
+        with translation.override(self.language):
+            await self._answer_in_language(text)
+
+    async def _answer_in_language(self, text) -> None:
         ref = None
         try:
             request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
@@ -254,21 +288,22 @@ class PlayConnection:
         except ApiError as exc:
             self.enqueue(error_frame(exc.code, exc.message, exc.details, ref))
         except (OperationalError, InterfaceError):
-            self.enqueue(error_frame("database_unavailable", "The database is unavailable; "
-                                     "try again shortly.", {}, ref))
+            self.enqueue(error_frame("database_unavailable", _("The database is unavailable; "
+                                                               "try again shortly."), {}, ref))
         except Exception:  # noqa: BLE001 - one bad message never ends the socket
             logger.exception("play socket message failed")
-            self.enqueue(error_frame("internal_error", "The server could not handle this "
-                                     "message.", {}, ref))
+            self.enqueue(error_frame("internal_error", _("The server could not handle this "
+                                                         "message."), {}, ref))
 
     def _signed_in(self, request: Request) -> None:
         if not self.user.is_authenticated:
             raise ProtocolError("authentication_required",
-                                f"{request.op} needs a signed-in socket (hello with a token).",
+                                _("%(op)s needs a signed-in socket (hello with a token).")
+                                % {"op": request.op},
                                 ref=request.ref)
 
     async def _op_hello(self, request: Request) -> None:
-        raise ProtocolError("already_authenticated", "hello comes once per socket.",
+        raise ProtocolError("already_authenticated", _("hello comes once per socket."),
                             ref=request.ref)
 
     async def _op_ping(self, request: Request) -> None:
@@ -280,18 +315,22 @@ class PlayConnection:
         if match_id not in self.follows and \
                 len(self.follows) >= settings.PLAY_MAX_SUBSCRIPTIONS:
             raise ProtocolError("too_many_subscriptions",
-                                f"A socket follows at most {settings.PLAY_MAX_SUBSCRIPTIONS} "
-                                "matches.", {"max": settings.PLAY_MAX_SUBSCRIPTIONS},
+                                _("A socket follows at most %(count)s matches.")
+                                % {"count": settings.PLAY_MAX_SUBSCRIPTIONS},
+                                {"max": settings.PLAY_MAX_SUBSCRIPTIONS},
                                 ref=request.ref)
         the_hub = hub()
         # Listen first, read second: a change in between is announced, never lost.
         await the_hub.follow(self, match_id)
         try:
-            body = await the_hub.run(_subscription, match_id, since, self.user, self.ident)
+            body = await the_hub.run(operations.subscription, match_id, since, self.user,
+                                     self.ident)
         except BaseException:
             if match_id not in self.follows:
                 await the_hub.unfollow(self, match_id)
             raise
+        if match_id not in self.follows:
+            metrics.subscribed(metrics.PLAY)
         self.follows[match_id] = Follow(ply=body["ply"], status=body["status"],
                                         seat=body["seat"])
         self.enqueue(frame("subscribed", request.ref, match=body["match"], seat=body["seat"]))
@@ -300,15 +339,17 @@ class PlayConnection:
     async def _op_unsubscribe(self, request: Request) -> None:
         match_id = parse_match_id(request.fields["match"])
         if self.follows.pop(match_id, None) is not None:
+            metrics.unsubscribed(metrics.PLAY)
             await hub().unfollow(self, match_id)
         self.enqueue(frame("unsubscribed", request.ref, match=str(match_id)))
 
     async def _op_feed(self, request: Request) -> None:
         self._signed_in(request)
-        after = optional_number(request, "after") or 0
         if any(getattr(task, "is_feed", False) for task in self._tasks):
-            raise ProtocolError("already_following", "This socket follows its feed already.",
+            raise ProtocolError("already_following", _("This socket follows its feed already."),
                                 ref=request.ref)
+        # 400 last_event_id_ahead past the newest event (games.feed.selectors), as REST says
+        after = await hub().run(resume_point, self.user, optional_number(request, "after"))
         await hub().run(throttles.check, throttles.read_scope(self.user), self.ident)
         task = asyncio.get_running_loop().create_task(self._follow_feed(after))
         task.is_feed = True
@@ -331,7 +372,7 @@ class PlayConnection:
         expected = optional_number(request, "expected_ply")
         the_hub = hub()
         try:
-            pushed = await the_hub.run(_move, self.user, self.ident, match_id,
+            pushed = await the_hub.run(operations.play_move, self.user, self.ident, match_id,
                                        request.fields["move"], expected)
         except ApiError as exc:
             self.enqueue(frame("refused", request.ref, match=str(match_id),
@@ -342,36 +383,6 @@ class PlayConnection:
         self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
         the_hub.deliver(pushed)  # this process's followers, at once
         the_hub.publish(pushed)  # every other process's
-
-
-# -- the database side of each operation (run in the hub's threads) ----------------------------
-def _authenticate(token: Any, ident: str):
-    """The token's user and their password hash now (anonymous: None)."""
-    throttles.check(throttles.AUTH, ident)
-    user = user_for_token(token)
-    return user, (user.password if user.is_authenticated else None)
-
-
-def _subscription(match_id: int, since: int | None, user, ident: str) -> dict:
-    throttles.check(throttles.read_scope(user), ident)
-    match = selectors.get_match(match_id)
-    start = pushes.since_for(match, since)
-    if start < match.ply:
-        match, state, moves = pushes.load_since(match_id, start)
-    else:
-        state, moves = selectors.state_of(match), []
-    return pushes.match_body(match, state, moves, user, start)
-
-
-def _move(user, ident: str, match_id: int, move: Any, expected: int | None) -> dict:
-    """Submit the move (committed when this returns) and build its pushes, one per seat
-    and one for spectators (``pushes.move_pushes``): the other web processes get them
-    instead of an announcement that would make each of them read the match."""
-    throttles.check(throttles.MOVE, ident)
-    with announced_by_caller(match_id):
-        submitted = services.submit_move(match_id=match_id, move=move, user=user,
-                                         expected_ply=expected)
-    return pushes.move_pushes(submitted.match, submitted.state, submitted.move)
 
 
 async def play_application(scope, receive, send) -> None:

@@ -26,6 +26,7 @@ synchronous, and a socket never blocks the event loop that serves all the others
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from typing import Any
 import redis.asyncio
 from django.conf import settings
 from django.db import close_old_connections
+from django.utils import translation
 from rest_framework.authtoken.models import Token
 
 from accounts.revocation import ACCESS_REVOKED_TYPE
@@ -45,6 +47,7 @@ from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
 from games.matches.pushes import seat_key
 from games.play.protocol import frame
 from infra import pubsub
+from infra.observability import request_id
 
 logger = logging.getLogger(__name__)
 
@@ -70,14 +73,25 @@ class _MatchFollowers:
     sockets: set = field(default_factory=set)
     refreshing: bool = False
     again: bool = False
+    #: ply -> the request id of the change that brought the match to it: an update read
+    #: from the database carries the one of the ply it shows (a few recent plies kept)
+    causes: dict = field(default_factory=dict)
+
+    def caused(self, ply: int, cause: str | None) -> None:
+        if cause:
+            self.causes[ply] = cause
+            while len(self.causes) > 16:
+                del self.causes[next(iter(self.causes))]
 
 
-def _in_thread(function, *args):
+def _in_thread(language: str, function, *args):
     """Run ``function`` as a request would: with a usable database connection, given back
-    to the pool afterwards (as Channels' database_sync_to_async does)."""
+    to the pool afterwards (as Channels' database_sync_to_async does), in the caller's
+    language (a thread keeps no language between the sockets it serves)."""
     close_old_connections()
     try:
-        return function(*args)
+        with translation.override(language):
+            return function(*args)
     finally:
         close_old_connections()
 
@@ -94,9 +108,14 @@ class Hub:
 
     # -- threads --------------------------------------------------------------------------
     async def run(self, function, *args) -> Any:
-        """``function(*args)`` in one of the hub's threads."""
+        """``function(*args)`` in one of the hub's threads, in the caller's context (its
+        request id: infra/observability/request_id.py)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, partial(_in_thread, function, *args))
+        # the socket's language and request id go along: the thread's refusals are in
+        # its language, and its log lines carry its id
+        return await loop.run_in_executor(self._executor, contextvars.copy_context().run,
+                                          partial(_in_thread, translation.get_language(),
+                                                  function, *args))
 
     def _keep_running(self, name: str, job) -> None:
         task = self._tasks.get(name)
@@ -162,6 +181,7 @@ class Hub:
         (``pushes.move_pushes``), if it was last sent the ply the move was made at; one
         that was not is read up to date instead. Each seat's frame is encoded once."""
         match_id, since, bodies = message["match_id"], message["since"], message["bodies"]
+        caused = pushes.caused_by(request_id.sane(message.get("request_id")))
         texts: dict[str, str] = {}
         behind = False
         for socket in self.followers_of(match_id):
@@ -174,11 +194,12 @@ class Hub:
                 continue
             text = texts.get(key)
             if text is None:
-                text = texts[key] = frame("update", **bodies[key])
+                text = texts[key] = frame("update", **bodies[key], **caused)
             follow.ply, follow.status = message["ply"], message["status"]
             socket.enqueue(text)
         if behind:
-            self.refresh_soon(match_id)
+            self.refresh_soon(match_id, message["ply"],
+                              request_id.sane(message.get("request_id")))
 
     def publish(self, message: dict) -> None:
         """Send a move's pushes to the other processes following the match (best effort:
@@ -232,7 +253,7 @@ class Hub:
             return
         if any(socket.follows[match_id].ply <= ply for socket in self.followers_of(match_id)
                if match_id in socket.follows):
-            self.refresh_soon(match_id)
+            self.refresh_soon(match_id, ply, request_id.sane(message.get("request_id")))
 
     async def _resync(self) -> None:
         """The safety net under the messages: every PLAY_RESYNC_SECONDS, one query for
@@ -255,10 +276,15 @@ class Hub:
                     self.refresh_soon(match_id)
 
     # -- bringing followers up to date from the database -----------------------------------
-    def refresh_soon(self, match_id: int) -> None:
+    def refresh_soon(self, match_id: int, ply: int | None = None,
+                     cause: str | None = None) -> None:
+        """Read the match's followers up to date; ``cause``: the request id of the change
+        that brought the match to ``ply``, which an update showing that ply carries."""
         followers = self._matches.get(match_id)
         if followers is None:
             return
+        if ply is not None:
+            followers.caused(ply, cause)
         if followers.refreshing:
             followers.again = True  # one more read once this one is done
             return
@@ -284,7 +310,8 @@ class Hub:
                     follow = socket.follows.get(match_id)
                     if follow is None or follow.ply != body["since"]:
                         continue  # moved on meanwhile (a move's push): skip
-                    socket.send_update(match_id, body)
+                    socket.send_update(match_id, body,
+                                       cause=followers.causes.get(body["ply"]))
                 if not followers.again:
                     return
         finally:

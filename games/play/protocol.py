@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 from django.utils.encoding import force_str
+from django.utils.translation import gettext as _
 
 from infra.parsers import MAX_JSON_DEPTH, json_depth
 
@@ -25,7 +26,7 @@ CLOSE_TOO_SLOW = 4408
 
 #: what each op must or may carry, besides ``op`` and ``ref``
 OPS: dict[str, tuple[set[str], set[str]]] = {
-    "hello": (set(), {"token", "client"}),
+    "hello": (set(), {"token", "client", "lang"}),
     "subscribe": ({"match"}, {"since"}),
     "unsubscribe": ({"match"}, set()),
     "feed": (set(), {"after"}),
@@ -55,38 +56,43 @@ def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
     """The request in one client frame, or ProtocolError (``payload_too_large``,
     ``malformed_message``, ``unknown_op``)."""
     if text is None:
-        raise ProtocolError("malformed_message", "Frames are JSON text.")
+        raise ProtocolError("malformed_message", _("Frames are JSON text."))
     if len(text) > max_bytes:
         raise ProtocolError("payload_too_large",
-                            f"A message may be at most {max_bytes} bytes long.",
+                            _("A message may be at most %(count)s bytes long.")
+                            % {"count": max_bytes},
                             {"max_bytes": max_bytes})
     try:
         message = orjson.loads(text)
     except (orjson.JSONDecodeError, RecursionError):
-        raise ProtocolError("malformed_message", "A message is one JSON object.") from None
+        raise ProtocolError("malformed_message", _("A message is one JSON object.")) from None
     if not isinstance(message, dict):
-        raise ProtocolError("malformed_message", "A message is one JSON object.")
+        raise ProtocolError("malformed_message", _("A message is one JSON object."))
     if json_depth(message) > MAX_JSON_DEPTH:
         raise ProtocolError("malformed_message",
-                            f"A message may nest at most {MAX_JSON_DEPTH} levels deep.")
+                            _("A message may nest at most %(count)s levels deep.")
+                            % {"count": MAX_JSON_DEPTH})
     ref = message.get("ref")
     if ref is not None and not _valid_ref(ref):
         raise ProtocolError("malformed_message",
-                            f"ref must be a string or a number of at most {MAX_REF_LENGTH} "
-                            "characters.", {"field": "ref"})
+                            _("ref must be a string or a number of at most %(count)s "
+                              "characters.") % {"count": MAX_REF_LENGTH}, {"field": "ref"})
     op = message.get("op")
     if not isinstance(op, str) or op not in OPS:
-        raise ProtocolError("unknown_op", f"op must be one of {', '.join(OPS)}.",
+        raise ProtocolError("unknown_op",
+                            _("op must be one of %(ops)s.") % {"ops": ", ".join(OPS)},
                             {"ops": list(OPS)}, ref=ref)
     required, optional = OPS[op]
     fields = {key: value for key, value in message.items() if key not in ("op", "ref")}
     missing = sorted(required - fields.keys())
     if missing:
-        raise ProtocolError("malformed_message", f"{op} needs {', '.join(missing)}.",
+        raise ProtocolError("malformed_message", _("%(op)s needs %(fields)s.")
+                            % {"op": op, "fields": ", ".join(missing)},
                             {"missing": missing}, ref=ref)
     unknown = sorted(fields.keys() - required - optional)
     if unknown:
-        raise ProtocolError("malformed_message", f"{op} takes no {', '.join(unknown)}.",
+        raise ProtocolError("malformed_message", _("%(op)s takes no %(fields)s.")
+                            % {"op": op, "fields": ", ".join(unknown)},
                             {"unknown": unknown[:10]}, ref=ref)
     return Request(op=op, ref=ref, fields=fields)
 
@@ -108,7 +114,8 @@ def optional_number(request: Request, field: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**53:
-        raise ProtocolError("malformed_message", f"{field} must be a whole number >= 0.",
+        raise ProtocolError("malformed_message",
+                            _("%(field)s must be a whole number >= 0.") % {"field": field},
                             {"field": field}, ref=request.ref)
     return value
 

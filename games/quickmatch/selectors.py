@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
+
 from games.quickmatch.models import QuickMatchRequest
 
 RECENT = 20
@@ -20,5 +22,9 @@ def request_row(request: QuickMatchRequest) -> dict:
 
 def requests_of(user) -> list[dict]:
     """``user``'s latest quick-match requests (any status), newest first."""
-    rows = QuickMatchRequest.objects.filter(user=user).order_by("-created_at", "-pk")
-    return [request_row(request) for request in rows[:RECENT]]
+    return [request_row(request) for request in requests_query(user)[:RECENT]]
+
+
+def requests_query(user) -> QuerySet[QuickMatchRequest]:
+    """Every quick-match request of ``user`` (any status), newest first."""
+    return QuickMatchRequest.objects.filter(user=user).order_by("-created_at", "-pk")

@@ -3,6 +3,8 @@
 
 from rest_framework import serializers
 
+from games.api.openapi import OptionsField, TimeControlField
+
 
 class RatingRangeSerializer(serializers.Serializer):
     min = serializers.FloatField(allow_null=True)
@@ -13,8 +15,8 @@ class QuickMatchRequestRowSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
     players = serializers.IntegerField()
-    options = serializers.JSONField(help_text="As the engine normalised them.")
-    time_control = serializers.JSONField(help_text="As stored: preset, kind, times, policy.")
+    options = OptionsField(help_text="As the engine normalised them.")
+    time_control = TimeControlField(help_text="As stored: preset, kind, times, policy.")
     rating_range = RatingRangeSerializer(help_text="On openskill mu; null: unbounded.")
     rating = serializers.FloatField(help_text="Your rating (mu) in the game when you asked.")
     status = serializers.CharField(help_text="waiting, matched, cancelled or expired.")

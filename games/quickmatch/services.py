@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.clocks import presets as clock_presets
 from games.clocks.errors import InvalidTimeControl, UnknownPreset
@@ -47,8 +48,8 @@ def _rating_bound(range_: dict, key: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or \
             not math.isfinite(value) or abs(value) > RATING_BOUND:
-        raise errors.InvalidRequest(f"rating_range.{key} must be a number from "
-                                    f"-{RATING_BOUND:g} to {RATING_BOUND:g}.",
+        raise errors.InvalidRequest(_("rating_range.%(key)s must be a number from -%(bound)s "
+                                      "to %(bound)s.") % {"key": key, "bound": f"{RATING_BOUND:g}"},
                                     details={"field": f"rating_range.{key}"})
     return float(value)
 
@@ -62,7 +63,7 @@ def _parse_range(rating_range: Any) -> tuple[float | None, float | None]:
                                     details={"field": "rating_range"})
     low, high = _rating_bound(rating_range, "min"), _rating_bound(rating_range, "max")
     if low is not None and high is not None and low > high:
-        raise errors.InvalidRequest("rating_range.min is above rating_range.max.",
+        raise errors.InvalidRequest(_("rating_range.min is above rating_range.max."),
                                     details={"field": "rating_range"})
     return low, high
 
@@ -122,6 +123,13 @@ def cancel(*, user, request_id: Any) -> QuickMatchRequest:
     request.closed_at = timezone.now()
     request.save(update_fields=["status", "closed_at"])
     return request
+
+
+def withdraw_for_leaver(user) -> int:
+    """``user``'s account was erased (games/leaving): its waiting request, if any, is
+    cancelled. Returns how many were."""
+    return QuickMatchRequest.objects.filter(user=user, status=RequestStatus.WAITING).update(
+        status=RequestStatus.CANCELLED, closed_at=timezone.now())
 
 
 def _accepts(request: QuickMatchRequest, other: QuickMatchRequest) -> bool:

@@ -9,6 +9,8 @@ from rest_framework.response import Response
 
 from games.api import serializers as s
 from games.api.common import error_responses
+from games.api.openapi import ObjectField, TimeControlChoiceField
+from games.api.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 from games.quickmatch import selectors, services
 from games.quickmatch.serializers import QuickMatchRequestRowSerializer
 from infra.api_views import ApiView
@@ -17,8 +19,10 @@ from infra.api_views import ApiView
 class QuickMatchRequestSerializer(s.RefusesUnknownFields):
     game = serializers.JSONField(help_text='"han" or "hansa".')
     players = serializers.JSONField(help_text="Number of seats.")
-    options = serializers.JSONField(required=False, default=None, allow_null=True)
-    time_control = serializers.JSONField(required=False, default=None, allow_null=True)
+    options = ObjectField(required=False, default=None, allow_null=True,
+                          help_text="Game options (see GET /games/{game}/).")
+    time_control = TimeControlChoiceField(required=False, default=None, allow_null=True,
+                                          help_text="As POST /matches/ takes it.")
     rating_range = serializers.JSONField(
         required=False, default=None, allow_null=True,
         help_text='{"min": number, "max": number} on openskill mu; either may be left out.')
@@ -27,14 +31,16 @@ class QuickMatchRequestSerializer(s.RefusesUnknownFields):
 
 class QuickMatchView(ApiView):
     permission_classes = [IsAuthenticated]
+    query_params = PAGE_QUERY
 
     # operation_id as generated while the answer was declared an object: clients name it so
     @extend_schema(summary="Your quick-match requests, newest first",
-                   operation_id="quick_match_retrieve",
-                   responses={200: QuickMatchRequestRowSerializer(many=True),
+                   operation_id="quick_match_retrieve", parameters=PAGE_PARAMETERS,
+                   responses={200: page_of(QuickMatchRequestRowSerializer),
                               **error_responses()}, tags=["quick match"])
     def get(self, request):
-        return Response(selectors.requests_of(request.user))
+        return Response(paged(request, selectors.requests_query(request.user),
+                              selectors.request_row))
 
     @extend_schema(summary="Wait for a quick match", request=QuickMatchRequestSerializer,
                    responses={201: QuickMatchRequestRowSerializer,

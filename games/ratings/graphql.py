@@ -36,7 +36,8 @@ class LeaderboardEntry:
 @strawberry.type
 class Leaderboard:
     game: str
-    total_count: int
+    count: int = strawberry.field(description="Players in the whole list (REST's count).")
+    total_count: int = strawberry.field(deprecation_reason="Use `count` (REST's name).")
     limit: int
     offset: int
     results: list[LeaderboardEntry]
@@ -98,7 +99,8 @@ class RatingQueries:
                     offset: int = 0) -> Leaderboard:
         body = selectors.leaderboard(game, limit=limit, offset=offset)
         return Leaderboard(
-            game=body["game"], total_count=body["count"], limit=body["limit"],
+            game=body["game"], count=body["count"], total_count=body["count"],
+            limit=body["limit"],
             offset=body["offset"],
             results=[LeaderboardEntry(rank=row["rank"], username=row["username"],
                                       is_bot=row["is_bot"], rating=_rating(row))

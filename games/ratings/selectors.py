@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from games.clocks.seat_players import seats_played_by
@@ -37,12 +37,14 @@ def rating_row(rating: Rating) -> dict:
 
 def leaderboard(game: Any, *, limit: Any = None, offset: Any = None) -> dict:
     """``{"game", "count", "limit", "offset", "results": [{"rank", "username", "is_bot",
-    ...rating}]}``: players with at least one rated match, best ordinal (mu - 3 sigma)
-    first. Raises UnknownGame (404), InvalidRequest (bad page bounds, 400)."""
+    ...rating}]}``: active players with at least one rated match, best ordinal
+    (mu - 3 sigma) first. Raises UnknownGame (404), InvalidRequest (bad page bounds, 400)."""
     engine_for(game)
     limit, offset = parsing.parse_page(limit, offset)
-    rows = (Rating.objects.filter(game=game, rated_matches__gt=0).select_related("user")
-            .order_by("-ordinal", "user_id"))
+    # an erased (or deactivated) account keeps its rating, for the history of the matches
+    # it played, but is nobody's to rank (games/leaving)
+    rows = (Rating.objects.filter(game=game, rated_matches__gt=0, user__is_active=True)
+            .select_related("user").order_by("-ordinal", "user_id"))
     page = list(rows[offset : offset + limit])
     return {
         "game": game, "count": rows.count(), "limit": limit, "offset": offset,
@@ -73,14 +75,23 @@ def profile(username: Any, viewer=None) -> dict:
     private matches only when ``viewer`` may see them listed).
     ``games_played``/``wins`` count every finished match the player played (rated or not,
     also one a bot finished for them); a win is rank 1 (ties share it) as ratings count it.
+    A bot kind's account (``bot:<kind>``) counts the matches its rating counts.
     Raises UserNotFound (404)."""
     user = find_user(username)
-    per_game = (_finished_seats(user).values("match__game")
-                .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
-                .order_by("match__game"))
-    games = [{"game": row["match__game"], "played": row["played"], "wins": row["wins"]}
+    if is_bot_account(user):
+        # A bot account plays no seat of its own (bot seats name a kind, not a user): its
+        # matches are those its rating counts, one rating change each (issue 22).
+        per_game = (RatingChange.objects.filter(user=user).values("game")
+                    .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
+                    .order_by("game"))
+        played = RatingChange.objects.filter(user=user, match=OuterRef("pk"))
+    else:
+        per_game = (_finished_seats(user).values(game=F("match__game"))
+                    .annotate(played=Count("id"), wins=Count("id", filter=Q(rank=1)))
+                    .order_by("game"))
+        played = seats_played_by(user).filter(match=OuterRef("pk"))
+    games = [{"game": row["game"], "played": row["played"], "wins": row["wins"]}
              for row in per_game]
-    played = seats_played_by(user).filter(match=OuterRef("pk"))
     recent = (lobby_selectors.list_matches(user=viewer)
               .filter(Exists(played))[:RECENT_MATCHES])
     return {

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
 from games.api.common import error_responses
-from games.matches import parsing
+from games.api.paging import PAGE_PARAMETERS, envelope, page_of
 from games.matches import selectors as match_selectors
 from games.ratings import selectors
+from games.ratings import serializers as rs
 from infra.api_views import ApiView
 
-PAGE = [
-    OpenApiParameter("limit", int, description=f"1 to {parsing.MAX_PAGE_SIZE}, "
-                     f"default {parsing.DEFAULT_PAGE_SIZE}."),
-    OpenApiParameter("offset", int, description="0 or more, default 0."),
-]
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH)
+
+
+def as_page(request, body: dict) -> dict:
+    """A selector's page (count, limit, offset, results) in the API's one list envelope."""
+    return envelope(request, count=body["count"], limit=body["limit"], offset=body["offset"],
+                    results=body["results"])
 
 
 
@@ -24,21 +26,21 @@ class LeaderboardView(ApiView):
     query_params = ("limit", "offset")
     @extend_schema(
         summary="Players of a game by rating (openskill ordinal, mu - 3 sigma)",
-        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH), *PAGE],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404)},
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH), *PAGE_PARAMETERS],
+        responses={200: page_of(rs.LeaderboardRowSerializer), **error_responses(400, 404)},
         tags=["ratings"],
     )
     def get(self, request, game: str):
         params = request.query_params
-        return Response(selectors.leaderboard(game, limit=params.get("limit"),
-                                              offset=params.get("offset")))
+        return Response(as_page(request, selectors.leaderboard(
+            game, limit=params.get("limit"), offset=params.get("offset"))))
 
 
 class ProfileView(ApiView):
     @extend_schema(
         summary="A player: ratings, games played, wins, recent matches",
         parameters=[USERNAME],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(404)},
+        responses={200: rs.ProfileSerializer, **error_responses(404)},
         tags=["ratings"],
     )
     def get(self, request, username: str):
@@ -52,12 +54,12 @@ class RatingHistoryView(ApiView):
     query_params = ("game", "limit", "offset")
     @extend_schema(
         summary="A player's rating changes, newest first",
-        parameters=[USERNAME, OpenApiParameter("game", str), *PAGE],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 404)},
+        parameters=[USERNAME, OpenApiParameter("game", str), *PAGE_PARAMETERS],
+        responses={200: page_of(rs.RatingChangeSerializer), **error_responses(400, 404)},
         tags=["ratings"],
     )
     def get(self, request, username: str):
         params = request.query_params
-        return Response(selectors.rating_history(
+        return Response(as_page(request, selectors.rating_history(
             username, game=params.get("game") or None, limit=params.get("limit"),
-            offset=params.get("offset")))
+            offset=params.get("offset"))))

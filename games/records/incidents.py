@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.clocks.models import FORFEIT_KINDS, IncidentKind
 from games.clocks.outcome import ended_early
 from games.clocks.presets import FORFEIT, NONE, TAKEOVER
@@ -62,14 +64,16 @@ class IncidentReplay:
         while self.next < len(self.incidents) and self.incidents[self.next].ply <= ply:
             index = self.next
             incident = self.incidents[index]
-            where = f"incidents[{index}] ({incident.kind} of seat {incident.seat} at ply " \
-                    f"{incident.ply})"
+            where = _("incidents[%(index)s] (%(kind)s of seat %(seat)s at ply %(ply)s)") % {
+                "index": index, "kind": incident.kind, "seat": incident.seat,
+                "ply": incident.ply}
             if incident.ply < ply:
-                return (f"{where} is listed after an incident of a later ply: incidents "
-                        "are listed in the order they happened.")
+                return _("%(where)s is listed after an incident of a later ply: incidents are "
+                         "listed in the order they happened.") % {"where": where}
             problem = self._impossible(index, incident, state)
             if problem is not None:
-                return f"{where} could not happen: {problem}"
+                return _("%(where)s could not happen: %(problem)s") % {"where": where,
+                                                                      "problem": problem}
             self._apply(incident)
             self.next += 1
         return None
@@ -77,44 +81,45 @@ class IncidentReplay:
     def _impossible(self, index: int, incident, state: Any) -> str | None:
         seat, kind = incident.seat, incident.kind
         if self.engine.is_over(state):
-            return "the game was over."
+            return _("the game was over.")
         previous = self.incidents[index - 1] if index else None
         after_timeout = (previous is not None and previous.kind == IncidentKind.TIMEOUT
                          and (previous.ply, previous.seat) == (incident.ply, seat))
         same_check = (incident.ply == self.ended_by_timeouts_at
                       and (kind == IncidentKind.TIMEOUT or after_timeout))
         if self.match_ended and not same_check:
-            return "the match had ended (every seat but one had resigned or forfeited)."
+            return _("the match had ended (every seat but one had resigned or forfeited).")
         if kind == IncidentKind.TIME_ADDED:
-            return "the match has no clock." if self.clock == NONE else None
+            return _("the match has no clock.") if self.clock == NONE else None
         if kind == IncidentKind.TIMEOUT:
             return self._impossible_timeout(index, incident, state)
         if seat in self.forfeited:
-            return f"seat {seat} had already resigned or forfeited."
+            return _("seat %(seat)s had already resigned or forfeited.") % {"seat": seat}
         if kind == IncidentKind.FORFEIT and not (
                 after_timeout and self.policy in (FORFEIT, None)):
-            return "a forfeit only follows its seat's timeout under the forfeit policy."
+            return _("a forfeit only follows its seat's timeout under the forfeit policy.")
         if kind == IncidentKind.TAKEOVER and seat in self.taken_over:
-            return f"seat {seat} was already held by a bot."
+            return _("seat %(seat)s was already held by a bot.") % {"seat": seat}
         if kind == IncidentKind.RECLAIM and seat not in self.taken_over:
-            return f"seat {seat} had no takeover to answer."
+            return _("seat %(seat)s had no takeover to answer.") % {"seat": seat}
         return None
 
     def _impossible_timeout(self, index: int, incident, state: Any) -> str | None:
         seat = incident.seat
         if self.clock == NONE:
-            return "the match has no clock."
+            return _("the match has no clock.")
         if seat in self.forfeited or seat in self.taken_over:
-            return f"seat {seat} was held by a bot, whose clock never runs."
+            return _("seat %(seat)s was held by a bot, whose clock never runs.") % {"seat": seat}
         if seat not in self.engine.to_act(state):
-            return f"seat {seat} owed no decision, so its clock was not running."
+            return _("seat %(seat)s owed no decision, so its clock was not running.") % {
+                "seat": seat}
         follow = self.incidents[index + 1] if index + 1 < len(self.incidents) else None
         expected = {FOLLOW_UP[self.policy]} if self.policy in FOLLOW_UP else set(
             FOLLOW_UP.values())
         if follow is None or (follow.ply, follow.seat) != (incident.ply, seat) \
                 or follow.kind not in expected:
-            return (f"a timeout is followed at once by its seat's "
-                    f"{' or '.join(sorted(expected))}.")
+            return _("a timeout is followed at once by its seat's %(follow_up)s.") % {
+                "follow_up": " / ".join(sorted(expected))}
         return None
 
     def _apply(self, incident) -> None:

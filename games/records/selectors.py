@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
+from django.utils.translation import gettext as _
 
 from games.analysis.selectors import analysis_section
 from games.clocks.models import Incident, IncidentKind
@@ -35,7 +36,7 @@ RECORD_ROWS = (
     Prefetch("moves", queryset=Move.objects.order_by("ply").only("match_id", "ply", "seat",
                                                                    "move")),
     Prefetch("results", queryset=Result.objects.order_by("seat")),
-    Prefetch("incidents", queryset=Incident.objects.order_by("id")),
+    Prefetch("incidents", queryset=Incident.objects.select_related("user").order_by("id")),
 )
 
 
@@ -47,7 +48,7 @@ def build_record(match: Match) -> dict:
     """The record of a finished ``match`` (seats prefetched, as ``selectors.get_match``
     gives it). Raises NotFinished (409) for any other status: nothing hidden leaves."""
     if match.status != MatchStatus.FINISHED:
-        raise errors.NotFinished("Only a finished match has a record.",
+        raise errors.NotFinished(_("Only a finished match has a record."),
                                  details={"status": match.status})
     prefetch_related_objects([match], *RECORD_ROWS)  # nothing to do after records_of's
     engine = get_engine(match.game)
@@ -71,14 +72,18 @@ def build_record(match: Match) -> dict:
         # the clock, as stored: whether a timeout or added time was possible at all
         "time_control": match.time_control or {"preset": NONE, "kind": NONE},
         "seats": [
-            {key: seat[key] for key in ("position", "kind", "user", "bot_kind")}
+            {key: seat[key] for key in ("position", "kind", "user", "bot_kind",
+                                        "taken_over_from")}
             for seat in selectors.seats_of(match)
         ],
         "seed": match.seed,
         "seed_commitment": match.seed_commitment,
         "initial_state_digest": initial_digest,
         "moves": moves,
-        "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind}
+        # ``user``: the player it happened to (informative: verification reads ply,
+        # seat and kind only)
+        "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind,
+                       "user": row.user.username if row.user_id is not None else None}
                       for row in incidents],
         "result": {
             "scores": [row.score for row in rows],
@@ -131,7 +136,8 @@ def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any 
     if limit is not None and limit != "":
         count = parsing.whole_number(limit)
         if count is None or not 1 <= count <= MAX_EXPORT:
-            raise errors.InvalidRequest(f"limit must be a whole number from 1 to {MAX_EXPORT}.",
+            raise errors.InvalidRequest(_("limit must be a whole number from 1 to %(max)s.")
+                                        % {"max": MAX_EXPORT},
                                         details={"limit": str(limit)[:20]})
     matches = listed_for(Match.objects.all(), viewer).filter(
         Exists(seats_played_by(user).filter(match=OuterRef("pk"))),

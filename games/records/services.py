@@ -13,6 +13,8 @@ import logging
 from types import SimpleNamespace
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.clocks.models import IncidentKind
 from games.clocks.outcome import final_result
 from games.clocks.presets import NONE, REALTIME, TIMEOUT_POLICIES, TURN_BASED
@@ -34,6 +36,7 @@ from games.records.format import (
     state_digest,
 )
 from games.records.incidents import IncidentReplay
+from infra.translation import message_of
 from rules import IllegalMove
 
 logger = logging.getLogger(__name__)
@@ -53,20 +56,22 @@ def _digest_or_none(field: str, value: Any) -> str | None:
     if value is None:
         return None
     if not (isinstance(value, str) and len(value) == 64 and set(value) <= _HEX64):
-        raise _bad(field, f"{field} must be 64 lowercase hex digits (SHA-256).")
+        raise _bad(field, _("%(field)s must be 64 lowercase hex digits (SHA-256).")
+                   % {"field": field})
     return value
 
 
 def _int_list(value: Any, field: str, players: int) -> list[int]:
     if not (isinstance(value, list) and len(value) == players and all(map(_is_int, value))):
-        raise _bad(field, f"{field} must be a list of {players} whole numbers.")
+        raise _bad(field, _("%(field)s must be a list of %(players)s whole numbers.")
+                   % {"field": field, "players": players})
     return value
 
 
 def _seat_list(value: Any, field: str, players: int) -> list[int]:
     if not (isinstance(value, list) and len(value) <= MAX_RECORD_MOVES
             and all(_is_int(seat) and 0 <= seat < players for seat in value)):
-        raise _bad(field, f"{field} must be a list of seats of the match.")
+        raise _bad(field, _("%(field)s must be a list of seats of the match.") % {"field": field})
     return value
 
 
@@ -78,8 +83,10 @@ def _time_control(value: Any) -> dict | None:
     if not isinstance(value, dict) or value.get("kind", NONE) not in (NONE, REALTIME,
                                                                     TURN_BASED) \
             or value.get("timeout_policy", TIMEOUT_POLICIES[0]) not in TIMEOUT_POLICIES:
-        raise _bad("time_control", "time_control must be an object with a kind (none, "
-                   f"realtime, turn_based) and a timeout_policy ({', '.join(TIMEOUT_POLICIES)}).")
+        raise _bad("time_control", _("time_control must be an object with a kind (none, "
+                                     "realtime, turn_based) and a timeout_policy "
+                                     "(%(policies)s).")
+                   % {"policies": ", ".join(TIMEOUT_POLICIES)})
     return value
 
 
@@ -94,11 +101,12 @@ def parse_record(record: Any) -> dict:
     the game and rules version this service can replay). Raises InvalidRecord (400),
     UnknownGame (400)."""
     if not isinstance(record, dict):
-        raise _bad("record", "A record must be a JSON object.")
+        raise _bad("record", _("A record must be a JSON object."))
     if record.get("format") != FORMAT_NAME:
-        raise _bad("format", f'format must be "{FORMAT_NAME}".')
+        raise _bad("format", _('format must be "%(format)s".') % {"format": FORMAT_NAME})
     if record.get("format_version") != FORMAT_VERSION:
-        raise _bad("format_version", f"Only format_version {FORMAT_VERSION} is known.",
+        raise _bad("format_version", _("Only format_version %(version)s is known.")
+                   % {"version": FORMAT_VERSION},
                    supported=[FORMAT_VERSION])
     game = record.get("game")
     engine = engine_for(game, unknown_status=400, field="game")
@@ -106,18 +114,19 @@ def parse_record(record: Any) -> dict:
     rules_version = rules_version_of(engine, described)
     if record.get("rules_version") != rules_version:
         # An older rules version may replay differently: we cannot judge it.
-        raise _bad("rules_version", f"This service replays {game} rules version "
-                   f"{rules_version} only.", supported=[rules_version])
+        raise _bad("rules_version", _("This service replays %(game)s rules version "
+                                      "%(version)s only.")
+                   % {"game": game, "version": rules_version}, supported=[rules_version])
     # create_match's checks (games/matches/setup_checks.py), answered as invalid_record
     try:
         players = player_count(record.get("players"), described)
     except errors.InvalidPlayerCount:
         limits = described.get("players", {})
-        raise _bad("players", f"players must be from {limits.get('min')} to "
-                   f"{limits.get('max')}.") from None
+        raise _bad("players", _("players must be from %(min)s to %(max)s.")
+                   % {"min": limits.get("min"), "max": limits.get("max")}) from None
     options = record.get("options", {})
     if not isinstance(options, dict):  # a record states its options, null included
-        raise _bad("options", "options must be a JSON object.")
+        raise _bad("options", _("options must be a JSON object."))
     try:
         options = match_options(engine, players, options)
     except errors.InvalidOptions as exc:
@@ -125,29 +134,32 @@ def parse_record(record: Any) -> dict:
         raise _bad("options", exc.message, **({"reason": reason} if reason else {})) from None
     seed = record.get("seed")
     if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH or "\x00" in seed:
-        raise _bad("seed", f"seed must be a non-empty string of at most {MAX_SEED_LENGTH} "
-                   "characters.")
+        raise _bad("seed", _("seed must be a non-empty string of at most %(count)s characters.")
+                   % {"count": MAX_SEED_LENGTH})
     moves = record.get("moves")
     if not isinstance(moves, list):
-        raise _bad("moves", "moves must be a list.")
+        raise _bad("moves", _("moves must be a list."))
     if len(moves) > MAX_RECORD_MOVES:
-        raise _bad("moves", f"A record may hold at most {MAX_RECORD_MOVES} moves.",
+        raise _bad("moves", _("A record may hold at most %(count)s moves.")
+                   % {"count": MAX_RECORD_MOVES},
                    max=MAX_RECORD_MOVES)
     parsed_moves = []
     for index, entry in enumerate(moves):
         where = f"moves[{index}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("move"), dict):
-            raise _bad(where, f"{where} must be an object with a move object.")
+            raise _bad(where, _("%(where)s must be an object with a move object.")
+                       % {"where": where})
         seat = whole_number(entry.get("seat"))
         if seat is None or not 0 <= seat < players:
-            raise _bad(where, f"{where}.seat must be a seat of the match.")
+            raise _bad(where, _("%(where)s.seat must be a seat of the match.") % {"where": where})
         if "ply" in entry and entry["ply"] != index:
-            raise _bad(where, f"{where}.ply must be {index}: moves are listed in ply order.")
+            raise _bad(where, _("%(where)s.ply must be %(index)s: moves are listed in ply order.")
+                       % {"where": where, "index": index})
         digest = _digest_or_none(f"{where}.state_digest", entry.get("state_digest"))
         parsed_moves.append((seat, entry["move"], digest))
     incidents = record.get("incidents", [])
     if not isinstance(incidents, list) or len(incidents) > MAX_RECORD_MOVES:
-        raise _bad("incidents", "incidents must be a list.")
+        raise _bad("incidents", _("incidents must be a list."))
     parsed_incidents = []
     for index, entry in enumerate(incidents):
         where = f"incidents[{index}]"
@@ -155,13 +167,13 @@ def parse_record(record: Any) -> dict:
         ply = whole_number(entry.get("ply")) if isinstance(entry, dict) else None
         if seat is None or not 0 <= seat < players or ply is None or \
                 not 0 <= ply <= len(moves) or entry.get("kind") not in IncidentKind.values:
-            raise _bad(where, f"{where} must be {{\"ply\", \"seat\", \"kind\"}} with a "
-                       f"seat of the match, a ply of the log and one of "
-                       f"{', '.join(IncidentKind.values)}.")
+            raise _bad(where, _('%(where)s must be {"ply", "seat", "kind"} with a seat of the '
+                                'match, a ply of the log and one of %(kinds)s.')
+                       % {"where": where, "kinds": ", ".join(IncidentKind.values)})
         parsed_incidents.append(SimpleNamespace(ply=ply, seat=seat, kind=entry["kind"]))
     result = record.get("result")
     if not isinstance(result, dict):
-        raise _bad("result", "result must be an object with scores and ranks.")
+        raise _bad("result", _("result must be an object with scores and ranks."))
     stated = {
         "scores": _int_list(result.get("scores"), "result.scores", players),
         "ranks": _int_list(result.get("ranks"), "result.ranks", players),
@@ -199,12 +211,12 @@ def verify_record(record: Any) -> dict:
     if parsed["seed_commitment"] is not None:
         if seed_commitment(seed) != parsed["seed_commitment"]:
             return _verdict(False, 0, "seed_commitment_mismatch",
-                            "The seed does not hash to the stated seed_commitment.", 0, None)
+                            _("The seed does not hash to the stated seed_commitment."), 0, None)
     state = engine.setup(parsed["players"], parsed["options"], seed)
     expected = parsed["initial_state_digest"]
     if expected is not None and state_digest(engine.to_json(state)) != expected:
         return _verdict(False, 0, "state_mismatch",
-                        "The deal from this seed and these options is not the recorded one.",
+                        _("The deal from this seed and these options is not the recorded one."),
                         0, None)
     incidents = IncidentReplay(engine, parsed["players"], parsed["incidents"],
                                parsed["time_control"])
@@ -213,27 +225,33 @@ def verify_record(record: Any) -> dict:
             return _verdict(False, ply, "impossible_incident", impossible, ply, None)
         if incidents.match_ended:
             return _verdict(False, ply, "game_over",
-                            f"The match ended at ply {ply} (every seat but one resigned or "
-                            f"forfeited), before the move at ply {ply}.", ply, None)
+                            _("The match ended at ply %(ply)s (every seat but one resigned or "
+                              "forfeited), before the move at ply %(ply)s.") % {"ply": ply},
+                            ply, None)
         if engine.is_over(state):
             return _verdict(False, ply, "game_over",
-                            f"The game was over before the move at ply {ply}.", ply, None)
+                            _("The game was over before the move at ply %(ply)s.")
+                            % {"ply": ply}, ply, None)
         if seat not in engine.to_act(state):
             return _verdict(False, ply, "not_your_turn",
-                            f"Seat {seat} did not owe a decision at ply {ply}.", ply, None)
+                            _("Seat %(seat)s did not owe a decision at ply %(ply)s.")
+                            % {"seat": seat, "ply": ply}, ply, None)
         try:
             state, _events = engine.apply(state, seat, move)
         except IllegalMove as exc:
             return _verdict(False, ply, "illegal_move",
-                            f"The move at ply {ply} is refused: {exc.message}", ply, None)
+                            _("The move at ply %(ply)s is refused: %(reason)s")
+                            % {"ply": ply, "reason": message_of(exc)}, ply, None)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             # the engine contract says IllegalMove; a missed case is still a refusal here
             logger.warning("%s engine crashed verifying a record at ply %s", engine.name, ply)
             return _verdict(False, ply, "illegal_move",
-                            f"The move at ply {ply} cannot be read by the rules.", ply, None)
+                            _("The move at ply %(ply)s cannot be read by the rules.")
+                            % {"ply": ply}, ply, None)
         if expected is not None and state_digest(engine.to_json(state)) != expected:
             return _verdict(False, ply, "state_mismatch",
-                            f"The move at ply {ply} leads to another state than recorded.",
+                            _("The move at ply %(ply)s leads to another state than recorded.")
+                            % {"ply": ply},
                             ply, None)
     end = len(parsed["moves"])
     if (impossible := incidents.happen(end, state)) is not None:
@@ -242,7 +260,7 @@ def verify_record(record: Any) -> dict:
     result = final_result(engine, state, parsed["players"], parsed["incidents"])
     if result is None:
         return _verdict(False, end, "game_not_over",
-                        "The moves end before the game does.", end, None)
+                        _("The moves end before the game does."), end, None)
     computed = normalized_json({
         "scores": result["scores"], "ranks": result["ranks"], "winners": result["winners"],
         "breakdown": result.get("breakdown", []), "forfeits": incidents.forfeited,
@@ -252,7 +270,8 @@ def verify_record(record: Any) -> dict:
     differing = sorted(key for key, value in stated.items() if computed.get(key) != value)
     if differing:
         return _verdict(False, end, "result_mismatch",
-                        f"The stated {', '.join(differing)} do not follow from the moves.",
+                        _("The stated %(parts)s do not follow from the moves.")
+                        % {"parts": ", ".join(differing)},
                         end, computed)
-    return _verdict(True, None, None, "The stated result follows from the seed and moves.",
+    return _verdict(True, None, None, _("The stated result follows from the seed and moves."),
                     end, computed)

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from games.api.common import MATCH_ID, error_responses
 from games.matches.parsing import parse_flag
 from games.records import selectors, services
-from games.records.serializers import VerdictSerializer
+from games.records.serializers import RecordSerializer, VerdictSerializer
 from infra.api_views import ApiView
 from infra.parsers import BoundedJSONParser
 
@@ -28,7 +28,7 @@ class MatchRecordView(ApiView):
     @extend_schema(
         summary="The game record of a finished match (docs/records.md)",
         parameters=[MATCH_ID, ANALYSIS_FLAG],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
+        responses={200: RecordSerializer, **error_responses(404, 409)},
         tags=["records"],
     )
     def get(self, request, match_id: str):
@@ -65,7 +65,9 @@ class UserRecordsView(ApiView):
                              f"{selectors.MAX_EXPORT}."),
             ANALYSIS_FLAG,
         ],
-        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, **error_responses(400, 404)},
+        # each line one record (NDJSON): the schema of a line
+        responses={(200, "application/x-ndjson"): RecordSerializer,
+                   **error_responses(400, 404)},
         tags=["records"],
     )
     def get(self, request, username: str):

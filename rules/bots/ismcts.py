@@ -2,69 +2,99 @@
 2012) over the engine contract only: nothing here knows a game.
 
 Each iteration draws a determinization, ``engine.sample_state(view, seat, rng)``: a full
-state consistent with what the bot's seat sees, its hidden parts dealt at random. The bot
-never gets the true state (it is handed the view, like every bot), so it cannot peek. The
-iteration then walks one tree shared by all determinizations: a node is the sequence of
-moves from the root; at each node only the moves legal in *this* determinization count,
-and UCB1 uses how often a child was available as its parent count (ISUCB), so a move that
-is legal only with some hidden cards is not punished for the iterations where it was not.
-Every seat picks by its own reward, so opponents play well, not kindly. A new node is added
-per iteration, then a rollout plays random legal moves (``engine.playout_move``: cheap to
-draw, the game decides how evenly its kinds of move are weighed) for up to
-``rollout_depth`` plies (8) and scores the position: final scores if the game ended, else
-``engine.estimate_scores`` (the final scores the position points to, as the game projects
-them: Han scores the board as it stands, Hansa also pays every round still to come at the
-current standings), turned into a reward in [0, 1] per seat that mixes the share of
-opponents beaten with the score margin over the best opponent.
+state consistent with everything the bot's seat knows (its view, including what the
+history made public), its hidden parts dealt at random. The bot never gets the true state
+(it is handed the view, like every bot), so it cannot peek.
 
-Simultaneous phases (several seats in ``to_act``): the tree lets the observer choose first,
-so its choice cannot depend on an opponent's secret one; other seats follow in seat order.
+The tree is the searching seat's (the observer's) tree: a node is the sequence of moves
+*as the observer sees them*. An opponent's move leads to the child keyed by
+``engine.redact_move(move, mover, observer)``, so two replies that differ only in a card the
+observer cannot see (a card played face down to Parliament) share one subtree. Each node
+keeps, per seat to act there, statistics keyed by that seat's whole move (a seat knows its
+own move): opponents pick among their own moves by their own reward, the observer by its
+reward. At each node only the moves legal in *this* determinization count, and UCB1 uses
+how often a move was available as its parent count (ISUCB).
 
-The budget is a number of iterations and a wall-clock cap, whichever ends first. With the
-cap out of reach the search is a pure function of (view, legal moves, seat, rng state), so a
-seed and an iteration budget give the same move on any machine. It plays the root move
-visited most (ties: higher mean reward, then ``legal_moves`` order); a search cut short by
-the clock still has a best move, and with one legal move it does not search at all.
+Simultaneous phases (several seats in ``to_act``) are searched as simultaneous: every seat
+to act picks by its own statistics at the node without seeing the others' picks (decoupled
+selection), then all picks are applied and the child is keyed by the observer's view of
+them. So no seat in the tree answers a secret choice it could not see.
+
+A new edge is grown per iteration, then a rollout plays ``engine.playout_move`` for up to
+``rollout_depth`` plies and scores the position (``engine.estimate_scores`` if unfinished),
+turned into a reward in [0, 1] per seat: half the share of opponents beaten, half a smooth
+function of the margin over the best opponent, ``tanh(margin / scale)``, steep enough that
+a point of margin separates moves of equal rank (``scale`` grows with the scores the
+position heads for, so large margins in a high-scoring game are not all alike). The root
+prior (``engine.move_value`` from the bot's own view) is put on the same scale: a move worth
+``d`` points less than the best starts with the reward those ``d`` points would cost,
+fading with visits.
+
+The budget is a number of iterations. The wall-clock ``seconds`` is a backstop far above a
+budget's usual time: when it fires, the search is counted (``backstop_firings``) and logged,
+and plays its best move so far. Below the backstop the search is a pure function of (view,
+legal moves, seat, rng state): a seed gives the same move on any machine, busy or idle. The
+CPU time a search spent (``cpu_seconds``) is its think time.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass
 
 from rules.engine import Engine
 from rules.rng import SeededRng
 
+logger = logging.getLogger(__name__)
+
+#: searches whose wall-clock backstop fired in this process, by iteration budget
+backstop_firings: Counter = Counter()
+
 
 @dataclass(frozen=True)
 class SearchBudget:
-    #: iterations (determinize, select, expand, roll out, back up) per move
+    #: iterations (determinize, select, expand, roll out, back up) per move: the level
     iterations: int
-    #: wall-clock cap in seconds; the search stops at whichever limit comes first
+    #: wall-clock backstop in seconds, far above the budget's usual time; a firing is
+    #: counted and logged
     seconds: float
-    #: plies a rollout plays before ``estimate_scores`` judges it (None: to the end). Longer
-    #: rollouts judge better (docs/bots.md: four-player Hansa against greedy won 35% with
-    #: 0 plies, 42% with 4, 47% with 8); to the end costs 2-3 times as much as 8 plies
+    #: plies a rollout plays before ``estimate_scores`` judges it (None: to the end)
     rollout_depth: int | None = 8
     #: UCB1 exploration constant (rewards lie in [0, 1])
     exploration: float = 0.7
-    #: weight of the root prior (``engine.move_value`` from the bot's own view, scaled to
-    #: [0, 1]); it fades as a move's visits grow (progressive bias)
+    #: weight of the root prior, in visits: the prior counts as this many visits at the
+    #: reward its immediate points promise, fading as real visits come in
     prior_weight: float = 1.0
-    #: progressive widening: a node visited v times may have grown ceil(widening * sqrt(v+1))
-    #: children (None: every move is tried once before any is tried twice)
+    #: the least number of points of margin at which the score term reaches tanh(1) of its
+    #: range; each search adds a tenth of the two best scores its first sample projects, so
+    #: a point weighs the same against a game's usual margins early and late, in Han
+    #: (final scores near 50) and in Hansa (near 150): near a tie one point is worth
+    #: 0.25 / scale of reward (Han's final decision: 0.0125 against the old 0.0025)
+    score_scale: float = 10.0
+    #: progressive widening: a seat at a node visited v times may have tried
+    #: ceil(widening * sqrt(v+1)) of its moves (None: every move once before any twice)
     widening: float | None = 1.5
 
 
-class _Node:
-    __slots__ = ("children", "visits", "reward", "available")
+class _Edge:
+    __slots__ = ("visits", "reward", "available")
 
     def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
         self.visits = 0
-        self.reward = 0.0  # summed reward of the seat whose move leads here
-        self.available = 0  # iterations in which this node's move was legal (ISUCB)
+        self.reward = 0.0  # summed reward of the seat that makes this move
+        self.available = 1  # iterations in which this move was legal here (ISUCB)
+
+
+class _Node:
+    __slots__ = ("children", "edges", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[object, _Node] = {}  # keyed by the observer's view of the moves
+        self.edges: dict[int, dict[str, _Edge]] = {}  # seat -> its whole move's key -> stats
+        self.visits = 0
 
 
 def move_key(move: dict) -> str:
@@ -73,24 +103,23 @@ def move_key(move: dict) -> str:
     return repr(move)
 
 
-def rewards_from_scores(scores: list[float]) -> list[float]:
+def rewards_from_scores(scores: list[float], score_scale: float = 10.0) -> list[float]:
     """Per seat, in [0, 1]: half the share of opponents it beats (a tie is half a win), half
-    its margin over the best opponent, scaled by the size of the scores."""
+    ``(1 + tanh(margin / score_scale)) / 2`` of its margin over the best opponent."""
     n = len(scores)
     if n < 2:
         return [1.0] * n
     out = []
     for seat, mine in enumerate(scores):
-        others = [score for other, score in enumerate(scores) if other != seat]
-        beaten = sum(1.0 if mine > s else 0.5 if mine == s else 0.0 for s in others)
-        best = max(others)
-        margin = (mine - best) / (abs(mine) + abs(best) + 1.0)
-        out.append(0.5 * beaten / (n - 1) + 0.25 * (1.0 + margin))
+        beaten = 0.0
+        best = -math.inf
+        for other, score in enumerate(scores):
+            if other != seat:
+                beaten += 1.0 if mine > score else 0.5 if mine == score else 0.0
+                if score > best:
+                    best = score
+        out.append(0.5 * beaten / (n - 1) + 0.25 * (1.0 + math.tanh((mine - best) / score_scale)))
     return out
-
-
-def _acting_seat(to_act: list[int], observer: int) -> int:
-    return observer if observer in to_act else to_act[0]
 
 
 _BEST_SO_FAR = "ismcts_best_move_so_far"
@@ -116,9 +145,11 @@ class IsmctsSearch:
         self.clock = clock
         self.root = _Node()
         self.iterations = 0
+        self.backstop_fired = False
+        self.cpu_seconds = 0.0
         self.prior: dict[str, float] = {}
-        # the root's moves are the same every iteration: name them once (repr of ~130 Hansa
-        # moves per iteration was a sixth of the search time)
+        self.score_scale = budget.score_scale
+        # the root's moves are the same every iteration: name them once
         self.root_keys = [move_key(move) for move in legal_moves]
 
     def run(self) -> dict:
@@ -126,13 +157,16 @@ class IsmctsSearch:
             raise ValueError(f"seat {self.seat} has no legal move to choose from")
         if len(self.legal) == 1:
             return self.legal[0]
+        cpu_started = time.thread_time()
         deadline = self.clock() + self.budget.seconds
+        self.score_scale = self._score_scale()
         self.prior = self._root_prior()
         try:
             while self.iterations < self.budget.iterations:
                 self._iterate()
                 self.iterations += 1
-                if self.clock() >= deadline:
+                if self.iterations < self.budget.iterations and self.clock() >= deadline:
+                    self._backstop()
                     break
         except BaseException as interruption:
             # Stopped from outside in the middle of the search (a worker's time limit is
@@ -141,100 +175,143 @@ class IsmctsSearch:
             if self.iterations:
                 setattr(interruption, _BEST_SO_FAR, self.best_move())
             raise
+        finally:
+            self.cpu_seconds = time.thread_time() - cpu_started
         return self.best_move()
 
+    def _backstop(self) -> None:
+        self.backstop_fired = True
+        backstop_firings[self.budget.iterations] += 1
+        logger.warning("search backstop fired: %s of %s iterations in %.1f s (seat %s)",
+                       self.iterations, self.budget.iterations, self.budget.seconds, self.seat)
+
     def best_move(self) -> dict:
-        """The root's most visited legal move so far (never nothing: with no visit yet, the
-        first legal move)."""
+        """The root's most visited legal move so far (ties: the higher mean reward, then
+        ``legal_moves`` order; with no visit yet, the first legal move)."""
+        edges = self.root.edges.get(self.seat, {})
         best, best_rank = self.legal[0], None
         for move, key in zip(self.legal, self.root_keys, strict=True):
-            child = self.root.children.get(key)
-            if child is None or child.visits == 0:
+            edge = edges.get(key)
+            if edge is None or edge.visits == 0:
                 continue
-            rank = (child.visits, child.reward / child.visits)
+            rank = (edge.visits, edge.reward / edge.visits)
             if best_rank is None or rank > best_rank:
                 best, best_rank = move, rank
         return best
 
+    def _score_scale(self) -> float:
+        """Points of margin worth tanh(1) of the score term in this search: the budget's
+        least scale plus a tenth of the two best scores a first sample projects."""
+        projected = self.engine.estimate_scores(
+            self.engine.sample_state(self.view, self.seat, self.rng))
+        top = sorted((abs(score) for score in projected), reverse=True)[:2]
+        return self.budget.score_scale + 0.1 * sum(top)
+
     def _root_prior(self) -> dict[str, float]:
-        """The immediate value of each root move, judged by the engine from the bot's own
-        view (what the greedy bot maximises), scaled to [0, 1]. It steers the first
-        visits: with few iterations and many moves the search starts from greedy's
-        choice rather than from a random one."""
+        """Per root move, the reward its immediate points cost against the best root move
+        (``engine.move_value`` from the bot's own view, on the reward's margin scale): 0
+        for the best, negative for the rest. It orders the first visits and fades."""
         if not self.budget.prior_weight:
             return {}
         values = {key: self.engine.move_value(self.view, self.seat, move)
                   for move, key in zip(self.legal, self.root_keys, strict=True)}
-        low, high = min(values.values()), max(values.values())
-        if high <= low:
+        high = max(values.values())
+        if high <= min(values.values()):
             return {}
-        return {key: (value - low) / (high - low) for key, value in values.items()}
+        scale = self.score_scale
+        return {key: 0.25 * math.tanh((value - high) / scale) for key, value in values.items()}
 
     # -- one iteration ------------------------------------------------------------------
     def _iterate(self) -> None:
-        engine, rng = self.engine, self.rng
-        state = engine.sample_state(self.view, self.seat, rng)
+        engine, observer = self.engine, self.seat
+        state = engine.sample_state(self.view, observer, self.rng)
         node = self.root
-        path: list[tuple[_Node, int]] = []  # (node, seat whose move led to it)
+        path: list[tuple[_Edge, int]] = []  # (edge taken, seat that took it)
         expanded = False
         while not expanded and not engine.is_over(state):
-            mover = _acting_seat(engine.to_act(state), self.seat)
-            at_root = node is self.root
-            if at_root:
-                moves, keys = self.legal, self.root_keys
-            else:
-                moves = engine.legal_moves(state, mover)
-                keys = [move_key(move) for move in moves]
-            prior = self.prior if at_root else None
-            untried, available = [], []
-            for move, key in zip(moves, keys, strict=True):
-                child = node.children.get(key)
-                if child is None:
-                    untried.append((key, move))
-                else:
-                    child.available += 1
-                    available.append((child, move, key))
-            if untried and len(available) < self._width(node):
-                if prior:  # the most promising untried move first, ties at random
-                    top = max(prior[key] for key, _ in untried)
-                    untried = [(key, move) for key, move in untried if prior[key] == top]
-                key, move = untried[rng.randbelow(len(untried))]
-                child = _Node()
-                child.available = 1
-                node.children[key] = child
-                expanded = True
-            else:
-                child, move = self._select(available, prior)
-            state, _ = engine.apply(state, mover, move)
-            path.append((child, mover))
+            to_act = engine.to_act(state)
+            movers = to_act if len(to_act) > 1 else to_act[:1]
+            picks = []
+            for mover in movers:  # decoupled: no mover sees another's pick at this node
+                edge, move, key, new = self._pick(node, state, mover)
+                path.append((edge, mover))
+                picks.append((mover, move, key))
+                expanded = expanded or new
+            seen = []
+            for mover, move, key in picks:
+                state, _ = engine.apply(state, mover, move)
+                seen.append(key if mover == observer
+                            else move_key(engine.redact_move(move, mover, observer)))
+            child_key = seen[0] if len(seen) == 1 else tuple(seen)
+            child = node.children.get(child_key)
+            if child is None:
+                child = node.children[child_key] = _Node()
+            node.visits += 1
             node = child
-        rewards = rewards_from_scores(self._rollout(state))
-        for visited, mover in path:
-            visited.visits += 1
-            visited.reward += rewards[mover]
-        self.root.visits += 1
+        rewards = rewards_from_scores(self._rollout(state), self.score_scale)
+        for edge, mover in path:
+            edge.visits += 1
+            edge.reward += rewards[mover]
+
+    def _pick(self, node: _Node, state, mover: int):
+        """``mover``'s move at ``node`` in this determinization: a new one while progressive
+        widening allows (the root's by prior), else UCB1 over the available ones."""
+        at_root = node is self.root and mover == self.seat
+        edges = node.edges.get(mover)
+        if edges is None:
+            edges = node.edges[mover] = {}
+        if at_root:
+            moves, keys = self.legal, self.root_keys
+        else:
+            moves = self.engine.legal_moves(state, mover)
+            if not edges:  # a first visit: every move is untried, so name only the pick
+                move = moves[self.rng.randbelow(len(moves))]
+                key = move_key(move)
+                edge = edges[key] = _Edge()
+                return edge, move, key, True
+            keys = [move_key(move) for move in moves]
+        untried, available = [], []
+        for move, key in zip(moves, keys, strict=True):
+            edge = edges.get(key)
+            if edge is None:
+                untried.append((key, move))
+            else:
+                edge.available += 1
+                available.append((edge, move, key))
+        prior = self.prior if at_root else None
+        if untried and len(available) < self._width(node):
+            if prior:  # the most promising untried move first, ties at random
+                top = max(prior[key] for key, _ in untried)
+                untried = [(key, move) for key, move in untried if prior[key] == top]
+            key, move = untried[self.rng.randbelow(len(untried))]
+            edge = edges[key] = _Edge()
+            return edge, move, key, True
+        edge, move, key = self._select(available, prior)
+        return edge, move, key, False
 
     def _width(self, node: _Node) -> int | float:
-        """How many children a node may have grown (progressive widening: more as it is
-        visited more), so a few iterations over a hundred moves still compare some moves
-        well instead of all of them once."""
+        """How many moves a seat may have tried at a node (progressive widening: more as it
+        is visited more), so a few iterations over a hundred moves still compare some
+        moves well instead of all of them once."""
         if self.budget.widening is None:
             return math.inf
         return math.ceil(self.budget.widening * math.sqrt(node.visits + 1))
 
-    def _select(self, available: list[tuple[_Node, dict, str]], prior: dict | None):
-        """UCB1 over the children available in this determinization (ISUCB), plus the
-        fading prior at the root."""
+    def _select(self, available: list[tuple[_Edge, dict, str]], prior: dict | None):
+        """UCB1 over the moves available in this determinization (ISUCB); at the root the
+        prior counts as ``prior_weight`` visits at its promised reward (relative to the
+        best move's), fading as real visits come in."""
         explore, weight = self.budget.exploration, self.budget.prior_weight
         best, best_score = None, -math.inf
-        for child, move, key in available:
-            score = child.reward / child.visits + explore * math.sqrt(
-                math.log(child.available) / child.visits
-            )
+        for edge, move, key in available:
+            visits = edge.visits
+            if visits == 0:  # grown in an iteration that has not backed up yet
+                return edge, move, key
+            score = edge.reward / visits + explore * math.sqrt(math.log(edge.available) / visits)
             if prior:
-                score += weight * prior[key] / (child.visits + 1)
+                score += weight * prior[key] / (visits + weight)
             if score > best_score:
-                best, best_score = (child, move), score
+                best, best_score = (edge, move, key), score
         return best
 
     def _rollout(self, state) -> list[float]:

@@ -10,31 +10,46 @@ from pathlib import Path
 
 from rules.bots.greedy_bot import choose_greedy_move
 from rules.bots.ismcts import SearchBudget, choose_ismcts_move
+from rules.bots.ismcts_v1 import SearchBudget as LegacyBudget
+from rules.bots.ismcts_v1 import choose_ismcts_v1_move
 from rules.bots.random_bot import choose_random_move
 from rules.engine import Engine
 from rules.rng import SeededRng
 
 BotFunction = Callable[[Engine, dict, list, int, SeededRng], dict]
 
-#: the search levels: IS-MCTS (rules/bots/ismcts.py) differing only in budget. Iterations
-#: make a level's play reproducible; the wall-clock cap only bounds a slow machine's wait.
+#: the search levels: IS-MCTS (rules/bots/ismcts.py) differing only in their iteration
+#: budget, which is the level: the same seed plays the same move on a busy or an idle
+#: machine. ``seconds`` is a wall-clock backstop some twenty times a budget's usual time
+#: (about 1 ms of CPU per iteration), below the worker's soft time limit (8 s); a firing
+#: is counted and logged (``rules.bots.ismcts.backstop_firings``).
 SEARCH_LEVELS: dict[str, SearchBudget] = {
-    "easy": SearchBudget(iterations=25, seconds=0.3),
-    "medium": SearchBudget(iterations=100, seconds=0.8),
-    "hard": SearchBudget(iterations=300, seconds=1.5),
+    "easy": SearchBudget(iterations=25, seconds=2.0),
+    "medium": SearchBudget(iterations=100, seconds=4.0),
+    "hard": SearchBudget(iterations=300, seconds=6.0),
+}
+
+#: ``hard_v1``: the search ``hard`` used before issue 23 (rules/bots/ismcts_v1.py), kept
+#: as a yardstick for the new one; same iterations as ``hard``, and the same backstop in
+#: place of its old 1.5 s cap, so that a busy machine weakens neither
+LEGACY_LEVELS: dict[str, LegacyBudget] = {
+    "hard_v1": LegacyBudget(iterations=300, seconds=6.0),
+}
+
+_SEARCHES: dict[str, tuple[Callable, SearchBudget | LegacyBudget]] = {
+    **{level: (choose_ismcts_move, budget) for level, budget in SEARCH_LEVELS.items()},
+    **{level: (choose_ismcts_v1_move, budget) for level, budget in LEGACY_LEVELS.items()},
 }
 
 _BOTS: dict[str, BotFunction] = {
     "random": choose_random_move,
     "greedy": choose_greedy_move,
-    **{
-        level: partial(choose_ismcts_move, budget=budget)
-        for level, budget in SEARCH_LEVELS.items()
-    },
+    **{level: partial(search, budget=budget) for level, (search, budget) in _SEARCHES.items()},
 }
 
-#: the bot kinds a seat may be given, in catalogue order (weakest first)
-BOT_KINDS: tuple[str, ...] = tuple(_BOTS)
+#: the bot kinds a seat may be given, in catalogue order (weakest first; ``hard_v1`` is
+#: the old ``hard``, below the new one)
+BOT_KINDS: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard_v1", "hard")
 
 BOT_DESCRIPTIONS: dict[str, str] = {
     "random": "Plays any legal move, uniformly at random.",
@@ -43,9 +58,12 @@ BOT_DESCRIPTIONS: dict[str, str] = {
             f"{SEARCH_LEVELS['easy'].iterations} sampled playouts per move.",
     "medium": "Information-set Monte Carlo tree search, "
               f"{SEARCH_LEVELS['medium'].iterations} sampled playouts per move.",
+    "hard_v1": "The hard level as it played before the search learnt the history's public "
+               "knowledge (kept for comparison): information-set Monte Carlo tree search, "
+               f"{LEGACY_LEVELS['hard_v1'].iterations} sampled playouts per move.",
     "hard": "Information-set Monte Carlo tree search, "
-            f"{SEARCH_LEVELS['hard'].iterations} sampled playouts per move "
-            f"(at most {SEARCH_LEVELS['hard'].seconds:g} s).",
+            f"{SEARCH_LEVELS['hard'].iterations} sampled playouts per move, dealing only "
+            "hands the game's history allows.",
 }
 
 #: measured by bench/bot_strength.py --write-strength (see the README's table)
@@ -68,7 +86,7 @@ def bot_levels() -> list[dict]:
     measured = _measured_strength()
     levels = []
     for kind in BOT_KINDS:
-        budget = SEARCH_LEVELS.get(kind)
+        budget = _SEARCHES.get(kind, (None, None))[1]
         levels.append({
             "kind": kind,
             "description": BOT_DESCRIPTIONS[kind],
@@ -106,8 +124,8 @@ def choose_bot_move(
     """Ask the ``kind`` bot for ``seat``'s move at ``ply``, seeded from ``match_key``.
     ``iteration_cap`` lowers a search level's iterations (tests, slow machines)."""
     rng = bot_rng(match_key, ply, seat)
-    budget = SEARCH_LEVELS.get(kind)
+    search, budget = _SEARCHES.get(kind, (None, None))
     if budget is not None and iteration_cap is not None:
         capped = replace(budget, iterations=max(1, min(budget.iterations, int(iteration_cap))))
-        return choose_ismcts_move(engine, view, legal_moves, seat, rng, capped)
+        return search(engine, view, legal_moves, seat, rng, capped)
     return get_bot(kind)(engine, view, legal_moves, seat, rng)

@@ -13,6 +13,7 @@ from rules.han import placement
 from rules.han.board import board_data, get_board, map_ids
 from rules.han.drawing import dragon_spaces, drawing_data
 from rules.move_schema import move_type, one_of
+from rules.text import tr
 
 OPTION_KEYS = ("map", "variant")
 DEFAULT_MAP_MANY = "border-disputes"
@@ -26,13 +27,14 @@ def normalize_options(players: int, options: dict | None) -> dict:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise InvalidOptions("invalid_option", "options must be an object")
+        raise InvalidOptions("invalid_option", tr("options must be an object"))
     for key in options:
         if key not in OPTION_KEYS:
-            raise InvalidOptions("unknown_option", f"unknown option {key!r}", {"field": key})
+            raise InvalidOptions("unknown_option", tr("unknown option {key!r}", key=key),
+                                 {"field": key})
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidOptions(
-            "invalid_player_count", "players must be an integer", {"field": "players"}
+            "invalid_player_count", tr("players must be an integer"), {"field": "players"}
         )
     maps = map_ids()
     map_id = options.get("map")
@@ -41,20 +43,21 @@ def normalize_options(players: int, options: dict | None) -> dict:
     elif not isinstance(map_id, str) or map_id not in maps:
         raise InvalidOptions(
             "invalid_option",
-            f"option 'map' must be one of {maps}",
+            tr("option 'map' must be one of {maps}", maps=maps),
             {"field": "map", "allowed": maps},
         )
     variant = options.get("variant", False)
     if not isinstance(variant, bool):
         raise InvalidOptions(
-            "invalid_option", "option 'variant' must be true or false", {"field": "variant"}
+            "invalid_option", tr("option 'variant' must be true or false"),
+            {"field": "variant"}
         )
     board = get_board(map_id)
     if not board.min_players <= players <= board.max_players:
         raise InvalidOptions(
             "invalid_player_count",
-            f"{board.name} is for {board.min_players}-{board.max_players} players, "
-            f"not {players}",
+            tr("{map} is for {min}-{max} players, not {players}", map=board.name,
+               min=board.min_players, max=board.max_players, players=players),
             {"field": "players", "min": board.min_players, "max": board.max_players},
         )
     return {"map": map_id, "variant": variant}

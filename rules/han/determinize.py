@@ -1,19 +1,28 @@
-"""Determinization: a full Han state consistent with what one seat sees (``sample_state``).
+"""Determinization: a full Han state consistent with what one seat knows (``sample_state``).
 
 Search bots (rules/bots/ismcts.py) never get the true state. They rebuild one from the
 seat's view: every public field is copied, and the cards the seat cannot see are dealt at
-random. Every card is always in exactly one of: a hand, the display, the discard pile or
-the draw pile (played and discarded cards go to the discard pile, which becomes the pile
-at the first depletion), so the unseen cards are the deck minus the seat's own hand, the
-display and the discard pile. They fill the other hands (sizes are public) and the pile
-(size public), uniformly: every deal consistent with the view is equally likely.
+random among the worlds the game's history allows. Every card is always in exactly one
+of: a hand, the display, the discard pile or the draw pile, so the unseen cards are the
+deck minus the seat's own hand, the display and the discard pile. The view's
+``knowledge`` (public, kept by the engine as the game goes) narrows the deal:
 
-The view alone is used, not the log: cards an opponent took from the display are public
-in the log, so a log-aware sampler could pin part of their hands; this one treats them as
-unknown (a weaker but never wrong belief).
+- cards a seat took from the display and has not played since are in its hand;
+- after the reshuffle, the pile holds only cards of the old discard pile that were not laid
+  out on the display since, nor drawn from the pile by the seat itself (its own
+  ``my_pile_draws``).
+
+So the pile is drawn from those cards (and from the unseen ones, which it is among), then
+each other hand gets its known cards and a random rest of the unseen cards. Every sample
+agrees with the public history on these counts; within them the deal is uniform over the
+cards, not weighted by how likely each history was (a sampler that replays the log could
+weigh them; this one is cheaper and never deals a world the history rules out on these
+counts).
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from rules.han.board import get_board
 from rules.han.scoring import province_points
@@ -51,27 +60,21 @@ def sample_state(view: dict, seat: int, rng: SeededRng) -> HanState:
     state.display = list(view["display"])
     state.discard = list(view["discard"])
 
+    knowledge = view.get("knowledge") or {}
+    known_hands = knowledge.get("in_hand") or [[] for _ in range(n)]
+    state.known = [list(cards) for cards in known_hands]
+    pile_may_hold = knowledge.get("pile_may_hold")
+    state.pile_known = None if pile_may_hold is None else list(pile_may_hold)
+    state.pile_draws = [[] for _ in range(n)]
+    if seat is not None and 0 <= seat < n:
+        state.pile_draws[seat] = list(knowledge.get("my_pile_draws", []))
     if view["game_over"]:  # everything is public once the game is over
         state.hands = [list(hand) for hand in view["hands"]]
         state.pile = list(view["pile"])
     else:
         if seat is None or not 0 <= seat < n or "hand" not in view:
             raise ValueError("sample_state needs the view of a seat in the game")
-        pool = unseen_cards(view)
-        sizes = view["hand_sizes"]
-        hidden = view["pile_size"] + sum(size for s, size in enumerate(sizes) if s != seat)
-        if hidden != len(pool):
-            raise ValueError(f"{len(pool)} unseen cards for {hidden} hidden places")
-        rng.shuffle(pool)
-        state.hands = []
-        for s in range(n):
-            if s == seat:
-                state.hands.append(list(view["hand"]))
-            else:
-                hand = [pool.pop() for _ in range(sizes[s])]
-                hand.sort(key=board.color_index.__getitem__)
-                state.hands.append(hand)
-        state.pile = pool  # a uniform shuffle: any order is as likely as any other
+        state.hands, state.pile = _deal_hidden(board, view, seat, state, rng)
 
     spaces = view["board"]["spaces"]
     state.space_owner = [-1] * len(board.space_ids)
@@ -109,3 +112,43 @@ def sample_state(view: dict, seat: int, rng: SeededRng) -> HanState:
         if state.scored[p]:
             state.province_points[p * n : p * n + n] = province_points(state, p)
     return state
+
+
+def _deal_hidden(board, view: dict, seat: int, state: HanState,
+                 rng: SeededRng) -> tuple[list[list[str]], list[str]]:
+    """The other hands and the pile: the pile first, from the cards it may hold; then each
+    other hand its known cards and a share of the rest."""
+    n = state.players
+    pool = unseen_cards(view)
+    sizes = view["hand_sizes"]
+    hidden = view["pile_size"] + sum(size for s, size in enumerate(sizes) if s != seat)
+    if hidden != len(pool):
+        raise ValueError(f"{len(pool)} unseen cards for {hidden} hidden places")
+    free = Counter(pool)  # unseen cards not pinned to a hand
+    for s in range(n):
+        if s != seat:
+            free.subtract(state.known[s])
+    if any(count < 0 for count in free.values()):
+        raise ValueError("the view's known cards are not among the unseen cards")
+    may_be_in_pile = free
+    if state.pile_known is not None:
+        since_reshuffle = Counter(state.pile_known)
+        since_reshuffle.subtract(state.pile_draws[seat])
+        may_be_in_pile = free & since_reshuffle  # per colour, the smaller count
+    candidates = sorted(may_be_in_pile.elements(), key=board.color_index.__getitem__)
+    if len(candidates) < view["pile_size"]:
+        raise ValueError("fewer cards may be in the pile than the pile holds")
+    rng.shuffle(candidates)
+    pile = candidates[: view["pile_size"]]  # a uniform shuffle: any order is as likely
+    free.subtract(pile)
+    rest = sorted(free.elements(), key=board.color_index.__getitem__)
+    rng.shuffle(rest)
+    hands = []
+    for s in range(n):
+        if s == seat:
+            hands.append(list(view["hand"]))
+            continue
+        hand = list(state.known[s]) + [rest.pop() for _ in range(sizes[s] - len(state.known[s]))]
+        hand.sort(key=board.color_index.__getitem__)
+        hands.append(hand)
+    return hands, pile

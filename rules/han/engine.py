@@ -20,7 +20,9 @@ from rules.han.determinize import sample_state
 from rules.han.scoring import final_result, province_points
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
+from rules.han.view_schema import view_schema as han_view_schema
 from rules.rng import SeededRng
+from rules.text import tr
 
 HAND_SIZE = 3
 HOUSES_PER_PLAYER = 20
@@ -90,6 +92,9 @@ class HanEngine(Engine):
         state.last_seat = None
         state.over = False
         state.end_reason = None
+        state.known = [[] for _ in range(players)]
+        state.pile_known = None
+        state.pile_draws = [[] for _ in range(players)]
         state.refresh_counters()
         return state
 
@@ -119,26 +124,27 @@ class HanEngine(Engine):
 
     def apply(self, state: HanState, seat: int, move: Any) -> tuple[HanState, list[dict]]:
         if not isinstance(move, dict):
-            raise IllegalMove("malformed_move", "a move must be a JSON object")
+            raise IllegalMove("malformed_move", tr("a move must be a JSON object"))
         move_type = move.get("type")
         if not isinstance(move_type, str):
-            raise IllegalMove("malformed_move", "a move needs a string 'type'")
+            raise IllegalMove("malformed_move", tr("a move needs a string 'type'"))
         if move_type not in ("place", "discard", "pass", "draw"):
             raise IllegalMove(
                 "unknown_move_type",
-                f"unknown move type {move_type!r}",
+                tr("unknown move type {move_type!r}", move_type=move_type),
                 {"types": ["place", "discard", "pass", "draw"]},
             )
         if state.over:
-            raise IllegalMove("game_over", "the game is over")
+            raise IllegalMove("game_over", tr("the game is over"))
         if seat != state.turn:
-            raise IllegalMove("not_your_turn", f"it is seat {state.turn}'s turn")
+            raise IllegalMove("not_your_turn", tr("it is seat {seat}'s turn", seat=state.turn))
         if move_type == "draw":
             if state.phase != DRAWING:
-                raise IllegalMove("wrong_phase", "place, discard or pass first; draw afterwards")
+                raise IllegalMove("wrong_phase",
+                                  tr("place, discard or pass first; draw afterwards"))
             return self._draw(state, seat, move)
         if state.phase != PLACING:
-            raise IllegalMove("wrong_phase", "draw cards until your hand holds 3 (ruling H9)")
+            raise IllegalMove("wrong_phase", tr("draw cards until your hand holds 3 (ruling H9)"))
         if move_type == "place":
             return self._place(state, seat, move)
         if move_type == "discard":
@@ -166,6 +172,7 @@ class HanEngine(Engine):
         hand = new.hands[seat]
         for card in cards:
             hand.remove(card)
+        new.forget_played(seat, cards)
         new.discard.extend(cards)
         if not placement.placement_possible(new):
             self._end_game(new, "no_placement", events)  # ruling H11
@@ -175,16 +182,17 @@ class HanEngine(Engine):
 
     def _discard(self, state: HanState, seat: int, move: dict):
         if set(move) != {"type", "card"}:
-            raise IllegalMove("malformed_move", "a discard move is {'type': 'discard', 'card'}")
+            raise IllegalMove("malformed_move", tr("a discard move is {'type': 'discard', 'card'}"))
         card = move["card"]
         if not isinstance(card, str):
-            raise IllegalMove("malformed_move", "'card' must be a colour name")
+            raise IllegalMove("malformed_move", tr("'card' must be a colour name"))
         if card not in state.board.color_index:
-            raise IllegalMove("unknown_card", f"unknown card colour {card!r}")
+            raise IllegalMove("unknown_card", tr("unknown card colour {card!r}", card=card))
         if card not in state.hands[seat]:
-            raise IllegalMove("card_not_in_hand", f"you hold no {card} card")
+            raise IllegalMove("card_not_in_hand", tr("you hold no {card} card", card=card))
         new = state.copy()
         new.hands[seat].remove(card)
+        new.forget_played(seat, [card])
         new.discard.append(card)
         events = [{"type": "discarded", "seat": seat, "card": card}]
         self._after_action(new, seat, events)
@@ -192,9 +200,9 @@ class HanEngine(Engine):
 
     def _pass(self, state: HanState, seat: int, move: dict):
         if set(move) != {"type"}:
-            raise IllegalMove("malformed_move", "a pass move is {'type': 'pass'}")
+            raise IllegalMove("malformed_move", tr("a pass move is {'type': 'pass'}"))
         if state.hands[seat]:
-            raise IllegalMove("cannot_pass", "you hold cards: place or discard (ruling H13)")
+            raise IllegalMove("cannot_pass", tr("you hold cards: place or discard (ruling H13)"))
         new = state.copy()
         events = [{"type": "passed", "seat": seat}]
         self._end_turn(new, events)
@@ -206,34 +214,39 @@ class HanEngine(Engine):
             if set(move) != {"type", "from", "index"}:
                 raise IllegalMove(
                     "malformed_move",
-                    "a display draw is {'type': 'draw', 'from': 'display', 'index': n}",
+                    tr("a display draw is {'type': 'draw', 'from': 'display', 'index': n}"),
                 )
             index = move["index"]
             if isinstance(index, bool) or not isinstance(index, int):
-                raise IllegalMove("malformed_move", "'index' must be an integer")
+                raise IllegalMove("malformed_move", tr("'index' must be an integer"))
             if not 0 <= index < len(state.display):
                 raise IllegalMove(
                     "display_index_out_of_range",
-                    f"the display holds {len(state.display)} card(s); index {index} is not one",
+                    tr("the display holds {count} card(s); index {index} is not one",
+                       count=len(state.display), index=index),
                 )
         elif source == "pile":
             if set(move) != {"type", "from"}:
                 raise IllegalMove(
-                    "malformed_move", "a pile draw is {'type': 'draw', 'from': 'pile'}"
+                    "malformed_move", tr("a pile draw is {'type': 'draw', 'from': 'pile'}")
                 )
             if not state.pile:
-                raise IllegalMove("pile_empty", "the draw pile is empty")
+                raise IllegalMove("pile_empty", tr("the draw pile is empty"))
         else:
-            raise IllegalMove("malformed_move", "'from' must be 'display' or 'pile'")
+            raise IllegalMove("malformed_move", tr("'from' must be 'display' or 'pile'"))
         new = state.copy()
         hand = new.hands[seat]
         if source == "display":
             card = new.display.pop(index)
+            new.known[seat].append(card)  # taken face up: public
+            new.known[seat].sort(key=new.board.color_index.__getitem__)
             events: list[dict] = [
                 {"type": "drew", "seat": seat, "from": "display", "index": index, "card": card}
             ]
         else:
             card = new.pile.pop()
+            if new.pile_known is not None:  # from the reshuffled pile: its drawer knows it
+                new.pile_draws[seat].append(card)
             # the card is the drawer's secret: redact_event shows others "drew a card"
             events = [{"type": "drew", "seat": seat, "from": "pile", "card": card}]
         hand.append(card)
@@ -261,6 +274,8 @@ class HanEngine(Engine):
         size = state.board.display_size
         while len(state.display) < size and state.pile and not state.final_round:
             card = state.pile.pop()
+            if state.pile_known is not None:  # laid out face up: no longer possibly unseen
+                state.pile_known.remove(card)
             state.display.append(card)
             added.append(card)
             if not state.pile:
@@ -274,6 +289,8 @@ class HanEngine(Engine):
         if state.depletions == 1:
             state.pile = state.discard
             state.discard = []
+            # the pile is now exactly the old discard pile, whose cards everyone saw
+            state.pile_known = sorted(state.pile, key=state.board.color_index.__getitem__)
             state.rng.shuffle(state.pile)
             events.append({"type": "pile_reshuffled", "size": len(state.pile)})
             if not state.pile:
@@ -325,12 +342,16 @@ class HanEngine(Engine):
     def view(self, state: HanState, seat: int | None) -> dict:
         return build_view(state, seat, final_result(state) if state.over else None)
 
+    def full_view(self, state: HanState) -> dict:
+        return build_view(state, None, final_result(state) if state.over else None,
+                          reveal=True)
+
     def is_over(self, state: HanState) -> bool:
         return state.over
 
     def result(self, state: HanState) -> dict:
         if not state.over:
-            raise IllegalMove("game_not_over", "the result exists only once the game is over")
+            raise IllegalMove("game_not_over", tr("the result exists only once the game is over"))
         return final_result(state)
 
     def to_json(self, state: HanState) -> dict:
@@ -354,6 +375,9 @@ class HanEngine(Engine):
     def move_schema(self) -> dict:
         return copy.deepcopy(move_schema_of(*map_ids()))  # callers may edit their copy
 
+    def view_schema(self) -> dict:
+        return han_view_schema()
+
     def redact_event(self, event: dict, viewer: int | None) -> dict:
         """A card drawn from the pile is known to its drawer only (face-down draw)."""
         if (event.get("type") == "drew" and event.get("from") == "pile"
@@ -361,7 +385,7 @@ class HanEngine(Engine):
             return {key: value for key, value in event.items() if key != "card"}
         return event
 
-    def render_svg(self, view: dict) -> str:
+    def render_svg(self, view: dict, translate=None) -> str:
         from rules.han.render import render_view_svg
 
-        return render_view_svg(view)
+        return render_view_svg(view, translate)

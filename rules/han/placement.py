@@ -23,6 +23,7 @@ from rules.engine import IllegalMove
 from rules.han.board import FORTIFICATION, MARKET_PLACE
 from rules.han.cards import MAX_CARDS, can_pay, payments
 from rules.han.state import EMPTY, FORTIFIED_HOUSE, HOUSE, MARKET, HanState
+from rules.text import tr
 
 K_HOUSE = "house"
 K_EMISSARY = "emissary"
@@ -39,44 +40,50 @@ def parse_place(state: HanState, move: dict) -> tuple[list[str], list[tuple[str,
     board = state.board
     extra = set(move) - {"type", "cards", "pieces"}
     if extra:
-        raise _malformed(f"unknown key(s) in place move: {sorted(extra)}")
+        raise _malformed(tr("unknown key(s) in place move: {keys}", keys=sorted(extra)))
     cards = move.get("cards")
     pieces = move.get("pieces")
     if not isinstance(cards, list) or not cards:
-        raise _malformed("'cards' must be a non-empty list of card colours")
+        raise _malformed(tr("'cards' must be a non-empty list of card colours"))
     if not isinstance(pieces, list) or not pieces:
-        raise _malformed("'pieces' must be a non-empty list of pieces")
+        raise _malformed(tr("'pieces' must be a non-empty list of pieces"))
     for card in cards:
         if not isinstance(card, str):
-            raise _malformed("every card must be a colour name (string)")
+            raise _malformed(tr("every card must be a colour name (string)"))
         if card not in board.color_index:
             raise IllegalMove(
-                "unknown_card", f"unknown card colour {card!r}", {"colours": list(board.colors)}
+                "unknown_card", tr("unknown card colour {card!r}", card=card),
+                {"colours": list(board.colors)},
             )
     if len(cards) > MAX_CARDS:
-        raise IllegalMove("too_many_cards", f"at most {MAX_CARDS} cards per turn (ruling H1)")
+        raise IllegalMove("too_many_cards", tr("at most {count} cards per turn (ruling H1)",
+                                                 count=MAX_CARDS))
     parsed: list[tuple[str, int]] = []
     for piece in pieces:
         if not isinstance(piece, dict):
-            raise _malformed("every piece must be an object with 'kind'")
+            raise _malformed(tr("every piece must be an object with 'kind'"))
         kind = piece.get("kind")
         if kind not in PIECE_KINDS:
             raise IllegalMove(
-                "unknown_piece_kind", f"unknown piece kind {kind!r}", {"kinds": list(PIECE_KINDS)}
+                "unknown_piece_kind", tr("unknown piece kind {kind!r}", kind=kind),
+                {"kinds": list(PIECE_KINDS)},
             )
         where_key = "province" if kind == K_EMISSARY else "space"
         if set(piece) != {"kind", where_key}:
-            raise _malformed(f"a {kind} piece takes exactly the keys 'kind' and '{where_key}'")
+            raise _malformed(tr("a {kind} piece takes exactly the keys 'kind' and '{key}'",
+                                 kind=kind, key=where_key))
         where = piece[where_key]
         if not isinstance(where, str):
-            raise _malformed(f"'{where_key}' must be an id string")
+            raise _malformed(tr("'{key}' must be an id string", key=where_key))
         if kind == K_EMISSARY:
             if where not in board.province_index:
-                raise IllegalMove("unknown_province", f"no province {where!r} on this map")
+                raise IllegalMove("unknown_province", tr("no province {where!r} on this map",
+                                                                 where=where))
             parsed.append((kind, board.province_index[where]))
         else:
             if where not in board.space_index:
-                raise IllegalMove("unknown_space", f"no house space {where!r} on this map")
+                raise IllegalMove("unknown_space", tr("no house space {where!r} on this map",
+                                                              where=where))
             parsed.append((kind, board.space_index[where]))
     return cards, parsed
 
@@ -124,30 +131,33 @@ def check_place(state: HanState, seat: int, cards: list[str], pieces: list[tuple
     hand = Counter(state.hands[seat])
     for colour, count in Counter(cards).items():
         if hand[colour] < count:
-            raise IllegalMove("card_not_in_hand", f"you do not hold {count} {colour} card(s)")
+            raise IllegalMove("card_not_in_hand", tr("you do not hold {count} {colour} card(s)",
+                                                         count=count, colour=colour))
     weight = sum(2 if kind in (FORTIFICATION, MARKET_PLACE) else 1 for kind, _ in pieces)
     if weight > MAX_PIECES:
         raise IllegalMove(
             "too_many_pieces",
-            "at most 2 pieces per turn (a fortification or market place counts as 2: "
-            "rulings H1, V1, V2)",
+            tr("at most 2 pieces per turn (a fortification or market place counts as 2: "
+               "rulings H1, V1, V2)"),
         )
     for kind, target in pieces:
         if kind in (FORTIFICATION, MARKET_PLACE):
             if not state.variant or board.variant_kind != kind:
-                raise IllegalMove("variant_not_enabled", f"{kind} pieces are not part of this game")
+                raise IllegalMove("variant_not_enabled",
+                                  tr("{kind} pieces are not part of this game", kind=kind))
             if board.space_is_border[target]:
                 # ruling V1 for fortifications; for market places a choice of ours (README)
                 code = "fortification_on_border" if kind == FORTIFICATION else "market_on_border"
                 raise IllegalMove(
-                    code, f"a {kind} cannot go on border space {board.space_ids[target]}"
+                    code, tr("a {kind} cannot go on border space {space}", kind=kind,
+                             space=board.space_ids[target])
                 )
     common = set(_piece_provinces(state, *pieces[0]))
     for piece in pieces[1:]:
         common &= set(_piece_provinces(state, *piece))
     if not common:
         raise IllegalMove(
-            "different_provinces", "all pieces of a turn go into one province (ruling H1)"
+            "different_provinces", tr("all pieces of a turn go into one province (ruling H1)")
         )
     per_province: Counter[int] = Counter()
     for kind, target in pieces:
@@ -157,19 +167,20 @@ def check_place(state: HanState, seat: int, cards: list[str], pieces: list[tuple
         if count > 1 and not province_has_piece(state, p):
             raise IllegalMove(
                 "empty_province_limit",
-                f"{board.province_ids[p]} held no piece at the start of the turn: "
-                "it takes only one piece (ruling H1)",
+                tr("{province} held no piece at the start of the turn: "
+                   "it takes only one piece (ruling H1)", province=board.province_ids[p]),
             )
     need_houses = sum(1 for kind, _ in pieces if kind in (K_HOUSE, FORTIFICATION))
     need_emissaries = sum(1 for kind, _ in pieces if kind in (K_EMISSARY, MARKET_PLACE))
     need_markers = sum(1 for kind, _ in pieces if kind in (FORTIFICATION, MARKET_PLACE))
     for what, need, have in (
-        ("houses", need_houses, state.houses[seat]),
-        ("emissaries", need_emissaries, state.emissary_supply[seat]),
-        ("markers", need_markers, state.markers[seat]),
+        (tr("not enough houses left in your supply"), need_houses, state.houses[seat]),
+        (tr("not enough emissaries left in your supply"), need_emissaries,
+         state.emissary_supply[seat]),
+        (tr("not enough markers left in your supply"), need_markers, state.markers[seat]),
     ):
         if need > have:
-            raise IllegalMove("no_supply", f"not enough {what} left in your supply")
+            raise IllegalMove("no_supply", what)
     units: list[tuple[int, bool]] = []
     for kind, target in pieces:
         units.extend(_piece_units(state, kind, target))
@@ -180,15 +191,16 @@ def check_place(state: HanState, seat: int, cards: list[str], pieces: list[tuple
             names = [board.colors[board.province_color[p]] for p in board.space_provinces[border]]
             raise IllegalMove(
                 "border_needs_two_cards",
-                f"border space {board.space_ids[border]} needs two cards: one each of "
-                f"{' and '.join(names)}, or two of one of them (a wild pair may replace one; "
-                "rulings H2, H3), and every other piece its own card",
+                tr("border space {space} needs two cards: one of each of its provinces' "
+                   "colours ({colours}), or two of one of them (a wild pair may replace one; "
+                   "rulings H2, H3), and every other piece its own card",
+                   space=board.space_ids[border], colours=", ".join(names)),
             )
         raise IllegalMove(
             "cards_do_not_match",
-            "the cards played do not pay exactly for these pieces (one card of the "
-            "province's colour per piece, or a wild pair of another colour; two cards of the "
-            "province's own colour for a fortification or market place; no spare cards)",
+            tr("the cards played do not pay exactly for these pieces (one card of the "
+               "province's colour per piece, or a wild pair of another colour; two cards of the "
+               "province's own colour for a fortification or market place; no spare cards)"),
         )
 
 
@@ -199,22 +211,24 @@ def place_piece(state: HanState, seat: int, kind: str, target: int, scored: list
     n = state.players
     if kind == K_EMISSARY:
         if state.emissary_supply[seat] <= 0:
-            raise IllegalMove("no_supply", "no emissaries left in your supply")
+            raise IllegalMove("no_supply", tr("no emissaries left in your supply"))
         limit = emissary_limit(state, target)
         start = target * n
         present = sum(state.emissaries[start : start + n])
         if present + 1 > limit:
             raise IllegalMove(
                 "emissary_limit",
-                f"{board.province_ids[target]} allows at most {limit} emissaries on its dragon "
-                f"space (the largest house count of one player there; ruling H4)",
+                tr("{province} allows at most {limit} emissaries on its dragon space (the "
+                   "largest house count of one player there; ruling H4)",
+                   province=board.province_ids[target], limit=limit),
                 {"province": board.province_ids[target], "limit": limit, "present": present},
             )
         state.emissaries[start + seat] += 1
         state.emissary_supply[seat] -= 1
         return
     if state.space_kind[target] != EMPTY:
-        raise IllegalMove("space_occupied", f"space {board.space_ids[target]} is already occupied")
+        raise IllegalMove("space_occupied", tr("space {space} is already occupied",
+                                                 space=board.space_ids[target]))
     state.space_owner[target] = seat
     provinces = board.space_provinces[target]
     if kind == MARKET_PLACE:

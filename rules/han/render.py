@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rules.han.board import board_data
 from rules.svg import svg_element as _el
+from rules.text import in_drawing_language, tr, translating
 
 BOARD_WIDTH, BOARD_HEIGHT = 1000, 700  # the map files' canvas
 PANEL_X, PANEL_WIDTH = 1010, 360
@@ -27,7 +28,7 @@ PROVINCE_TINTS = {"violet": "#e6dcf4", "yellow": "#fbf1c6", "orange": "#fbdfc2",
                   "green": "#d9eed4", "red": "#f9d4cf"}
 UNKNOWN_COLOUR = "#cccccc"
 
-VARIANT_NAMES = {"border-disputes": "fortifications", "ways-of-diplomacy": "market places"}
+VARIANT_NAMES = {"border-disputes": tr("fortifications"), "ways-of-diplomacy": tr("market places")}
 
 
 def _points(points) -> str:
@@ -43,8 +44,14 @@ def _seat_text(seat) -> str:
     return SEAT_TEXT[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_TEXT) else "#111111"
 
 
-def render_view_svg(view: dict) -> str:
-    """The SVG of ``view`` (a Han view, see rules/han/README.md)."""
+def render_view_svg(view: dict, translate=None) -> str:
+    """The SVG of ``view`` (a Han view, see rules/han/README.md); ``translate`` puts its
+    labels in another language (rules/text.py)."""
+    with translating(translate):
+        return _render(view)
+
+
+def _render(view: dict) -> str:
     data = board_data(view["map"])
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
@@ -138,7 +145,7 @@ def _province_marks(data: dict, view: dict) -> list[str]:
     for province in data["provinces"]:
         pid = province["id"]
         x, y = province["center"]
-        name = province["name"]
+        name = in_drawing_language(province["name"])
         out.append(_el("text", name, class_="province-name", x=x, y=y - 20, font_size=14,
                        font_weight="bold", text_anchor="middle", stroke="#ffffff",
                        stroke_width=3, paint_order="stroke", fill="#2d2418"))
@@ -185,6 +192,7 @@ class _Lines:
     def cards(self, label: str, cards: list, *, class_: str, x_offset: float = 0) -> None:
         """A row of small card swatches (colour names are the Han cards)."""
         x = self.x + x_offset
+        label = in_drawing_language(label)  # its width places the cards
         self.out.append(_el("text", label, x=x, y=self.y, font_size=13, fill="#222222"))
         left = x + 8 + 7.5 * len(label)
         for card in cards:
@@ -193,7 +201,7 @@ class _Lines:
                                 fill=CARD_COLOURS.get(card, UNKNOWN_COLOUR), stroke="#333333"))
             left += 20
         if not cards:
-            self.out.append(_el("text", "none", x=round(left, 1), y=self.y, font_size=13,
+            self.out.append(_el("text", tr("none"), x=round(left, 1), y=self.y, font_size=13,
                                 fill="#666666"))
         self.y += 26
 
@@ -202,29 +210,36 @@ def _panel(data: dict, view: dict) -> list[str]:
     lines = _Lines(PANEL_X + 10, 28)
     out = [_el("rect", x=PANEL_X, y=0, width=PANEL_WIDTH, height=HEIGHT, fill="#fffdf7",
                stroke="#c9bfa8")]
-    variant = VARIANT_NAMES.get(view["map"], "markers") if view.get("variant") else "no variant"
-    lines.text(f"Han: {data['name']}", size=17, bold=True)
-    lines.text(f"{view['players']} players, {variant}", size=12)
+    variant = VARIANT_NAMES.get(view["map"], tr("markers")) if view.get("variant") \
+        else tr("no variant")
+    lines.text(tr("Han: {map}", map=in_drawing_language(data["name"])), size=17, bold=True)
+    lines.text(tr("{players} players, {variant}", players=view["players"],
+                  variant=in_drawing_language(variant)), size=12)
     if view.get("game_over"):
-        lines.text(f"Game over ({view.get('end_reason') or 'ended'})", bold=True, gap=4)
+        lines.text(tr("Game over ({reason})", reason=view.get("end_reason") or "ended"),
+                   bold=True, gap=4)
     else:
-        lines.text(f"Turn: seat {view['turn']} ({view['phase']})", bold=True, gap=4,
-                   class_="turn")
-    status = f"Emperor: seat {view['emperor']}, pile depletions: {view.get('depletions', 0)}"
-    lines.text(status, size=12)
+        lines.text(tr("Turn: seat {seat} ({phase})", seat=view["turn"], phase=view["phase"]),
+                   bold=True, gap=4, class_="turn")
+    lines.text(tr("Emperor: seat {seat}, pile depletions: {depletions}", seat=view["emperor"],
+                  depletions=view.get("depletions", 0)), size=12)
     if view.get("final_round"):
-        lines.text(f"Final round: ends with seat {view.get('last_seat')}", size=12)
+        lines.text(tr("Final round: ends with seat {seat}", seat=view.get("last_seat")),
+                   size=12)
     viewer = view.get("seat")
-    lines.text("Spectator view" if viewer is None else f"View of seat {viewer}", size=12)
+    lines.text(tr("Spectator view") if viewer is None else tr("View of seat {seat}", seat=viewer),
+               size=12)
 
     lines.y += 6
-    lines.cards("Display:", list(view.get("display", [])), class_="display-card")
+    lines.cards(tr("Display:"), list(view.get("display", [])), class_="display-card")
     discard = view.get("discard", [])
-    lines.text(f"Pile: {view['pile_size']}, discard pile: {len(discard)} (card counts)")
+    lines.text(tr("Pile: {pile}, discard pile: {discard} (card counts)",
+                  pile=view["pile_size"], discard=len(discard)))
     if "hand" in view:  # the viewer's own hand, which the view shows only to that seat
-        lines.cards(f"Hand of seat {viewer}:", list(view["hand"]), class_="own-hand-card")
+        lines.cards(tr("Hand of seat {seat}:", seat=viewer), list(view["hand"]),
+                    class_="own-hand-card")
 
-    lines.text("Players", size=14, bold=True, gap=8)
+    lines.text(tr("Players"), size=14, bold=True, gap=8)
     scores = view.get("scores", [])
     hand_sizes = view.get("hand_sizes", [])
     supplies = view.get("supply", [])
@@ -236,38 +251,40 @@ def _panel(data: dict, view: dict) -> list[str]:
                        height=18, rx=3, fill=seat_colour(seat), stroke="#111111"))
         score = scores[seat] if seat < len(scores) else 0
         final = result.get("scores")
-        score_text = f"score {final[seat]} (rank {result['ranks'][seat]})" if final \
-            else f"score {score}"
-        lines.text(f"seat {seat}: {score_text}", bold=True, x_offset=26)
+        score_text = tr("seat {seat}: score {score} (rank {rank})", seat=seat,
+                        score=final[seat], rank=result["ranks"][seat]) if final \
+            else tr("seat {seat}: score {score}", seat=seat, score=score)
+        lines.text(score_text, bold=True, x_offset=26)
         size = hand_sizes[seat] if seat < len(hand_sizes) else 0
         supply = supplies[seat] if seat < len(supplies) else {}
-        lines.text(f"hand {size} | houses {supply.get('houses', 0)} | emissaries "
-                   f"{supply.get('emissaries', 0)} | markers {supply.get('markers', 0)}",
+        lines.text(tr("hand {hand} | houses {houses} | emissaries {emissaries} | markers "
+                      "{markers}", hand=size, houses=supply.get("houses", 0),
+                      emissaries=supply.get("emissaries", 0), markers=supply.get("markers", 0)),
                    size=11, x_offset=26)
         if hands is not None and seat < len(hands):
-            lines.cards("hand:", list(hands[seat]), class_="ended-hand-card", x_offset=26)
+            lines.cards(tr("hand:"), list(hands[seat]), class_="ended-hand-card", x_offset=26)
     out += lines.out
     out += _legend(PANEL_X + 10, HEIGHT - 56)
     return out
 
 
 def _legend(x: float, y: float) -> list[str]:
-    out = [_el("text", "Legend:", x=x, y=y, font_size=11, font_weight="bold", fill="#222222")]
+    out = [_el("text", tr("Legend:"), x=x, y=y, font_size=11, font_weight="bold", fill="#222222")]
     out.append(_el("circle", cx=x + 62, cy=y - 4, r=7, fill="#dcecff", stroke="#1d5fa6",
                    stroke_width=2))
-    out.append(_el("text", "port", x=x + 73, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", tr("port"), x=x + 73, y=y, font_size=11, fill="#222222"))
     out.append(_el("circle", cx=x + 115, cy=y - 4, r=7, fill="#ffffff", stroke="#5a3d7a",
                    stroke_width=2, stroke_dasharray="3 2"))
-    out.append(_el("text", "border space", x=x + 126, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", tr("border space"), x=x + 126, y=y, font_size=11, fill="#222222"))
     out.append(_el("circle", cx=x + 218, cy=y - 4, r=7, fill="#e0b020", stroke="#7a5a00"))
-    out.append(_el("text", "scored", x=x + 229, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", tr("scored"), x=x + 229, y=y, font_size=11, fill="#222222"))
     y += 20
     out.append(_el("rect", x=x + 55, y=y - 11, width=14, height=14, fill="none",
                    stroke="#4a4a4a", stroke_width=3, stroke_dasharray="4 2"))
-    out.append(_el("text", "fortified", x=x + 73, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", tr("fortified"), x=x + 73, y=y, font_size=11, fill="#222222"))
     out.append(_el("rect", x=x + 130, y=y - 11, width=14, height=14, rx=3, fill="#999999"))
-    out.append(_el("text", "M market place", x=x + 148, y=y, font_size=11, fill="#222222"))
-    out.append(_el("text", "n+m: emissaries", x=x + 245, y=y, font_size=11, fill="#222222"))
-    out.append(_el("text", "(m from markets)", x=x + 245, y=y + 14, font_size=10,
+    out.append(_el("text", tr("M market place"), x=x + 148, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", tr("n+m: emissaries"), x=x + 245, y=y, font_size=11, fill="#222222"))
+    out.append(_el("text", tr("(m from markets)"), x=x + 245, y=y + 14, font_size=10,
                    fill="#444444"))
     return out

@@ -62,6 +62,10 @@ class HanState:
         "last_seat",
         "over",
         "end_reason",
+        # public knowledge from the history (view's "knowledge"; README "Public knowledge")
+        "known",  # per seat: cards known to be in its hand (taken from the display)
+        "pile_known",  # after the reshuffle: the cards in the pile or drawn from it unseen
+        "pile_draws",  # per seat: cards it drew from the pile since the reshuffle (its own)
         # derived, rebuilt by refresh_counters()
         "province_houses",
         "province_filled",
@@ -96,6 +100,9 @@ class HanState:
         new.last_seat = self.last_seat
         new.over = self.over
         new.end_reason = self.end_reason
+        new.known = [k[:] for k in self.known]
+        new.pile_known = None if self.pile_known is None else self.pile_known[:]
+        new.pile_draws = [d[:] for d in self.pile_draws]
         new.province_houses = self.province_houses[:]
         new.province_filled = self.province_filled[:]
         new.board = self.board
@@ -129,6 +136,9 @@ class HanState:
             data[name] = getattr(self, name)[:]
         for name in _SCALAR_FIELDS:
             data[name] = getattr(self, name)
+        data["known"] = [k[:] for k in self.known]
+        data["pile_known"] = None if self.pile_known is None else self.pile_known[:]
+        data["pile_draws"] = [d[:] for d in self.pile_draws]
         return data
 
     @classmethod
@@ -150,8 +160,22 @@ class HanState:
         state.last_seat = data["last_seat"]
         state.over = bool(data["over"])
         state.end_reason = data["end_reason"]
+        # states stored before the knowledge was tracked know nothing yet (a weaker belief)
+        state.known = [list(k) for k in data.get("known", [[] for _ in state.hands])]
+        pile_known = data.get("pile_known")
+        state.pile_known = None if pile_known is None else list(pile_known)
+        state.pile_draws = [list(d) for d in data.get("pile_draws", [[] for _ in state.hands])]
         state.refresh_counters()
         return state
+
+    def forget_played(self, seat: int, cards: list[str]) -> None:
+        """Cards ``seat`` played or discarded (public) are no longer known to be in its
+        hand: each takes one of its known cards of that colour, if any (the hand held at
+        least the known cards, so after the play it holds at least the rest)."""
+        known = self.known[seat]
+        for card in cards:
+            if card in known:
+                known.remove(card)
 
     def pieces_left(self, seat: int) -> int:
         """Ruling H12: houses, emissaries and unplaced markers still in supply."""

@@ -13,7 +13,10 @@ from rules.han.scoring import rank_points
 from rules.han.state import KIND_NAMES, PHASE_NAMES, HanState
 
 
-def build_view(state: HanState, seat: int | None, result: dict | None) -> dict:
+def build_view(state: HanState, seat: int | None, result: dict | None, *,
+               reveal: bool = False) -> dict:
+    """The view of ``seat`` (None: a spectator). ``reveal``: every hand and the pile as
+    well, as after the end (``HanEngine.full_view``, for an ended match's pictures)."""
     board = state.board
     n = state.players
     spaces = {}
@@ -61,11 +64,18 @@ def build_view(state: HanState, seat: int | None, result: dict | None) -> dict:
         "game_over": state.over,
         "end_reason": state.end_reason,
     }
+    view["knowledge"] = {
+        # what everyone knows from the history (README "Public knowledge")
+        "in_hand": [known[:] for known in state.known],
+        "pile_may_hold": None if state.pile_known is None else state.pile_known[:],
+    }
     if seat is not None and 0 <= seat < n:
         view["hand"] = state.hands[seat][:]
-    if state.over:
+        view["knowledge"]["my_pile_draws"] = state.pile_draws[seat][:]
+    if state.over or reveal:
         view["hands"] = [h[:] for h in state.hands]
         view["pile"] = state.pile[:]  # its top is its last card
+    if state.over:
         view["result"] = result
     return view
 

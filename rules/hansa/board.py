@@ -101,6 +101,7 @@ def take_card(
     sea_before = len(row) - data.harbour_spaces
     row.remove(card_id)  # later cards slide left with their pieces (they key by card id)
     state.hands[seat].append(card_id)
+    state.known_in_hand[seat].append(card_id)  # taken in everyone's sight
     colour = state.row_pieces.pop(card_id, None)
     if colour is not None:
         state.pieces[seat][colour] += 1

@@ -8,6 +8,7 @@ same format load the same way. Data can also be handed in as dicts (tests build 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,16 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 
 class DataFormatError(ValueError):
     """The card or table file breaks the format the engine relies on."""
+
+
+def _coordinate(entry: dict, key: str, owner: str, upper: float | None) -> float:
+    """A finite number ``entry[key]`` (not a bool), in [0, ``upper``] when given."""
+    value = entry.get(key) if isinstance(entry, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise DataFormatError(f"hansa data: {owner} needs a number {key}")
+    if upper is not None and not 0 <= value <= upper:
+        raise DataFormatError(f"hansa data: {owner}'s {key} {value} is off the map (0-{upper})")
+    return value
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,7 @@ class HansaData:
         self.cities: list[str] = list(tables["city_order"])
         self.city_index = {name: i for i, name in enumerate(self.cities)}
         self.colours: list[str] = [tables["cities"][name]["colour"] for name in self.cities]
+        self._load_map(tables)
         self.colour_index = {colour: i for i, colour in enumerate(self.colours)}
         if len(set(self.colours)) != len(self.colours):
             raise DataFormatError("hansa data: two cities share a colour")
@@ -143,6 +155,20 @@ class HansaData:
                           self.spaces_per_city):
                 if players not in table:
                     raise DataFormatError(f"hansa data: no entry for {players} players")
+
+    def _load_map(self, tables: dict) -> None:
+        """``map`` (the canvas: ``width``, ``height``) and each city's ``x``/``y`` on it,
+        for clients that draw the cities where they lie (the catalogue's ``drawing``)."""
+        canvas = tables["map"]
+        self.map_size: tuple[float, float] = (
+            _coordinate(canvas, "width", "map", None), _coordinate(canvas, "height", "map", None))
+        if min(self.map_size) <= 0:
+            raise DataFormatError("hansa data: the map needs a width and a height above 0")
+        self.city_positions: list[tuple[float, float]] = [
+            (_coordinate(tables["cities"][name], "x", name, self.map_size[0]),
+             _coordinate(tables["cities"][name], "y", name, self.map_size[1]))
+            for name in self.cities
+        ]
 
     # -- small helpers used all over the engine ---------------------------------------------
     def cards_in_game(self, players: int) -> list[str]:

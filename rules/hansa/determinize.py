@@ -1,18 +1,22 @@
-"""Determinization: a full state consistent with what one seat sees (``sample_state``).
+"""Determinization: a full state consistent with what one seat knows (``sample_state``).
 
 Search bots (rules/bots/ismcts.py) never get the true state; they rebuild one from the
 seat's view. Public fields are copied. The unseen cards are every card in the game minus
-the rows, all face-up cards and the seat's own hand and face-down cards; they are dealt
-uniformly over the hidden places, which the view sizes: the other hands, the other
-face-down piles, the normal deck (normal cards only) and the luxury deck (luxury cards
-only; luxury cards already out of it may sit in any hand or face-down pile). Other seats'
-pending simultaneous choices (only *that* they chose is public) are drawn at random among
-their legal choices in the sampled hands (ruling Q6). The bag has no order and public
-contents, so nothing about it is sampled.
+the rows, all face-up cards and the seat's own hand and face-down cards; they fill the
+hidden places, which the view sizes: the other hands, the other face-down piles, the
+normal deck (normal cards only) and the luxury deck (luxury cards only; luxury cards
+already out of it may sit in any hand or face-down pile). The view's ``knowledge`` (public,
+kept by the engine as the game goes) pins part of the deal:
 
-The view alone is used, not the log (cards taken from a harbour are public when taken; a
-log-aware sampler could pin part of a hand); that belief is weaker but never wrong. The
-seat's own returned starting cards are likewise treated as unknown once back in the deck.
+- a harbour card a seat took is in its hand until it plays a card face down; from then on
+  it is in its hand or its face-down pile (until it is played face up);
+- the seat's own returned starting cards are in the normal deck until they come out face up.
+
+Pinned cards go to their places first (the "hand or face down" ones spread at random over
+that seat's free hidden places); the other unseen cards are dealt uniformly over what is
+left. Other seats' pending simultaneous choices (only *that* they chose is public) are
+drawn at random among their legal choices in the sampled hands (ruling Q6). The bag has no
+order and public contents, so nothing about it is sampled.
 """
 
 from __future__ import annotations
@@ -64,7 +68,28 @@ def _public_state(data: HansaData, view: dict) -> HansaState:
     state.chooser = view["chooser"]
     state.hands = [[] for _ in range(n)]
     state.face_down = [[] for _ in range(n)]
+    known = (view.get("knowledge") or {}).get("seats") or [{} for _ in range(n)]
+    state.known_in_hand = [list(entry.get("in_hand", [])) for entry in known]
+    state.known_hidden = [list(entry.get("in_hand_or_face_down", [])) for entry in known]
+    state.returned = [[] for _ in range(n)]
+    viewer = view.get("viewer")
+    if viewer is not None and 0 <= viewer < n:
+        # only what is still in the deck: the rest has come out face up
+        state.returned[viewer] = list((view.get("knowledge") or {}).get("returned_to_deck", []))
     return state
+
+
+def _deal_to_seat(state: HansaState, s: int, hand_size: int, face_down_count: int,
+                  mixed: list[str], rng: SeededRng) -> None:
+    """Seat ``s``'s hand and face-down pile: its known hand cards in the hand, its known
+    "hand or face down" cards and its share of ``mixed`` spread at random over the rest."""
+    in_hand = state.known_in_hand[s]
+    free_in_hand = hand_size - len(in_hand)
+    spread = list(state.known_hidden[s])
+    spread += [mixed.pop() for _ in range(free_in_hand + face_down_count - len(spread))]
+    rng.shuffle(spread)
+    state.hands[s] = in_hand + spread[:free_in_hand]
+    state.face_down[s] = spread[free_in_hand:]
 
 
 def _choice_from_move(data: HansaData, state: HansaState, seat: int, move: dict) -> dict:
@@ -108,27 +133,34 @@ def sample_state(data: HansaData, view: dict, seat: int, rng: SeededRng) -> Hans
     seen = {cid for row in state.rows for cid in row}
     for cards in (*state.face_up, state.hands[seat], state.face_down[seat]):
         seen.update(cards)
+    pinned = set(state.returned[seat])
+    for s in range(n):
+        if s != seat:
+            pinned.update(state.known_in_hand[s])
+            pinned.update(state.known_hidden[s])
     unseen = [cid for cid in data.cards_in_game(n) if cid not in seen]
-    luxury = [cid for cid in unseen if data.cards[cid].luxury]
-    normal = [cid for cid in unseen if not data.cards[cid].luxury]
+    free = [cid for cid in unseen if cid not in pinned]
+    luxury = [cid for cid in free if data.cards[cid].luxury]
+    normal = [cid for cid in free if not data.cards[cid].luxury]
     n_luxury, n_normal = int(view["decks"]["luxury"]), int(view["decks"]["normal"])
+    n_normal_free = n_normal - len(state.returned[seat])
     others = [s for s in range(n) if s != seat]
     places = sum(seats[s]["hand_size"] + seats[s]["face_down_count"] for s in others)
-    if len(luxury) < n_luxury or len(normal) < n_normal or (
+    if len(luxury) < n_luxury or len(normal) < n_normal_free or n_normal_free < 0 or (
         len(unseen) != n_luxury + n_normal + places
     ):
         raise ValueError("the view's hidden places do not match the unseen cards")
-    # uniform over consistent deals: each deck takes a random part of its own kind, the
-    # rest of both kinds is mixed and dealt to the other seats' hidden places
+    # each deck takes a random part of its own kind (the normal one its owner's returned
+    # cards too), the rest of both kinds is mixed and dealt to the other seats' places
     rng.shuffle(luxury)
     rng.shuffle(normal)
     state.luxury_deck = luxury[:n_luxury]
-    state.normal_deck = normal[:n_normal]
-    mixed = luxury[n_luxury:] + normal[n_normal:]
+    state.normal_deck = normal[:n_normal_free] + state.returned[seat]
+    rng.shuffle(state.normal_deck)
+    mixed = luxury[n_luxury:] + normal[n_normal_free:]
     rng.shuffle(mixed)
     for s in others:
-        state.hands[s] = [mixed.pop() for _ in range(seats[s]["hand_size"])]
-        state.face_down[s] = [mixed.pop() for _ in range(seats[s]["face_down_count"])]
+        _deal_to_seat(state, s, seats[s]["hand_size"], seats[s]["face_down_count"], mixed, rng)
 
     if view["simultaneous"] is not None:
         for s in view["simultaneous"]["chosen"]:

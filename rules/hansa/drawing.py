@@ -1,8 +1,8 @@
-"""What a client needs to draw The Queen of Hansa (served in the catalogue as
-``drawing``): the cities with their colours, every card, the prosperity track with its
-multipliers, and the profit and luxury tables, straight from the data files the engine
-plays with (rules/hansa/data/), plus the colour values of the admin's SVG (render.py) so
-both pictures agree.
+"""What a client needs to draw The Queen of Hansa (served in the catalogue as ``drawing``):
+the cities with their colours and their places on the map, every card, the prosperity
+track with its multipliers, and the profit and luxury tables, straight from the data files
+the engine plays with (rules/hansa/data/), plus the colour values of the admin's SVG
+(render.py) so both pictures agree.
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ def drawing_data(data: HansaData) -> dict:
     source = json.loads(data.source_text)
     tables = source["tables"]
     return {
+        # where each city lies on the map (tables.json: ``map`` and each city's x/y)
+        "map": {"width": data.map_size[0], "height": data.map_size[1]},
         "cities": [
             {"name": name, "code": tables["cities"][name]["code"],
-             "colour": tables["cities"][name]["colour"]}
-            for name in tables["city_order"]
+             "colour": tables["cities"][name]["colour"], "x": x, "y": y}
+            for name, (x, y) in zip(data.cities, data.city_positions, strict=True)
         ],
         "colours": {
             "luxury": dict(COLOURS),

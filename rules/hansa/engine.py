@@ -11,8 +11,10 @@ from rules.hansa.determinize import sample_state
 from rules.hansa.drawing import drawing_data
 from rules.hansa.state import OVER, SIMULTANEOUS_PHASES, HansaState
 from rules.hansa.view import build_view
+from rules.hansa.view_schema import view_schema as hansa_view_schema
 from rules.move_schema import move_type, one_of
 from rules.rng import SeededRng
+from rules.text import tr
 
 
 def options_schema() -> dict:
@@ -44,12 +46,12 @@ class HansaEngine(Engine):
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise InvalidOptions("invalid_options", "options must be a JSON object")
+            raise InvalidOptions("invalid_options", tr("options must be a JSON object"))
         if options:
             name = sorted(options)[0]
             raise InvalidOptions(
                 "unknown_option",
-                f"unknown option {name!r}: The Queen of Hansa has no options",
+                tr("unknown option {name!r}: The Queen of Hansa has no options", name=name),
                 {"option": name},
             )
         if (
@@ -60,7 +62,8 @@ class HansaEngine(Engine):
             low, high = min(self.data.player_counts), max(self.data.player_counts)
             raise InvalidOptions(
                 "invalid_player_count",
-                f"The Queen of Hansa is played by {low} to {high} players, not {players!r}",
+                tr("The Queen of Hansa is played by {low} to {high} players, not {players!r}",
+                   low=low, high=high, players=players),
                 {"players": players},
             )
         return {}
@@ -89,9 +92,14 @@ class HansaEngine(Engine):
         if seat is not None and (
             not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players
         ):
-            raise IllegalMove("invalid_seat", f"there is no seat {seat!r} in this game")
+            raise IllegalMove("invalid_seat",
+                              tr("there is no seat {seat!r} in this game", seat=seat))
         result = self.result(state) if state.phase == OVER else None
         return build_view(state, self.data, seat, result)
+
+    def full_view(self, state: HansaState) -> dict:
+        result = self.result(state) if state.phase == OVER else None
+        return build_view(state, self.data, None, result, reveal=True)
 
     def is_over(self, state: HansaState) -> bool:
         return state.phase == OVER
@@ -150,6 +158,9 @@ class HansaEngine(Engine):
         if move_type == "parliament":
             return {key: value for key, value in move.items() if key != "card"}
         return move
+
+    def view_schema(self) -> dict:
+        return hansa_view_schema()
 
     def move_schema(self) -> dict:
         """The moves of rules/hansa/README.md as JSON Schema; card ids are strings (the
@@ -220,7 +231,7 @@ class HansaEngine(Engine):
 
         return estimate_scores(self.data, state)
 
-    def render_svg(self, view: dict) -> str:
+    def render_svg(self, view: dict, translate=None) -> str:
         from rules.hansa.render import render_view_svg
 
-        return render_view_svg(view, self.data)
+        return render_view_svg(view, self.data, translate)

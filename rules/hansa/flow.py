@@ -39,6 +39,9 @@ def setup(data: HansaData, players: int, seed: str) -> tuple[HansaState, list[di
     state.rng.shuffle(state.normal_deck)
     state.rng.shuffle(state.luxury_deck)
     state.hands = [[] for _ in range(players)]
+    state.known_in_hand = [[] for _ in range(players)]
+    state.known_hidden = [[] for _ in range(players)]
+    state.returned = [[] for _ in range(players)]
     state.face_up = [[] for _ in range(players)]
     state.face_down = [[] for _ in range(players)]
     state.pieces = [[0] * colours for _ in range(players)]
@@ -72,6 +75,7 @@ def resolve_keep(state: HansaState, data: HansaData, events: list[dict]) -> None
         returned = [cid for cid in state.hands[seat] if cid not in kept]
         state.hands[seat] = [cid for cid in state.hands[seat] if cid in kept]
         state.normal_deck.extend(returned)
+        state.returned[seat] = returned  # its owner knows they are in the deck
     state.pending = {}
     state.rng.shuffle(state.normal_deck)
     events.append({"type": "hands_kept", "deck_shuffled": "normal"})
@@ -144,10 +148,12 @@ def resolve_final_card(state: HansaState, data: HansaData, events: list[dict]) -
             state.hands[seat].remove(card_id)
             if choice["face"] == "up":
                 state.face_up[seat].append(card_id)
+                state.forget(seat, card_id)
                 events.append({"type": "final_card", "seat": seat, "face": "up",
                                "card": card_id})
             else:
                 state.face_down[seat].append(card_id)
+                state.conceal(seat)
                 events.append({"type": "final_card", "seat": seat, "face": "down"})
         state.removed.extend(state.hands[seat])
         state.hands[seat] = []

@@ -30,6 +30,7 @@ from rules.hansa.state import (
     TURNS,
     HansaState,
 )
+from rules.text import tr
 
 MOVE_KEYS: dict[str, tuple[set[str], set[str]]] = {
     # type: (required keys, optional keys)
@@ -72,47 +73,52 @@ def to_act(state: HansaState, data: HansaData) -> list[int]:
 def check_envelope(state: HansaState, data: HansaData, seat: object, move: object) -> str:
     """The checks every move shares; returns the move type."""
     if state.phase == OVER:
-        raise IllegalMove("game_over", "the game is over")
+        raise IllegalMove("game_over", tr("the game is over"))
     if not _is_int(seat) or not 0 <= seat < state.players:
-        raise IllegalMove("invalid_seat", f"there is no seat {seat!r} in this game")
+        raise IllegalMove("invalid_seat", tr("there is no seat {seat!r} in this game", seat=seat))
     if not isinstance(move, dict):
-        raise IllegalMove("malformed_move", "a move must be a JSON object")
+        raise IllegalMove("malformed_move", tr("a move must be a JSON object"))
     move_type = move.get("type")
     if not isinstance(move_type, str):
-        raise IllegalMove("malformed_move", "a move needs a string field 'type'")
+        raise IllegalMove("malformed_move", tr("a move needs a string field 'type'"))
     if move_type not in MOVE_KEYS:
         raise IllegalMove(
             "unknown_move_type",
-            f"unknown move type {move_type!r}; expected one of {sorted(MOVE_KEYS)}",
+            tr("unknown move type {move_type!r}; expected one of {types}",
+               move_type=move_type, types=sorted(MOVE_KEYS)),
         )
     required, optional = MOVE_KEYS[move_type]
     missing = sorted(required - move.keys())
     if missing:
-        raise IllegalMove("malformed_move", f"{move_type} needs the field(s) {missing}")
+        raise IllegalMove("malformed_move", tr("{move_type} needs the field(s) {fields}",
+                                                    move_type=move_type, fields=missing))
     unknown = sorted(move.keys() - required - optional)
     if unknown:
-        raise IllegalMove("malformed_move", f"{move_type} does not take the field(s) {unknown}")
+        raise IllegalMove("malformed_move", tr("{move_type} does not take the field(s) {fields}",
+                                                    move_type=move_type, fields=unknown))
     if PHASE_OF_MOVE[move_type] != state.phase:
         raise IllegalMove(
             "wrong_phase",
-            f"a {move_type} move is not possible now: the game is in the {state.phase} phase",
+            tr("a {move_type} move is not possible now: the game is in the {phase} phase",
+               move_type=move_type, phase=state.phase),
         )
     if state.phase in SIMULTANEOUS_PHASES and seat in state.pending:
-        raise IllegalMove("already_chosen", "this seat's choice is already made (ruling Q6)")
+        raise IllegalMove("already_chosen", tr("this seat's choice is already made (ruling Q6)"))
     if seat not in to_act(state, data):
         if state.phase == CHOOSE_START:
             raise IllegalMove(
-                "not_poorest_player", "only the player with the least profit names the start"
+                "not_poorest_player", tr("only the player with the least profit names the start")
             )
-        raise IllegalMove("not_your_turn", f"seat {seat} is not to act now")
+        raise IllegalMove("not_your_turn", tr("seat {seat} is not to act now", seat=seat))
     return move_type
 
 
 def _card_in_hand(state: HansaState, seat: int, card_id: object) -> str:
     if not isinstance(card_id, str):
-        raise IllegalMove("malformed_move", "a card is given by its id, a string")
+        raise IllegalMove("malformed_move", tr("a card is given by its id, a string"))
     if card_id not in state.hands[seat]:
-        raise IllegalMove("card_not_in_hand", f"card {card_id!r} is not in your hand")
+        raise IllegalMove("card_not_in_hand", tr("card {card!r} is not in your hand",
+                                                        card=card_id))
     return card_id
 
 
@@ -123,31 +129,32 @@ def _check_take(
     take = move.get("take")
     if not allowed:
         if take is not None:
-            raise IllegalMove("card_not_in_harbour", "no harbour holds a card to take (Q5)")
+            raise IllegalMove("card_not_in_harbour", tr("no harbour holds a card to take (Q5)"))
         return None
     if take is None:
-        raise IllegalMove("take_required", "name the harbour card to take ('take')")
+        raise IllegalMove("take_required", tr("name the harbour card to take ('take')"))
     if not isinstance(take, str):
-        raise IllegalMove("malformed_move", "'take' is a card id, a string")
+        raise IllegalMove("malformed_move", tr("'take' is a card id, a string"))
     if take in allowed:
         return take
     if board.find_in_harbour(state, data, take) is None:
-        raise IllegalMove("card_not_in_harbour", f"card {take!r} is not in a harbour")
+        raise IllegalMove("card_not_in_harbour", tr("card {card!r} is not in a harbour", card=take))
     raise IllegalMove(
         "wrong_harbour",
-        "Trade with a City takes from the harbour of the played card's city while that city "
-        "has a card (ruling Q5)",
+        tr("Trade with a City takes from the harbour of the played card's city while that city "
+           "has a card (ruling Q5)"),
     )
 
 
 def _check_keep(state: HansaState, data: HansaData, seat: int, move: dict) -> dict:
     cards = move["cards"]
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise IllegalMove("malformed_move", "'cards' is a list of card ids")
+        raise IllegalMove("malformed_move", tr("'cards' is a list of card ids"))
     if len(cards) != data.hand_kept:
-        raise IllegalMove("wrong_card_count", f"keep exactly {data.hand_kept} cards")
+        raise IllegalMove("wrong_card_count",
+                          tr("keep exactly {count} cards", count=data.hand_kept))
     if len(set(cards)) != len(cards):
-        raise IllegalMove("duplicate_card", "a card is named twice")
+        raise IllegalMove("duplicate_card", tr("a card is named twice"))
     for card_id in cards:
         _card_in_hand(state, seat, card_id)
     return {"cards": [cid for cid in state.hands[seat] if cid in cards]}
@@ -167,15 +174,16 @@ def _check_parliament(
     card_id = _card_in_hand(state, seat, move["card"])
     city_name, direction = move["city"], move["direction"]
     if not isinstance(city_name, str) or city_name not in data.city_index:
-        raise IllegalMove("unknown_city", f"unknown city {city_name!r}; expected {data.cities}")
+        raise IllegalMove("unknown_city", tr("unknown city {city!r}; expected {cities}",
+                                                city=city_name, cities=data.cities))
     if not _is_int(direction) or direction not in (1, -1):
-        raise IllegalMove("invalid_direction", "'direction' is 1 (right) or -1 (left)")
+        raise IllegalMove("invalid_direction", tr("'direction' is 1 (right) or -1 (left)"))
     city = data.city_index[city_name]
     target = state.prosperity[city] + direction
     if not 0 <= target < len(data.track):
         raise IllegalMove(
             "prosperity_cannot_move",
-            f"{city_name}'s prosperity marker is at the end of the track (ruling Q3)",
+            tr("{city}'s prosperity marker is at the end of the track (ruling Q3)", city=city_name),
         )
     allowed = board.all_harbour_cards(state, data)
     return card_id, city, direction, _check_take(state, data, move, allowed)
@@ -184,28 +192,32 @@ def _check_parliament(
 def _check_store(state: HansaState, data: HansaData, seat: int, move: dict) -> dict:
     pieces = move["pieces"]
     if not isinstance(pieces, dict):
-        raise IllegalMove("malformed_move", "'pieces' maps colours to numbers of pieces")
+        raise IllegalMove("malformed_move", tr("'pieces' maps colours to numbers of pieces"))
     counts = [0] * len(data.colours)
     for colour, count in pieces.items():
         if colour not in data.colour_index:
             raise IllegalMove(
-                "unknown_colour", f"unknown colour {colour!r}; expected {data.colours}"
+                "unknown_colour", tr("unknown colour {colour!r}; expected {colours}", colour=colour,
+                                     colours=data.colours)
             )
         if not _is_int(count) or count < 0:
-            raise IllegalMove("malformed_move", f"the count for {colour} must be an integer >= 0")
+            raise IllegalMove("malformed_move", tr("the count for {colour} must be an integer >= 0",
+                                                    colour=colour))
         counts[data.colour_index[colour]] = count
     owned = state.pieces[seat]
     for colour, count in enumerate(counts):
         if count > owned[colour]:
             raise IllegalMove(
                 "not_enough_pieces",
-                f"you have {owned[colour]} {data.colours[colour]} piece(s), not {count}",
+                tr("you have {owned} {colour} piece(s), not {count}", owned=owned[colour],
+                   colour=data.colours[colour], count=count),
             )
     keep = flow.storage_allowance(state, data, seat)
     if sum(counts) > keep:
         raise IllegalMove(
             "too_many_pieces",
-            f"you may store at most {keep} piece(s): one per face-up trade ship (ruling Q10)",
+            tr("you may store at most {keep} piece(s): one per face-up trade ship (ruling Q10)",
+               keep=keep),
         )
     # fewer is allowed: ruling Q10 says "at most", and earlier pieces may be given up
     return {"pieces": counts}
@@ -214,14 +226,14 @@ def _check_store(state: HansaState, data: HansaData, seat: int, move: dict) -> d
 def _check_choose_start(state: HansaState, move: dict) -> int:
     target = move["seat"]
     if not _is_int(target) or not 0 <= target < state.players:
-        raise IllegalMove("invalid_seat", f"there is no seat {target!r} in this game")
+        raise IllegalMove("invalid_seat", tr("there is no seat {seat!r} in this game", seat=target))
     return target
 
 
 def _check_final_card(state: HansaState, seat: int, move: dict) -> dict:
     card_id = _card_in_hand(state, seat, move["card"])
     if move["face"] not in FACES:
-        raise IllegalMove("invalid_face", "'face' is 'up' or 'down'")
+        raise IllegalMove("invalid_face", tr("'face' is 'up' or 'down'"))
     return {"card": card_id, "face": move["face"]}
 
 
@@ -235,6 +247,7 @@ def apply_move(state: HansaState, data: HansaData, seat: int, move: dict) -> lis
         card_id, take = _check_trade(state, data, seat, move)
         state.hands[seat].remove(card_id)
         state.face_up[seat].append(card_id)
+        state.forget(seat, card_id)
         events.append({"type": "traded", "seat": seat, "card": card_id,
                        "city": data.cities[data.cards[card_id].city]})
         if take is not None:
@@ -245,6 +258,7 @@ def apply_move(state: HansaState, data: HansaData, seat: int, move: dict) -> lis
         card_id, city, direction, take = _check_parliament(state, data, seat, move)
         state.hands[seat].remove(card_id)
         state.face_down[seat].append(card_id)
+        state.conceal(seat)
         before, after = board.move_marker(state, data, city, direction)
         events.append({"type": "attended_parliament", "seat": seat})
         events.append(board.prosperity_event(data, city, before, after, "parliament"))

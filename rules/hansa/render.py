@@ -14,6 +14,7 @@ import json
 
 from rules.hansa.data import HansaData
 from rules.svg import svg_element as _el
+from rules.text import in_drawing_language, tr, translating
 
 WIDTH = 1320
 ROWS_X, ROWS_Y = 10, 178
@@ -28,7 +29,7 @@ COLOURS = {"red": "#c62828", "blue": "#1e5bb8", "yellow": "#e3b505", "black": "#
 TINTS = {"red": "#f7d6d6", "blue": "#d5e1f5", "yellow": "#fbf0c4", "black": "#dcdcdc"}
 ON_COLOUR = {"yellow": "#222222"}  # text drawn on a full-strength colour; white otherwise
 UNKNOWN_COLOUR, UNKNOWN_TINT = "#888888", "#eeeeee"
-KIND_SHORT = {"person": "person", "ship": "ship", "building": "building"}
+KIND_SHORT = {"person": tr("person"), "ship": tr("ship"), "building": tr("building")}
 
 
 def _text(x, y, content, *, size=12, bold=False, fill="#222222", **attrs) -> str:
@@ -53,8 +54,14 @@ class _Palette:
         return ON_COLOUR.get(self.city_colour.get(city_or_colour, city_or_colour), "#ffffff")
 
 
-def render_view_svg(view: dict, data: HansaData) -> str:
-    """The SVG of ``view`` (a Hansa view, see rules/hansa/README.md)."""
+def render_view_svg(view: dict, data: HansaData, translate=None) -> str:
+    """The SVG of ``view`` (a Hansa view, see rules/hansa/README.md); ``translate`` puts
+    its labels in another language (rules/text.py)."""
+    with translating(translate):
+        return _render(view, data)
+
+
+def _render(view: dict, data: HansaData) -> str:
     palette = _Palette(data)
     body: list[str] = []
     body += _header(view)
@@ -74,36 +81,46 @@ def render_view_svg(view: dict, data: HansaData) -> str:
 
 # -- the header: round, phase, who acts, decks and bag --------------------------------------
 def _header(view: dict) -> list[str]:
-    out = [_text(12, 26, "The Queen of Hansa", size=18, bold=True)]
-    status = f"{view['players']} players, round {view['round']} of {view['rounds']}, " \
-             f"phase {view['phase']}"
+    out = [_text(12, 26, tr("The Queen of Hansa"), size=18, bold=True)]
+    status = tr("{players} players, round {round} of {rounds}, phase {phase}",
+                players=view["players"], round=view["round"], rounds=view["rounds"],
+                phase=view["phase"])
     out.append(_text(230, 26, status, size=14))
     if view.get("over"):
-        line = "Game over"
+        line = in_drawing_language(tr("Game over"))
     elif view.get("phase") == "turns":
-        line = (f"Turn: seat {view.get('current_seat')} "
-                f"(turns taken this round: {view.get('turns_taken')}, "
-                f"{view.get('turns_per_player')} per player); "
-                f"start player: seat {view.get('start_player')}")
+        line = in_drawing_language(tr(
+            "Turn: seat {seat} (turns taken this round: {taken}, {per_player} per player); "
+            "start player: seat {start}", seat=view.get("current_seat"),
+            taken=view.get("turns_taken"), per_player=view.get("turns_per_player"),
+            start=view.get("start_player")))
     elif view.get("chooser") is not None:
-        line = f"Seat {view['chooser']} names the next start player"
+        line = in_drawing_language(tr("Seat {seat} names the next start player",
+                                      seat=view["chooser"]))
     else:
-        line = f"To act: {', '.join(f'seat {s}' for s in view.get('to_act', [])) or 'nobody'}"
+        seats = ", ".join(in_drawing_language(tr("seat {seat}", seat=s))
+                          for s in view.get("to_act", []))
+        line = in_drawing_language(tr("To act: {seats}", seats=seats or
+                                      in_drawing_language(tr("nobody"))))
     simultaneous = view.get("simultaneous")
     if simultaneous:
-        line += (f" | {simultaneous['choice']}: chosen {simultaneous['chosen']}, "
-                 f"waiting for {simultaneous['waiting_for']}")
+        line += in_drawing_language(tr(
+            " | {choice}: chosen {chosen}, waiting for {waiting}",
+            choice=simultaneous["choice"], chosen=simultaneous["chosen"],
+            waiting=simultaneous["waiting_for"]))
     out.append(_text(12, 50, line, size=13, bold=True, class_="turn"))
     decks = view.get("decks", {})
     bag = view.get("bag", {})
     by_colour = ", ".join(f"{colour} {n}" for colour, n in bag.get("by_colour", {}).items())
     viewer = view.get("viewer")
-    who = "spectator view" if viewer is None else f"view of seat {viewer}"
-    out.append(_text(12, 72, f"Decks: normal {decks.get('normal', 0)}, luxury "
-                             f"{decks.get('luxury', 0)} | bag {bag.get('count', 0)}: "
-                             f"{by_colour} | {who}", size=12))
+    who = tr("spectator view") if viewer is None else tr("view of seat {seat}", seat=viewer)
+    out.append(_text(12, 72, tr("Decks: normal {normal}, luxury {luxury} | bag {bag}: "
+                                "{by_colour} | {who}", normal=decks.get("normal", 0),
+                                luxury=decks.get("luxury", 0), bag=bag.get("count", 0),
+                                by_colour=by_colour, who=in_drawing_language(who)), size=12))
     if "my_choice" in view:  # the viewer's own pending choice, shown only to that seat
-        out.append(_text(760, 72, "my choice: " + json.dumps(view["my_choice"], sort_keys=True),
+        out.append(_text(760, 72, tr("my choice: {choice}",
+                                     choice=json.dumps(view["my_choice"], sort_keys=True)),
                          size=11, class_="my-choice"))
     return out
 
@@ -114,11 +131,13 @@ def _track(view: dict, data: HansaData, palette: _Palette) -> list[str]:
     marker in the city's colour on the space its city has reached."""
     left, top, cell_w, cell_h = 110, 84, 76, 74
     length = view.get("prosperity_track_length", len(data.track))
-    out = [_text(12, top + 26, "Prosperity", size=13, bold=True)]
+    out = [_text(12, top + 26, tr("Prosperity"), size=13, bold=True)]
     change = view.get("next_prosperity_change")
     changes = view.get("prosperity_changes_this_round", 0)
-    out.append(_text(12, top + 44, f"changes: {changes}", size=11))
-    out.append(_text(12, top + 60, f"next: {change if change is not None else '-'}", size=11))
+    out.append(_text(12, top + 44, tr("changes: {changes}", changes=changes), size=11))
+    out.append(_text(12, top + 60, tr("next: {change}",
+                                          change=change if change is not None else "-"),
+                     size=11))
     for index in range(length):
         x = left + index * cell_w
         out.append(_el("rect", class_="track-space", x=x, y=top, width=cell_w - 4, height=cell_h,
@@ -126,9 +145,11 @@ def _track(view: dict, data: HansaData, palette: _Palette) -> list[str]:
         if index < len(data.track):
             space = data.track[index]
             out.append(_text(x + 6, top + 17, space.label, size=15, bold=True))
-            out.append(_text(x + 6, top + 30, f"2nd x{space.second_multiplier}", size=9,
+            out.append(_text(x + 6, top + 30, tr("2nd x{multiplier}",
+                                                multiplier=space.second_multiplier), size=9,
                              fill="#555555"))
-            out.append(_text(x + 6, top + 41, f"3rd x{space.third_multiplier}", size=9,
+            out.append(_text(x + 6, top + 41, tr("3rd x{multiplier}",
+                                                multiplier=space.third_multiplier), size=9,
                              fill="#555555"))
     at_index: dict[int, list[str]] = {}
     for city, spot in view.get("prosperity", {}).items():
@@ -153,12 +174,13 @@ def _card(out: list[str], x: float, y: float, card: dict, piece, palette: _Palet
     out.append(_text(x + 7, y + 15, card.get("id", ""), size=10, fill="#444444"))
     out.append(_text(x + 7, y + 32, KIND_SHORT.get(card.get("kind"), card.get("kind", "")),
                      size=12, bold=True))
-    out.append(_text(x + 7, y + 50, f"trade power {card.get('trade_power')}", size=10))
+    out.append(_text(x + 7, y + 50, tr("trade power {power}", power=card.get("trade_power")),
+                     size=10))
     if card.get("person"):
         out.append(_text(x + CARD_WIDTH - 10, y + 26, card["person"], size=20, bold=True,
                          text_anchor="end", fill="#5b3a1a"))
     if card.get("luxury"):
-        out.append(_text(x + 7, y + 72, "luxury", size=10, fill="#6b4e00"))
+        out.append(_text(x + 7, y + 72, tr("luxury"), size=10, fill="#6b4e00"))
         cx, cy = x + CARD_WIDTH - 20, y + CARD_HEIGHT - 20
         if piece:
             out.append(_el("circle", class_="luxury-piece", data_card=card.get("id"),
@@ -187,7 +209,8 @@ def _rows(view: dict, palette: _Palette, out: list[str]) -> float:
             if slot < len(row):
                 _card(out, x, y, row[slot]["card"], row[slot].get("piece"), palette, "row-card")
         y += ROW_HEIGHT
-    out.append(_text(ROWS_X, y + 4, f"blue slots: the harbour (leftmost {harbour})", size=11,
+    out.append(_text(ROWS_X, y + 4, tr("blue slots: the harbour (leftmost {harbour})",
+                                        harbour=harbour), size=11,
                      fill="#555555"))
     return y + 10
 
@@ -204,7 +227,7 @@ def _chip(out: list[str], x: float, y: float, card: dict, palette: _Palette, cla
         out.append(_text(x + CHIP_WIDTH - 4, y + 13, card["person"], size=11, bold=True,
                          text_anchor="end", fill="#5b3a1a"))
     if card.get("luxury"):
-        out.append(_text(x + 4, y + 27, "lux", size=9, fill="#6b4e00"))
+        out.append(_text(x + 4, y + 27, tr("lux"), size=9, fill="#6b4e00"))
 
 
 def _chip_line(out: list[str], x: float, y: float, label: str, cards: list[dict],
@@ -217,7 +240,7 @@ def _chip_line(out: list[str], x: float, y: float, label: str, cards: list[dict]
         _chip(out, left, y, card, palette, class_)
         left += CHIP_WIDTH + 4
     if not cards:
-        out.append(_text(left, y + 20, "none", size=11, fill="#666666"))
+        out.append(_text(left, y + 20, tr("none"), size=11, fill="#666666"))
     return y + CHIP_HEIGHT + 6
 
 
@@ -242,14 +265,17 @@ def _kontors(view: dict, palette: _Palette, out: list[str]) -> float:
     for seat_view in view.get("seats", []):
         seat = seat_view["seat"]
         top = y
-        heading = (f"{'> ' if seat in to_act else ''}Kontor of seat {seat}: profit "
-                   f"{seat_view.get('profit', 0)}")
+        heading = in_drawing_language(tr("Kontor of seat {seat}: profit {profit}", seat=seat,
+                                         profit=seat_view.get("profit", 0)))
+        if seat in to_act:
+            heading = "> " + heading
         if result.get("ranks"):
-            heading += f" (rank {result['ranks'][seat]})"
+            heading += in_drawing_language(tr(" (rank {rank})", rank=result["ranks"][seat]))
         out.append(_text(x + 6, y + 16, heading, size=13, bold=True, class_="kontor"))
-        out.append(_text(x + 6, y + 32, f"hand {seat_view.get('hand_size', 0)} | face down "
-                                        f"{seat_view.get('face_down_count', 0)} | ships "
-                                        f"{seat_view.get('face_up_ships', 0)}", size=11))
+        out.append(_text(x + 6, y + 32, tr("hand {hand} | face down {face_down} | ships {ships}",
+                                           hand=seat_view.get("hand_size", 0),
+                                           face_down=seat_view.get("face_down_count", 0),
+                                           ships=seat_view.get("face_up_ships", 0)), size=11))
         y += 40
         by_city: dict[str, list[dict]] = {}
         for card in seat_view.get("face_up", []):
@@ -257,17 +283,17 @@ def _kontors(view: dict, palette: _Palette, out: list[str]) -> float:
         for city, cards in by_city.items():
             y = _chip_line(out, x + 6, y, city, cards, palette, "face-up-card")
         if not by_city:
-            out.append(_text(x + 6, y + 12, "no face-up cards", size=11, fill="#666666"))
+            out.append(_text(x + 6, y + 12, tr("no face-up cards"), size=11, fill="#666666"))
             y += 20
         # only in the view of their own seat, or of everyone once the game is over
         if "hand" in seat_view:
-            y = _chip_line(out, x + 6, y, "hand", seat_view["hand"], palette, "hand-card")
+            y = _chip_line(out, x + 6, y, tr("hand"), seat_view["hand"], palette, "hand-card")
         if "face_down" in seat_view:
-            y = _chip_line(out, x + 6, y, "face down", seat_view["face_down"], palette,
+            y = _chip_line(out, x + 6, y, tr("face down"), seat_view["face_down"], palette,
                            "face-down-card")
-        y = _pieces(out, x + 6, y + 10, "pieces", seat_view.get("pieces", {}), palette,
+        y = _pieces(out, x + 6, y + 10, tr("pieces"), seat_view.get("pieces", {}), palette,
                     "kontor-piece", seat)
-        y = _pieces(out, x + 6, y, "stored", seat_view.get("stored", {}), palette,
+        y = _pieces(out, x + 6, y, tr("stored"), seat_view.get("stored", {}), palette,
                     "stored-piece", seat)
         out.insert(0, _el("rect", x=x, y=top, width=WIDTH - x - 6, height=y - top - 4, rx=6,
                           fill="#fffdf7", stroke="#b8ad94"))

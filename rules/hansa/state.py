@@ -48,6 +48,10 @@ class HansaState:
         "pending",
         "chooser",
         "removed",
+        # public knowledge from the history (view's "knowledge"; README "Public knowledge")
+        "known_in_hand",  # per seat: harbour cards taken since its last face-down card
+        "known_hidden",  # per seat: harbour cards taken earlier, in hand or face down
+        "returned",  # per seat: its own starting cards sent back to the normal deck
     )
 
     def __init__(self) -> None:
@@ -75,6 +79,9 @@ class HansaState:
         self.pending: dict[int, dict] = {}  # seat -> its secret simultaneous choice (Q6)
         self.chooser: int | None = None
         self.removed: list[str] = []  # the card left in hand after the last round
+        self.known_in_hand: list[list[str]] = []
+        self.known_hidden: list[list[str]] = []
+        self.returned: list[list[str]] = []
 
     def copy(self) -> HansaState:
         new = HansaState.__new__(HansaState)
@@ -102,7 +109,23 @@ class HansaState:
         new.pending = {seat: _copy_choice(choice) for seat, choice in self.pending.items()}
         new.chooser = self.chooser
         new.removed = list(self.removed)
+        new.known_in_hand = [list(cards) for cards in self.known_in_hand]
+        new.known_hidden = [list(cards) for cards in self.known_hidden]
+        new.returned = [list(cards) for cards in self.returned]
         return new
+
+    # -- public knowledge --------------------------------------------------------------------
+    def forget(self, seat: int, card_id: str) -> None:
+        """``seat`` played ``card_id`` face up: it is no longer a hidden known card."""
+        for cards in (self.known_in_hand[seat], self.known_hidden[seat]):
+            if card_id in cards:
+                cards.remove(card_id)
+
+    def conceal(self, seat: int) -> None:
+        """``seat`` played a card face down: any known card of its hand may be that one,
+        so each is now known only to be in its hand or face down."""
+        self.known_hidden[seat].extend(self.known_in_hand[seat])
+        self.known_in_hand[seat] = []
 
     # -- JSON --------------------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -135,6 +158,9 @@ class HansaState:
             },
             "chooser": self.chooser,
             "removed": list(self.removed),
+            "known_in_hand": [list(cards) for cards in self.known_in_hand],
+            "known_hidden": [list(cards) for cards in self.known_hidden],
+            "returned": [list(cards) for cards in self.returned],
         }
 
     @classmethod
@@ -168,6 +194,11 @@ class HansaState:
         }
         state.chooser = None if data["chooser"] is None else int(data["chooser"])
         state.removed = list(data["removed"])
+        # states stored before the knowledge was tracked know nothing yet (a weaker belief)
+        nobody = [[] for _ in range(state.players)]
+        state.known_in_hand = [list(cards) for cards in data.get("known_in_hand", nobody)]
+        state.known_hidden = [list(cards) for cards in data.get("known_hidden", nobody)]
+        state.returned = [list(cards) for cards in data.get("returned", nobody)]
         return state
 
     def __repr__(self) -> str:  # no hidden information in logs

@@ -40,7 +40,10 @@ def choice_as_move(data: HansaData, phase: str, choice: dict) -> dict:
     return {"type": "final_card", "card": choice["card"], "face": choice["face"]}
 
 
-def build_view(state: HansaState, data: HansaData, seat: int | None, result: dict | None) -> dict:
+def build_view(state: HansaState, data: HansaData, seat: int | None, result: dict | None, *,
+               reveal: bool = False) -> dict:
+    """The view of ``seat`` (None: a spectator). ``reveal``: every hand and face-down card
+    as well, as after the end (``HansaEngine.full_view``, for an ended match's pictures)."""
     over = state.phase == OVER
     to_act = moves.to_act(state, data)
     change_order = data.change_order
@@ -58,7 +61,7 @@ def build_view(state: HansaState, data: HansaData, seat: int | None, result: dic
             "stored": _by_colour(data, state.stored[s]),
             "face_up_ships": ships,
         }
-        if over or s == seat:
+        if over or reveal or s == seat:
             entry["hand"] = _cards(data, state.hands[s])
             entry["face_down"] = _cards(data, state.face_down[s])
         seats.append(entry)
@@ -120,6 +123,21 @@ def build_view(state: HansaState, data: HansaData, seat: int | None, result: dic
         "simultaneous": simultaneous,
         "breakdown": [copy_breakdown(entry) for entry in state.breakdown],
     }
+    view["knowledge"] = {
+        # what everyone knows from the history (README "Public knowledge"), card ids
+        "seats": [
+            {"in_hand": list(state.known_in_hand[s]),
+             "in_hand_or_face_down": list(state.known_hidden[s])}
+            for s in range(state.players)
+        ],
+    }
+    if seat is not None and 0 <= seat < state.players:
+        # its own returned starting cards, while the deck holds them (a card leaves the
+        # deck only face up, onto the board, where everyone sees it)
+        deck = set(state.normal_deck)
+        view["knowledge"]["returned_to_deck"] = [
+            cid for cid in state.returned[seat] if cid in deck
+        ]
     if seat is not None and seat in state.pending and state.phase in SIMULTANEOUS_PHASES:
         view["my_choice"] = choice_as_move(data, state.phase, state.pending[seat])
     if over:

@@ -48,16 +48,16 @@ def _chromium_or_skip() -> str:
 
 
 @contextlib.contextmanager
-def second_origin():
-    """The test frontend on its own origin: http://localhost:<free port>/."""
+def second_origin(page: bytes = PAGE):
+    """The test frontend (``page``) on its own origin: http://localhost:<free port>/."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(PAGE)))
+            self.send_header("Content-Length", str(len(page)))
             self.end_headers()
-            self.wfile.write(PAGE)
+            self.wfile.write(page)
 
         def log_message(self, *args):  # quiet
             pass

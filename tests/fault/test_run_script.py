@@ -2,7 +2,8 @@
 
 Before, the worker ran beat embedded (`worker -B`) and the script's `wait -n` stopped the
 web server as soon as the worker died. Now each crashed process is started again on its
-own, the web server keeps answering meanwhile, and Ctrl-C still stops everything."""
+own, the web server keeps answering meanwhile, and Ctrl-C still stops everything, also
+when run.sh was started with SIGINT ignored (in the background of a script)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,10 @@ def _one(pid: int, marker: str) -> int | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _healthy(port: int) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as r:
@@ -76,8 +81,11 @@ def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path
     }
     log_path = tmp_path / "run.log"
     with open(log_path, "wb") as log:
+        # started with SIGINT ignored, as `scripts/run.sh &` in a script starts it: Ctrl-C
+        # must stop it all the same (it once restarted what SIGINT had stopped, forever)
         run = subprocess.Popen([str(ROOT / "scripts" / "run.sh")], cwd=ROOT, env=env,
-                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                               preexec_fn=_ignore_sigint)
     try:
         def run_log() -> str:
             return log_path.read_text(errors="replace")[-3000:]

@@ -65,6 +65,16 @@ def assert_api_error(response, status: int, code: str) -> dict:
     return body["error"]
 
 
+def every_row(client, url: str) -> list:
+    """Every row of a REST list, following its pages' ``next`` links (docs/api.md, lists)."""
+    rows: list = []
+    while url:
+        body = client.get(url).json()
+        rows.extend(body["results"])
+        url = body["next"]
+    return rows
+
+
 def match_url(match_id: Any, suffix: str = "") -> str:
     return f"{API}/matches/{match_id}/{suffix}"
 

@@ -107,7 +107,7 @@ def test_every_table_is_readable_by_the_runtime_role_and_none_is_its_own(runtime
         assert owner != runtime, table
         assert select and not truncate and not trigger, table
         assert delete == (table in {"django_session", "authtoken_token", "games_seat",
-                                    "games_result", "accounts_user_groups",
+                                    "games_result", "games_feedevent", "accounts_user_groups",
                                     "accounts_user_user_permissions",
                                     "auth_group_permissions"}), table
 
@@ -229,6 +229,15 @@ def test_the_runtime_role_changes_only_passwords_and_last_logins(runtime_sql):
     assert sorted(rows) == [("accounts_user", "last_login"), ("accounts_user", "password")]
 
 
+def test_the_runtime_role_may_call_the_erase_function_and_nobody_else_may(runtime_sql):
+    rows = runtime_sql.execute(
+        "SELECT has_function_privilege(current_user, 'accounts_erase_user(bigint, text)', "
+        "'EXECUTE'), has_function_privilege('public', 'accounts_erase_user(bigint, text)', "
+        "'EXECUTE'), pg_get_userbyid(p.proowner) <> current_user, p.prosecdef "
+        "FROM pg_proc p WHERE p.proname = 'accounts_erase_user'").fetchall()
+    assert rows == [(True, False, True, True)]
+
+
 @pytest.fixture
 def boss_and_player(make_user):
     """Made by the owner, as createsuperuser would (the runtime cannot make a superuser)."""
@@ -268,5 +277,7 @@ def test_logging_in_and_changing_passwords_work_as_the_runtime_role(boss_and_pla
     assert response.status_code == 302, response.content[:500]  # nothing to save there
     player.refresh_from_db()
     assert not player.is_superuser and not player.is_staff and player.username == "player"
-    assert client.get(f"/admin/accounts/user/{player.pk}/delete/").status_code == 403
+    # deleting a player erases the account (tests/accounts/test_erasure.py); an
+    # administrator's is the owner's to remove
+    assert client.get(f"/admin/accounts/user/{admin.pk}/delete/").status_code == 403
 

@@ -39,7 +39,7 @@ def test_the_setting_registers_and_unregisters(settings):
 
 
 def test_catalogue_and_openapi_serve_its_move_schema(nim, api_client):
-    assert [game["game"] for game in api_client.get(f"{API}/games/").json()] == [
+    assert [game["game"] for game in api_client.get(f"{API}/games/").json()["results"]] == [
         "han", "hansa", "nim"]
     entry = api_client.get(f"{API}/games/nim/").json()
     assert entry["move_schema"] == nim.move_schema() and entry["drawing"]

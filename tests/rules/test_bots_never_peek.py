@@ -1,8 +1,10 @@
 """Every bot level, in both games, never peeks: two states that differ only in what the
 bot's seat cannot see (another seat's hand swapped with pile or deck cards, the pile or the
-decks reordered, another seat's face-down cards or pending choice changed) give the same
-move for the same seed. The search levels run at their own budgets with fewer iterations
-(and no clock), so the property is checked exactly and CI stays fast."""
+decks reordered, another seat's face-down cards or pending choice changed, another seat's
+own private knowledge changed: the cards it drew from the reshuffled pile, the starting
+cards it returned) give the same move for the same seed. The search levels run at their own
+budgets with fewer iterations (and no clock), so the property is checked exactly and CI
+stays fast."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import pytest
 from rules import get_engine
 from rules.bots import BOT_KINDS, bot_rng, get_bot
 from rules.bots.ismcts import choose_ismcts_move
-from rules.bots.registry import SEARCH_LEVELS
+from rules.bots.ismcts_v1 import choose_ismcts_v1_move
+from rules.bots.registry import LEGACY_LEVELS, SEARCH_LEVELS
 from rules.rng import SeededRng
 
 TEST_ITERATIONS = 12
@@ -27,6 +30,9 @@ def _choose(kind, engine, state, seat, ply):
     if kind in SEARCH_LEVELS:
         budget = replace(SEARCH_LEVELS[kind], iterations=TEST_ITERATIONS, seconds=1e9)
         return choose_ismcts_move(engine, view, legal, seat, rng, budget)
+    if kind in LEGACY_LEVELS:
+        budget = replace(LEGACY_LEVELS[kind], iterations=TEST_ITERATIONS, seconds=1e9)
+        return choose_ismcts_v1_move(engine, view, legal, seat, rng, budget)
     return get_bot(kind)(engine, view, legal, seat, rng)
 
 
@@ -66,6 +72,9 @@ def _han_twins(state, seat, rng):
                 hand.sort(key=state.board.color_index.__getitem__)
                 twins.append(swapped)
                 break
+        private = state.copy()  # what only ``other`` knows: its draws from the new pile
+        private.pile_draws[other] = [*private.pile_draws[other], state.board.colors[0]]
+        twins.append(private)
     return twins
 
 
@@ -91,6 +100,10 @@ def _hansa_twins(state, seat, rng):
             if deck and other not in state.pending:
                 mine[0], deck[-1] = deck[-1], card
                 twins.append(swapped)
+        if state.normal_deck:  # what only ``other`` knows: which cards it sent back
+            private = state.copy()
+            private.returned[other] = [*private.returned[other], state.normal_deck[0]]
+            twins.append(private)
         if other in state.pending and not state.pending[other].get("forced"):
             # another seat's secret choice: any other legal choice it could have made
             probe = state.copy()
@@ -132,3 +145,27 @@ def test_hidden_pending_choices_are_among_the_twins():
     twins = _hansa_twins(state, 0, SeededRng("t"))
     assert any(twin.pending != state.pending for twin in twins)
     assert _choose("hard", engine, state, 0, 1) == _choose("hard", engine, twins[-1], 0, 1)
+
+
+@pytest.mark.parametrize("kind", ["hard", "hard_v1"])
+def test_after_the_reshuffle_the_search_still_sees_only_its_view(kind):
+    """Han after the reshuffle, where the pile's possible cards are public and each seat's
+    own draws from it are its secret: twins differ in other hands, the pile's order and
+    other seats' draws."""
+    engine = get_engine("han")
+    state = engine.setup(2, None, "peek-after-reshuffle")
+    rng = SeededRng("walk:after-reshuffle")
+    checked = ply = 0
+    while not engine.is_over(state) and checked < 6:
+        to_act = engine.to_act(state)
+        if state.depletions == 1 and ply % 5 == 0:
+            seat = to_act[0]
+            move = _choose(kind, engine, state, seat, ply)
+            for twin in _han_twins(state, seat, SeededRng(f"twin:{ply}")):
+                assert engine.view(twin, seat) == engine.view(state, seat)
+                assert _choose(kind, engine, twin, seat, ply) == move
+                checked += 1
+        moves = engine.legal_moves(state, to_act[0])
+        state, _ = engine.apply(state, to_act[0], moves[rng.randbelow(len(moves))])
+        ply += 1
+    assert checked >= 6

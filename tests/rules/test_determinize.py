@@ -6,7 +6,7 @@ every hidden place it could be in."""
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pytest
 
@@ -99,19 +99,39 @@ def _coverage(engine, view, seat, sampler, samples):
     return reached
 
 
-def test_han_every_unseen_colour_reaches_every_other_hand_and_the_pile():
+def test_han_every_unseen_colour_reaches_every_place_the_history_allows():
     from rules.han.determinize import unseen_cards
 
     engine = get_engine("han")
     state = list(_positions("han", 3, {}, "cover", every=1))[20]
     view = engine.view(state, 1)
+    known = view["knowledge"]["in_hand"]
+    assert known[0] or known[2]  # the case that matters: some cards are pinned to a hand
+    free = Counter(unseen_cards(view)) - Counter(known[0]) - Counter(known[2])
     reached = _coverage(engine, view, 1, _han_places, 300)
     assert set(reached) == set(unseen_cards(view))
     for colour, places in reached.items():
-        assert places == {"hand0", "hand2", "pile"}, colour
+        open_hands = [s for s in (0, 2) if view["hand_sizes"][s] > len(known[s])]
+        allowed = {f"hand{s}" for s in (0, 2)
+                   if (free[colour] and s in open_hands) or colour in known[s]}
+        if free[colour]:
+            allowed.add("pile")
+        assert places == allowed, colour
 
 
-def test_hansa_every_unseen_card_reaches_every_hidden_place_its_kind_allows():
+def test_han_after_the_reshuffle_the_pile_holds_only_cards_it_may_hold():
+    engine = get_engine("han")
+    state = next(s for s in _positions("han", 2, {}, "cover-late", every=1)
+                 if s.depletions == 1 and len(s.pile) > 3)
+    view = engine.view(state, 0)
+    knowledge = view["knowledge"]
+    may_hold = Counter(knowledge["pile_may_hold"]) - Counter(knowledge["my_pile_draws"])
+    for i in range(100):
+        pile = engine.sample_state(view, 0, SeededRng(f"late{i}")).pile
+        assert not Counter(pile) - may_hold
+
+
+def test_hansa_every_unseen_card_reaches_every_hidden_place_the_history_allows():
     engine = get_engine("hansa")
     data = engine.data
     # a position in round 2 where the other seats hold face-down cards
@@ -121,15 +141,38 @@ def test_hansa_every_unseen_card_reaches_every_hidden_place_its_kind_allows():
         and s.luxury_deck
     )
     view = engine.view(state, 1)
+    knowledge = view["knowledge"]
+    assert knowledge["returned_to_deck"] or any(
+        entry["in_hand"] or entry["in_hand_or_face_down"] for entry in knowledge["seats"])
     reached = _coverage(engine, view, 1, _hansa_places, 1500)
     true_hidden = set(state.normal_deck + state.luxury_deck)
     for s in (0, 2):
         true_hidden.update(state.hands[s] + state.face_down[s])
     assert set(reached) == true_hidden  # exactly the cards seat 1 cannot see
     mixed = {"hand0", "face_down0", "hand2", "face_down2"}
+    pinned = set(knowledge["returned_to_deck"])
+    for entry in knowledge["seats"]:
+        pinned.update(entry["in_hand"] + entry["in_hand_or_face_down"])
+    free = [card for card in true_hidden if card not in pinned]
+    # a deck takes its own kind only: the free cards of a kind beyond what its deck holds
+    # are the ones that may be elsewhere (all unknown luxury cards are in their deck once
+    # every luxury card out of it was seen taken)
+    spare = {
+        "luxury_deck": sum(data.cards[c].luxury for c in free) - len(state.luxury_deck),
+        "normal_deck": sum(not data.cards[c].luxury for c in free)
+        - (len(state.normal_deck) - len(knowledge["returned_to_deck"])),
+    }
     for card, places in reached.items():
         deck = "luxury_deck" if data.cards[card].luxury else "normal_deck"
-        assert places == mixed | {deck}, card
+        allowed = (mixed if spare[deck] else set()) | {deck}
+        for s in (0, 2):
+            if card in knowledge["seats"][s]["in_hand"]:
+                allowed = {f"hand{s}"}
+            elif card in knowledge["seats"][s]["in_hand_or_face_down"]:
+                allowed = {f"hand{s}", f"face_down{s}"}
+        if card in knowledge["returned_to_deck"]:
+            allowed = {"normal_deck"}
+        assert places == allowed, card
 
 
 def _simultaneous_position(players, phase, seed):

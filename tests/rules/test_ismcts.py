@@ -3,7 +3,9 @@ budget, bounded by its clock, and it sees through its rewards who is ahead."""
 
 from __future__ import annotations
 
+import ast
 import itertools
+import math
 
 import pytest
 
@@ -12,7 +14,9 @@ from rules.bots import BOT_KINDS
 from rules.bots.ismcts import (
     IsmctsSearch,
     SearchBudget,
+    backstop_firings,
     best_move_so_far,
+    move_key,
     rewards_from_scores,
 )
 from rules.rng import SeededRng
@@ -56,9 +60,30 @@ def test_the_clock_cap_stops_the_search_with_a_move_in_hand():
     budget = SearchBudget(iterations=10_000, seconds=3)
     run = IsmctsSearch(engine, engine.view(state, seat), engine.legal_moves(state, seat), seat,
                        SeededRng("clock"), budget, clock=lambda: float(next(ticks)))
+    fired = sum(backstop_firings.values())
     move = run.run()
     assert run.iterations == 3
     assert move in engine.legal_moves(state, seat)
+    assert run.backstop_fired and sum(backstop_firings.values()) == fired + 1
+
+
+def test_a_backstop_firing_is_logged_and_a_full_search_is_not(caplog):
+    engine, state = _mid_game("hansa", 2, 6)
+    seat = engine.to_act(state)[0]
+    view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+    full = IsmctsSearch(engine, view, legal, seat, SeededRng("log"), BUDGET)
+    with caplog.at_level("WARNING", logger="rules.bots.ismcts"):
+        full.run()
+    assert not full.backstop_fired and not caplog.records
+    assert full.cpu_seconds > 0  # think time is CPU time
+    ticks = itertools.count()
+    cut = IsmctsSearch(engine, view, legal, seat, SeededRng("log"),
+                       SearchBudget(iterations=50, seconds=2), clock=lambda: float(next(ticks)))
+    with caplog.at_level("WARNING", logger="rules.bots.ismcts"):
+        cut.run()
+    assert cut.iterations == 2
+    assert [record.getMessage() for record in caplog.records] == [
+        f"search backstop fired: 2 of 50 iterations in 2.0 s (seat {seat})"]
 
 
 class _TimeLimit(Exception):
@@ -119,5 +144,77 @@ def test_rewards_rank_seats_and_grow_with_the_margin():
     assert rewards_from_scores([21, 20])[0] < rewards_from_scores([40, 20])[0]
 
 
+def test_a_point_of_margin_separates_outcomes_of_equal_rank():
+    """Issue 23: with the old relative margin a point was worth ~0.002 of reward in Han, less
+    than the search could tell apart; near a tie it is now 0.25 / scale (0.025 at 10)."""
+    gain = rewards_from_scores([31, 20])[0] - rewards_from_scores([30, 20])[0]
+    assert gain > 0.005
+    assert rewards_from_scores([20, 21])[0] - rewards_from_scores([20, 22])[0] > 0.005
+    # a wider scale (a high-scoring game) makes a point weigh less, never nothing
+    wide = rewards_from_scores([31, 20], 40)[0] - rewards_from_scores([30, 20], 40)[0]
+    assert 0 < wide < gain
+
+
+def test_the_root_prior_is_on_the_rewards_scale():
+    engine, state = _mid_game("hansa", 2, 6)
+    seat = engine.to_act(state)[0]
+    view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+    run = IsmctsSearch(engine, view, legal, seat, SeededRng("prior"), BUDGET)
+    run.score_scale = 10.0
+    prior = run._root_prior()
+    values = [engine.move_value(view, seat, move) for move in legal]
+    assert max(prior.values()) == 0.0  # the best immediate move loses nothing
+    for move, value in zip(legal, values, strict=True):
+        # what its shortfall in points would cost as a margin, never more than the margin term
+        assert prior[move_key(move)] == pytest.approx(0.25 * math.tanh((value - max(values)) / 10))
+        assert -0.25 < prior[move_key(move)] <= 0
+
+
+def _walk_tree(node):
+    yield node
+    for child in node.children.values():
+        yield from _walk_tree(child)
+
+
+def test_opponents_moves_lead_to_children_keyed_by_what_the_searcher_sees():
+    """A reply that differs only in the card an opponent plays face down to Parliament
+    (``redact_move`` hides it) leads to the same subtree."""
+    engine, state = _mid_game("hansa", 2, 6)
+    seat = engine.to_act(state)[0]
+    run = IsmctsSearch(engine, engine.view(state, seat), engine.legal_moves(state, seat), seat,
+                       SeededRng("keys"), SearchBudget(iterations=200, seconds=1e9))
+    run.run()
+    opponent_parliaments = 0
+    for node in _walk_tree(run.root):
+        for mover, edges in node.edges.items():
+            if mover == seat:
+                continue
+            for key, edge in edges.items():
+                move = ast.literal_eval(key)
+                if move["type"] == "parliament" and edge.visits:
+                    opponent_parliaments += 1
+                    assert key not in node.children  # the whole move names no subtree
+                    assert move_key(engine.redact_move(move, mover, seat)) in node.children
+    assert opponent_parliaments > 0
+
+
+def test_a_simultaneous_phase_is_searched_as_simultaneous():
+    """Hansa's keep: every seat picks at the root from its own statistics (decoupled), and
+    the subtrees are keyed by the searcher's own keep and the others' hidden ones."""
+    engine = get_engine("hansa")
+    state = engine.setup(3, None, "simultaneous")
+    seat = 1
+    run = IsmctsSearch(engine, engine.view(state, seat), engine.legal_moves(state, seat), seat,
+                       SeededRng("sim"), SearchBudget(iterations=60, seconds=1e9))
+    run.run()
+    assert set(run.root.edges) == {0, 1, 2}
+    hidden = move_key({"type": "keep"})
+    for key in run.root.children:
+        assert isinstance(key, tuple) and len(key) == 3
+        assert [part == hidden for part in key] == [True, False, True]
+    # each opponent's picks were its own keeps, each tried in some sample
+    assert all(len(run.root.edges[other]) > 1 for other in (0, 2))
+
+
 def test_levels_are_listed_weakest_first():
-    assert BOT_KINDS == ("random", "greedy", "easy", "medium", "hard")
+    assert BOT_KINDS == ("random", "greedy", "easy", "medium", "hard_v1", "hard")

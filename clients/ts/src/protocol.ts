@@ -19,7 +19,12 @@ export type Incident = Schemas["Incident"];
 export type MatchStatus = Schemas["StatusEnum"];
 
 // -- from the client -----------------------------------------------------------------
-export interface HelloMessage { op: "hello"; token: string | null; ref?: Ref }
+export interface HelloMessage {
+  op: "hello"; token: string | null;
+  /** The language of this socket's messages: "en" (default) or "de"; codes never change. */
+  lang?: string;
+  ref?: Ref;
+}
 export interface SubscribeMessage { op: "subscribe"; match: string; since?: number; ref?: Ref }
 export interface UnsubscribeMessage { op: "unsubscribe"; match: string; ref?: Ref }
 export interface FeedMessage { op: "feed"; after?: number; ref?: Ref }
@@ -37,6 +42,8 @@ export interface WelcomeMessage {
   op: "welcome";
   /** The signed-in user, or null on an anonymous (spectator) socket. */
   user: PlayUser | null;
+  /** The language of this socket's messages (the handshake's or hello's choice). */
+  lang: string;
   /** The server pings every this many seconds. */
   heartbeat_seconds: number;
   max_message_bytes: number;

@@ -1,6 +1,7 @@
-"""The admin replay page draws the board (``engine.render_svg`` of the spectator view)
-above the JSON, for both games, running and finished, and a running match's drawing shows
-nothing of any seat's hand."""
+"""The admin replay page draws the board (games/boards: ``engine.render_svg`` of the
+spectator view while the match runs, of everything once it has ended) above the JSON, for
+both games, running and finished, and a running match's drawing shows nothing of any
+seat's hand."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.admin.glance import label_seats, seat_names
+from games.boards.labels import label_seats, seat_names
 from games.matches import bot_moves, scoring, services
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
@@ -111,13 +112,18 @@ def test_finished_match_board_is_drawn_at_every_ply_asked(admin_client, game):
     start = board_of(admin_client.get(url, {"ply": 0}))
     end = board_of(admin_client.get(url))
     engine = get_engine(game)
-    final_view = engine.view(engine.from_json(match.state), None)
-    # the engine's drawing, with the players' names for "seat N" (admin_glance.label_seats)
+    final_view = engine.full_view(engine.from_json(match.state))
+    # the engine's drawing, with the players' names for "seat N" (games/boards/labels.py)
     drawn = label_seats(engine.render_svg(final_view), seat_names(match))
-    assert ET.tostring(end) == ET.tostring(ET.fromstring(drawn))
+    drawn_root = ET.fromstring(drawn)
+    # the page's drawing is that one, with a title and a description for screen readers
+    for extra in end.findall(f"{SVG}title") + end.findall(f"{SVG}desc"):
+        end.remove(extra)
+    assert [ET.tostring(el) for el in end] == [ET.tostring(el) for el in drawn_root]
     assert "seat 0" not in drawn and "Seat 0" not in drawn
     assert ET.tostring(start) != ET.tostring(end)
-    # the end shows every hand / face-down pile, which the start (a running game) does not
-    ended_cards = [el for el in end.iter() if HAND_CLASSES & set(el.get("class", "").split())]
-    assert ended_cards
-    assert not [el for el in start.iter() if HAND_CLASSES & set(el.get("class", "").split())]
+    # the match has ended: every hand / face-down pile is drawn at every ply, the start too
+    def hand_cards(root):
+        return [el for el in root.iter() if HAND_CLASSES & set(el.get("class", "").split())]
+
+    assert hand_cards(end) and hand_cards(start)

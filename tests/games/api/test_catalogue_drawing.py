@@ -53,7 +53,10 @@ def test_hansa_cards_track_and_tables_are_the_engines_data(api_client):
     drawing = api_client.get(f"{API}/games/hansa/").json()["drawing"]
     shipped_cards = json.loads((RULES / "hansa/data/cards.json").read_text())
     shipped_tables = json.loads((RULES / "hansa/data/tables.json").read_text())
-    assert drawing["cards"] == shipped_cards
+    # each card as shipped, with a label for people added (docs/api.md, "Languages")
+    assert [{k: v for k, v in card.items() if k != "label"} for card in drawing["cards"]] \
+        == shipped_cards
+    assert drawing["cards"][0]["label"] == "London, person C, trade power 1"
     assert len({card["id"] for card in drawing["cards"]}) == len(get_engine("hansa").data.cards)
     track = drawing["prosperity_track"]["spaces"]
     assert all({"label", "first", "second_multiplier", "third_multiplier"} <= set(space)
@@ -61,6 +64,13 @@ def test_hansa_cards_track_and_tables_are_the_engines_data(api_client):
     for key in ("luxury_profit", "golden_ship", "persons", "luxury_pieces"):
         assert drawing[key] == shipped_tables[key]
     assert [city["name"] for city in drawing["cities"]] == shipped_tables["city_order"]
+    # where each city lies on the map, so a client can draw it (issue 22)
+    assert drawing["map"] == shipped_tables["map"]
+    for city in drawing["cities"]:
+        shipped = shipped_tables["cities"][city["name"]]
+        assert (city["x"], city["y"]) == (shipped["x"], shipped["y"])
+        assert 0 <= city["x"] <= drawing["map"]["width"]
+        assert 0 <= city["y"] <= drawing["map"]["height"]
     assert set(drawing["colours"]["luxury"]) == {city["colour"] for city in drawing["cities"]}
 
 

@@ -45,6 +45,12 @@ def _text_inputs() -> list:
             operation = item.get(method)
             if operation is None:
                 continue
+            if operation.get("operationId") == "stream_feed":
+                # the feed stream is an asynchronous view outside DRF (documented in the
+                # schema since issue 22) that reads the token in a thread of its own, so
+                # not from this test's transaction: tests/games/feed/test_stream_inputs.py
+                # checks its query instead
+                continue
             for parameter in operation.get("parameters", []):
                 if parameter["in"] in ("path", "query"):
                     cases.append((method, path, parameter["in"], parameter["name"]))

@@ -111,9 +111,14 @@ def _response_schema(schema, path, method, status):
     ("/matches/{match_id}/invitations/", "post", "201", "Invitation"),
     ("/quick-match/", "get", "200", "QuickMatchRequestRow"),
 ])
-def test_the_lists_are_declared_as_the_arrays_they_answer(schema, path, method, status, item):
+def test_the_lists_are_declared_as_the_pages_they_answer(schema, path, method, status, item):
+    """Every list is the one envelope (issue 22): count, next, previous, results."""
     assert _response_schema(schema, path, method, status) == {
+        "$ref": f"#/components/schemas/{item}Page"}
+    page = schema["components"]["schemas"][f"{item}Page"]
+    assert page["properties"]["results"] == {
         "type": "array", "items": {"$ref": f"#/components/schemas/{item}"}}
+    assert set(page["required"]) == {"count", "next", "previous", "results"}
 
 
 def test_no_value_is_declared_so_that_null_matches_twice(schema):
@@ -129,4 +134,6 @@ def test_no_value_is_declared_so_that_null_matches_twice(schema):
         elif isinstance(node, list):
             pending.extend(node)
     assert found == []
-    assert "oneOf" not in schema["components"]["schemas"]["MatchDetail"]["properties"]["view"]
+    # the view is typed now (issue 22): the game's view or null, which null matches once
+    assert schema["components"]["schemas"]["MatchDetail"]["properties"]["view"]["oneOf"] == [
+        {"$ref": "#/components/schemas/View"}, {"type": "null"}]

@@ -14,13 +14,13 @@ pytestmark = pytest.mark.django_db
 
 
 def test_catalogue_lists_both_games_with_options_and_player_counts(api_client):
-    games = api_client.get(f"{API}/games/").json()
+    games = api_client.get(f"{API}/games/").json()["results"]
     assert [game["game"] for game in games] == ["han", "hansa"]
     for game in games:
         described = get_engine(game["game"]).describe()
         assert game["players"] == described["players"]
         assert game["options"] == described["options"]
-        assert game["bot_kinds"] == ["random", "greedy", "easy", "medium", "hard"]
+        assert game["bot_kinds"] == ["random", "greedy", "easy", "medium", "hard_v1", "hard"]
         levels = {level["kind"]: level for level in game["bot_levels"]}
         assert list(levels) == game["bot_kinds"]
         assert all(level["description"] for level in levels.values())
@@ -69,9 +69,9 @@ def test_hansa_secret_choices_are_redacted_in_the_log_until_the_end(make_user, m
     assert ann_client.post(match_url(match.pk, "moves/"), {"move": keep},
                            format="json").status_code == 201
 
-    assert ann_client.get(match_url(match.pk, "moves/")).json()[0]["move"] == keep
+    assert ann_client.get(match_url(match.pk, "moves/")).json()["results"][0]["move"] == keep
     for reader in (bob_client, api_client):
-        logged = reader.get(match_url(match.pk, "moves/")).json()[0]
+        logged = reader.get(match_url(match.pk, "moves/")).json()["results"][0]
         assert logged["move"] == {"type": "keep"} and logged["seat"] == 0
         events = reader.get(match_url(match.pk, "events/?since=0")).json()
         assert events["moves"][0]["move"] == {"type": "keep"}
@@ -79,7 +79,7 @@ def test_hansa_secret_choices_are_redacted_in_the_log_until_the_end(make_user, m
     # after the first move only an admin may abort
     admin = make_user(is_staff=True, is_superuser=True)
     match_services.abort_match(user=admin, match_id=match.pk)  # after the end: the whole log
-    assert api_client.get(match_url(match.pk, "moves/")).json()[0]["move"] == keep
+    assert api_client.get(match_url(match.pk, "moves/")).json()["results"][0]["move"] == keep
 
 
 def test_events_since_a_ply(make_user, make_auth_client):

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -71,9 +72,9 @@ def running_daphne(extra_env: dict | None = None):
 def running_web_tier(processes: int = 2, extra_env: dict | None = None,
                      log_path: Path | None = None):
     """Start the production web tier (scripts/serve_web.sh: uvicorn with ``processes``
-    worker processes) on a free loopback port; yield ``host:port``; stop it. With
-    ``log_path`` its log goes to that file (a test that makes it log much: a pipe nobody
-    reads would fill and stop the server)."""
+    worker processes) on a free loopback port; yield ``host:port``; stop it. Its log goes
+    to ``log_path``, or to a temporary file (never a pipe nobody reads, which would fill
+    and stop a server that logs much)."""
     port = _free_port()
     env = {"HOST": "127.0.0.1", "PORT": str(port), "WEB_PROCESSES": str(processes),
            # the uvicorn of the interpreter running the tests, wherever its venv is
@@ -95,17 +96,17 @@ def _serving(command: list[str], port: int, extra_env: dict, log_path: Path | No
         "LOG_LEVEL": "WARNING",
         **extra_env,
     }
-    log = open(log_path, "ab") if log_path is not None else None  # noqa: SIM115
+    # a file, never a pipe: a pipe nobody reads fills (64 KiB of log lines) and the
+    # server then blocks on its next line
+    log = open(log_path, "a+b") if log_path is not None \
+        else tempfile.TemporaryFile()  # noqa: SIM115
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-        stderr=log if log is not None else subprocess.PIPE,
-        start_new_session=True,  # uvicorn's worker processes stop with their supervisor
+        stderr=log, start_new_session=True,  # uvicorn's worker processes stop with it
     )
-    if log is not None:
-        log.close()  # the server holds its own copy
     address = f"127.0.0.1:{port}"
     try:
-        _wait_until_serving(address, process)
+        _wait_until_serving(address, process, log)
         yield address
     finally:
         process.terminate()
@@ -114,14 +115,16 @@ def _serving(command: list[str], port: int, extra_env: dict, log_path: Path | No
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)  # its own session: the server's group
             process.wait(timeout=5)
+        log.close()
 
 
-def _wait_until_serving(address: str, process: subprocess.Popen, timeout: float = 40) -> None:
+def _wait_until_serving(address: str, process: subprocess.Popen, log,
+                        timeout: float = 40) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            said = process.stderr.read().decode()[-2000:] if process.stderr else "(log file)"
-            raise RuntimeError(f"server exited: {said}")
+            log.seek(0)
+            raise RuntimeError(f"server exited: {log.read().decode(errors='replace')[-2000:]}")
         try:
             with urllib.request.urlopen(f"http://{address}/graphql/?query=%7B__typename%7D",
                                         timeout=2) as response:

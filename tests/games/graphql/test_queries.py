@@ -14,7 +14,7 @@ from games.matches.models import Match, Move, Result
 from games.matches.replay import replay_state
 from rules import get_engine
 from tests.games.graphql.support import advance, error_codes, gql, start_match
-from tests.games.support import assert_no_leak, eager_celery, known_card_ids
+from tests.games.support import assert_no_leak, eager_celery, every_row, known_card_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +93,7 @@ def test_match_shows_the_readers_view_and_nothing_hidden(running_match, players,
     detail = rest.get(f"/api/v1/matches/{match_id}/").json()
     assert shown["view"] == detail["view"]
     assert shown["toAct"] == detail["to_act"]
-    rest_log = rest.get(f"/api/v1/matches/{match_id}/moves/").json()
+    rest_log = every_row(rest, f"/api/v1/matches/{match_id}/moves/")
     assert [entry["move"] for entry in shown["log"]] == [entry["move"] for entry in rest_log]
     assert shown["events"]["view"] == detail["view"]
     assert [m["move"] for m in shown["events"]["moves"]] == [e["move"] for e in rest_log]
@@ -253,7 +253,7 @@ def test_games_lists_both_catalogue_entries_with_option_schemas():
         assert [level["kind"] for level in entry["botLevels"]] == entry["botKinds"]
         # Han serves its board data so clients can draw the maps; Hansa has none (REST parity).
         assert entry["maps"] == described.get("maps")
-    rest = APIClient().get("/api/v1/games/").json()
+    rest = APIClient().get("/api/v1/games/").json()["results"]
     assert [e["options"] for e in rest] == [e["options"] for e in games]
 
 
@@ -266,10 +266,10 @@ def test_game_by_key_and_unknown_game():
 
 MATCHES_QUERY = """
 query List($game: String, $status: MatchStatus, $mine: Boolean! = false,
-           $openSeats: Boolean, $limit: Int! = 20, $offset: Int! = 0) {
-  matches(game: $game, status: $status, mine: $mine, openSeats: $openSeats,
+           $open: Boolean, $limit: Int! = 20, $offset: Int! = 0) {
+  matches(game: $game, status: $status, mine: $mine, open: $open,
           limit: $limit, offset: $offset) {
-    totalCount limit offset
+    count limit offset
     results { id game status yourSeat seats { position kind user } }
   }
 }
@@ -291,14 +291,14 @@ def test_matches_filters_and_pagination_as_rest(players, outsider):
     assert ids({}) == [aborted, open_han, active_hansa, active_han]  # newest first
     assert ids({"game": "han"}) == [open_han, active_han]
     assert ids({"status": "ACTIVE"}) == [active_hansa, active_han]
-    assert ids({"openSeats": True}) == [open_han]
-    assert ids({"openSeats": False}) == [aborted, active_hansa, active_han]
+    assert ids({"open": True}) == [open_han]
+    assert ids({"open": False}) == [aborted, active_hansa, active_han]
     assert ids({"mine": True}, token=players[2].token) == [active_han]
     assert ids({"mine": True}, token=outsider.token) == [aborted, open_han]
     assert ids({"mine": True}) == []  # anonymous: nobody's matches
 
     page = gql(MATCHES_QUERY, {"limit": 2, "offset": 1})["data"]["matches"]
-    assert page["totalCount"] == 4 and page["limit"] == 2 and page["offset"] == 1
+    assert page["count"] == 4 and page["limit"] == 2 and page["offset"] == 1
     assert [int(row["id"]) for row in page["results"]] == [open_han, active_hansa]
 
     rows = gql(MATCHES_QUERY, {}, token=players[1].token)["data"]["matches"]["results"]
@@ -310,7 +310,7 @@ def test_matches_filters_and_pagination_as_rest(players, outsider):
 
     # The same filters through REST list the same matches.
     rest = APIClient().get("/api/v1/matches/?game=han&open=true").json()
-    assert [row["id"] for row in rest["results"]] == ids({"game": "han", "openSeats": True})
+    assert [row["id"] for row in rest["results"]] == ids({"game": "han", "open": True})
 
 
 @pytest.mark.parametrize(

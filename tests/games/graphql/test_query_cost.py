@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 LIST = """
 query List($limit: Int!) {
   matches(limit: $limit) {
-    totalCount
+    count
     results {
       id game status players ply seedCommitment seed createdBy yourSeat toAct view
       seats { position kind user botKind }
@@ -48,7 +48,7 @@ def test_listing_50_matches_with_seats_costs_as_many_queries_as_listing_5(player
 
     _make_matches(45, players)
     many_queries, many = _queries_to_list(50, players[0].token)
-    assert len(many["results"]) == 50 and many["totalCount"] == 50
+    assert len(many["results"]) == 50 and many["count"] == 50
     assert all(len(row["seats"]) == 3 for row in many["results"])
     assert sum(row["status"] == "ACTIVE" for row in many["results"]) == 10
     assert all(row["view"] is not None for row in many["results"] if row["status"] == "ACTIVE")

@@ -57,7 +57,7 @@ def test_a_private_match_is_in_no_public_list_or_query(people, api_client, make_
     stranger = make_player(make_user)
     body = gql("{ matches(limit: 100) { results { id } } }", token=stranger.token)
     assert str(private["id"]) not in {row["id"] for row in body["data"]["matches"]["results"]}
-    body = gql("{ matches(openSeats: true) { results { id } } }")
+    body = gql("{ matches(open: true) { results { id } } }")
     assert str(private["id"]) not in {row["id"] for row in body["data"]["matches"]["results"]}
     # nor in the creator's profile as others see it
     profile = api_client.get(f"{API}/users/{alice.username}/").json()
@@ -95,7 +95,7 @@ def test_a_private_match_seats_only_code_holders_and_the_invited(people):
     assert row_counts() == before
     joined = c.post(f"{API}/private-matches/join/", {"invite_code": code}, format="json")
     assert joined.status_code == 200 and joined.json()["your_seat"] == 1
-    invitation = b.get(f"{API}/invitations/?status=pending").json()
+    invitation = b.get(f"{API}/invitations/?status=pending").json()["results"]
     assert [row["match_id"] for row in invitation] == [private["id"]]
     assert invitation[0]["inviter"] == alice.username
     accepted = b.post(f"{API}/invitations/{invitation[0]['id']}/accept/")
@@ -116,9 +116,9 @@ def test_invitations_to_a_public_match_accept_and_decline(people):
     match = a.post(f"{API}/matches/", {"game": "han", "players": 3}, format="json").json()
     sent = a.post(match_url(match["id"], "invitations/"),
                   {"usernames": [bob.username, carol.username]}, format="json")
-    assert sent.status_code == 201 and [row["invitee"] for row in sent.json()] == [
+    assert sent.status_code == 201 and [row["invitee"] for row in sent.json()["results"]] == [
         bob.username, carol.username]
-    bob_invite, carol_invite = sent.json()
+    bob_invite, carol_invite = sent.json()["results"]
     # someone else's invitation is not yours to answer
     assert_api_error(d.post(f"{API}/invitations/{bob_invite['id']}/accept/"), 404,
                      "invitation_not_found")
@@ -159,7 +159,7 @@ def test_rematch_repeats_game_options_and_seats_and_starts_when_all_accept(peopl
     # the other proposer gets the same rematch, not a second one
     again = a.post(match_url(original["id"], "rematch/")).json()
     assert again["id"] == rematch["id"] and Rematch.objects.count() == 1
-    invitation = a.get(f"{API}/invitations/").json()[0]
+    invitation = a.get(f"{API}/invitations/").json()["results"][0]
     assert (invitation["is_rematch"], invitation["position"]) == (True, 2)
     with eager_celery():
         started = a.post(f"{API}/invitations/{invitation['id']}/accept/").json()
@@ -174,7 +174,7 @@ def test_a_declined_rematch_is_aborted(people):
         b.post(match_url(original["id"], "join/"), {}, format="json")
     play_to_end(original["id"], {0: alice, 1: bob})
     rematch = a.post(match_url(original["id"], "rematch/")).json()
-    invitation = b.get(f"{API}/invitations/?status=pending").json()[0]
+    invitation = b.get(f"{API}/invitations/?status=pending").json()["results"][0]
     assert b.post(f"{API}/invitations/{invitation['id']}/decline/").status_code == 200
     match = Match.objects.get(pk=rematch["id"])
     assert match.status == MatchStatus.ABORTED and "declined" in match.abort_reason

@@ -85,7 +85,7 @@ def test_a_worker_plays_bot_matches_to_the_end_and_scores_them(worker):
 
 
 def test_a_worker_plays_bot_matches_of_every_search_level_to_the_end(search_worker):
-    levels = ("easy", "medium", "hard")
+    levels = ("easy", "medium", "hard_v1", "hard")
     matches = [
         match_services.create_match(user=None, game=game, players=2, take_seat=False,
                                     bot_seats={0: level, 1: level})

@@ -47,6 +47,10 @@ def test_the_feed_replays_what_was_missed_then_pushes_and_resumes(web_tier, play
         assert (await mover.move(match_id, sync["legal_moves"][0],
                                  expected_ply=sync["ply"]))["op"] == "ack"
         back = await PlayClient.open(web_tier, players[0].token)
+        # an id past the newest event of the feed: refused, not silence (issue 22)
+        ahead = await back.request({"op": "feed", "after": 10**12, "ref": "a"}, "error")
+        assert ahead["error"]["code"] == "last_event_id_ahead"
+        assert ahead["error"]["details"]["last_event_id"] == 10**12
         await back.send({"op": "feed", "after": ids[-1]})
         resumed = await back.next("feed_event")
         assert resumed["event"]["id"] > ids[-1]

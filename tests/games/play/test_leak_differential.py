@@ -44,7 +44,7 @@ def _normalised(frames: list[dict], match_id: int) -> list[dict]:
     def clean(value):
         if isinstance(value, dict):
             return {key: clean(item) for key, item in value.items()
-                    if key not in ("created_at", "match")}
+                    if key not in ("created_at", "match", "request_id")}
         if isinstance(value, list):
             return [clean(item) for item in value]
         return value

@@ -210,7 +210,7 @@ def test_waiting_twice_is_refused(make_user, make_auth_client, api_client):
     assert_api_error(api_client.post(URL, {"game": "hansa", "players": 2}, format="json"),
                      401, "not_authenticated")
     assert_api_error(client.delete(f"{URL}x/"), 404, "quick_match_not_found")
-    listed = client.get(URL).json()
+    listed = client.get(URL).json()["results"]
     assert [row["status"] for row in listed] == ["waiting"]
 
 

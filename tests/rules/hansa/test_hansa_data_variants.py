@@ -117,3 +117,43 @@ def test_q7_parliament_ranks_follow_prosperity_order_not_the_profit_values():
     top, below = len(spaces) - 1, len(spaces) - 2
     profits = scoring.parliament_profits(data, [9, 5, 0, 0], [below, top, 0, 0])
     assert profits == [1, spaces[below]["first"], 0, 0]
+
+
+def test_city_coordinates_load_from_any_file_in_the_format():
+    """Each city's x/y on the map (tables.json ``map`` and ``cities``) load as given:
+    other values, other canvases, fractions (issue 22)."""
+    cards, tables = _files()
+    data = HansaData(cards, tables)
+    assert data.map_size == (tables["map"]["width"], tables["map"]["height"])
+    assert data.city_positions == [(tables["cities"][name]["x"], tables["cities"][name]["y"])
+                                   for name in tables["city_order"]]
+    tables = copy.deepcopy(tables)
+    tables["map"] = {"width": 320.5, "height": 200}
+    for index, name in enumerate(tables["city_order"]):
+        tables["cities"][name].update(x=10.25 * index, y=200 - index)
+    other = HansaData(cards, tables)
+    assert other.map_size == (320.5, 200)
+    assert other.city_positions == [(10.25 * i, 200 - i) for i in range(4)]
+    from rules.hansa.drawing import drawing_data
+
+    drawn = drawing_data(other)
+    assert drawn["map"] == {"width": 320.5, "height": 200}
+    assert [(city["x"], city["y"]) for city in drawn["cities"]] == other.city_positions
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t["cities"]["Bergen"].pop("x"),
+    lambda t: t["cities"]["Bergen"].update(y="118"),
+    lambda t: t["cities"]["Bergen"].update(x=True),
+    lambda t: t["cities"]["Bergen"].update(x=float("nan")),
+    lambda t: t["cities"]["Bergen"].update(x=-1),
+    lambda t: t["cities"]["Bergen"].update(y=701),
+    lambda t: t.pop("map"),
+    lambda t: t["map"].update(width=0),
+])
+def test_bad_city_coordinates_are_refused_by_name(change):
+    cards, tables = _files()
+    tables = copy.deepcopy(tables)
+    change(tables)
+    with pytest.raises(DataFormatError, match="hansa data"):
+        HansaData(cards, tables)

@@ -1,6 +1,7 @@
 """Properties over seeded random games for 2, 3 and 4 players: play ends; every offered
 move is accepted and nothing else is; replay is identical; JSON round-trips; views leak
-nothing; scores equal their breakdown. Bounded to a few games per player count."""
+nothing (their public knowledge names only cards the viewer saw); scores equal their
+breakdown. Bounded to a few games per player count."""
 
 from __future__ import annotations
 
@@ -63,13 +64,23 @@ def _hidden_from(state, viewer) -> set[str]:
     return hidden
 
 
-def _check_views(eng, state) -> None:
+def _check_views(eng, state, on_board: set[str], own: list[set[str]]) -> None:
+    """``on_board``: every card that has lain in a row so far (everyone saw it); ``own``:
+    per seat, every card that has been in its hand."""
     over = eng.is_over(state)
     for viewer in [None, *range(state.players)]:
-        text = json.dumps(eng.view(state, viewer))
-        assert SECRET_SEED not in text and "counter" not in text
+        full = eng.view(state, viewer)
+        assert SECRET_SEED not in json.dumps(full) and "counter" not in json.dumps(full)
         if over:
             continue
+        # the public knowledge names hidden cards, but only ones the viewer saw go there
+        knowledge = full.pop("knowledge")
+        for entry in knowledge["seats"]:
+            assert set(entry["in_hand"]) | set(entry["in_hand_or_face_down"]) <= on_board
+        assert ("returned_to_deck" in knowledge) == (viewer is not None)
+        if viewer is not None:
+            assert set(knowledge["returned_to_deck"]) <= own[viewer]
+        text = json.dumps(full)
         for card_id in _hidden_from(state, viewer):
             assert f'"{card_id}"' not in text, (viewer, card_id)
         view = json.loads(text)
@@ -89,7 +100,12 @@ def test_random_games(players):
         state = eng.setup(players, {}, seed)
         log = []
         steps = 0
+        on_board: set[str] = set()
+        own: list[set[str]] = [set() for _ in range(players)]
         while not eng.is_over(state):
+            on_board.update(cid for row in state.rows for cid in row)
+            for s, hand in enumerate(state.hands):
+                own[s].update(hand)
             steps += 1
             assert steps < 500, "the game must end"
             seats = eng.to_act(state)
@@ -124,7 +140,7 @@ def test_random_games(players):
             assert json.dumps(eng.to_json(state), sort_keys=True) == before
 
             if state.phase in SIMULTANEOUS_PHASES or steps % 7 == 0:
-                _check_views(eng, state)
+                _check_views(eng, state, on_board, own)
 
             move = legal[rng.randbelow(len(legal))]
             state, events = eng.apply(state, seat, move)
@@ -135,7 +151,7 @@ def test_random_games(players):
                 data_json = json.loads(json.dumps(eng.to_json(state)))
                 assert eng.to_json(eng.from_json(data_json)) == eng.to_json(state)
 
-        _check_views(eng, state)
+        _check_views(eng, state, on_board, own)
         assert eng.to_act(state) == []
 
         # replay: same seed + same moves = same state

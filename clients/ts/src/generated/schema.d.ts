@@ -226,6 +226,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/board.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The board after ply N as you may see it, as PNG */
+        get: operations["get_board_png"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matches/{match_id}/board.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The board after ply N as you may see it, as SVG */
+        get: operations["get_board_svg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches/{match_id}/events/": {
         parameters: {
             query?: never;
@@ -476,6 +510,30 @@ export interface paths {
         get: operations["get_me"];
         put?: never;
         post?: never;
+        /**
+         * Erase your account (confirmed with your password)
+         * @description Your username becomes a tombstone (`deleted-` and 12 hex digits), your email and password go, your token is revoked and your open sockets close; pending invitations and quick-match requests are withdrawn, open matches left, your seats in running matches handed to a bot. Matches, records and ratings stay, showing the tombstone. Download your data first: `GET /api/v1/me/export`. docs/api.md.
+         */
+        delete: operations["erase_me"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download everything held on you: profile, ratings, records, matches
+         * @description One JSON document (a download: `Content-Disposition: attachment`). docs/api.md "Your data and leaving".
+         */
+        get: operations["export_me"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -619,6 +677,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your feed, kept open: one JSON event per line (NDJSON)
+         * @description First every event after last_event_id (the query parameter, or the Last-Event-ID header), then each new one as it happens; an empty line at once and after 20 s of silence (skip empty lines). Ends when the token is revoked. docs/feed.md.
+         */
+        get: operations["stream_feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -627,6 +705,130 @@ export interface components {
         AbortRequest: {
             /** @default  */
             reason?: string;
+        };
+        AnalysedDecision: {
+            ply: number;
+            seat: number;
+            played: components["schemas"]["Move"];
+            /** @description The best move found; the move played when nothing was lost. */
+            best: components["schemas"]["Move"];
+            /**
+             * Format: double
+             * @description Expected points ahead of the field, from the seat's view at that ply.
+             */
+            value_played: number;
+            /** Format: double */
+            value_best: number;
+            /** Format: double */
+            loss: number;
+            /** @description inaccuracy, mistake, blunder; null for a good move. */
+            label: string | null;
+            /** @description Legal moves the seat had. */
+            choices: number;
+        };
+        AnalysedSeat: {
+            seat: number;
+            decisions: number;
+            /** @description Decisions with more than one legal move. */
+            choices: number;
+            /**
+             * Format: double
+             * @description 0-100; null without a decision to make.
+             */
+            accuracy: number | null;
+            /**
+             * Format: double
+             * @description Points lost per decision with a choice.
+             */
+            mean_loss: number;
+            labels: components["schemas"]["LabelCounts"];
+            key_moments: components["schemas"]["KeyMoment"][];
+        };
+        /** @description The analysis without the match's id and game (a record's ``analysis`` section). */
+        Analysis: {
+            /**
+             * @description stopped: the CPU cap was reached (the later decisions are missing).
+             *
+             *     * `queued` - queued
+             *     * `running` - running
+             *     * `done` - done
+             *     * `stopped` - stopped
+             *     * `failed` - failed
+             */
+            status: components["schemas"]["Status8b9Enum"];
+            rules_version: string;
+            budget: components["schemas"]["AnalysisBudget"];
+            progress: components["schemas"]["AnalysisProgressBody"];
+            /** Format: double */
+            cpu_seconds: number;
+            thresholds: components["schemas"]["AnalysisThresholds"];
+            /** @description ISO 8601. */
+            requested_at: string;
+            /** @description ISO 8601. */
+            finished_at: string | null;
+            /** @description Once done or stopped. */
+            seats?: components["schemas"]["AnalysedSeat"][];
+            /** @description Once done or stopped, in ply order. */
+            decisions?: components["schemas"]["AnalysedDecision"][];
+            match_id: number;
+            game: string;
+        };
+        AnalysisBudget: {
+            /** @description Search iterations per decision. */
+            iterations: number;
+            /** @description Worlds the moves are compared in. */
+            samples: number;
+        };
+        AnalysisProgressBody: {
+            /** @description Decisions analysed. */
+            done: number;
+            /** @description Decisions in the match. */
+            total: number;
+            /** Format: double */
+            percent: number;
+        };
+        /** @description The analysis without the match's id and game (a record's ``analysis`` section). */
+        AnalysisSection: {
+            /**
+             * @description stopped: the CPU cap was reached (the later decisions are missing).
+             *
+             *     * `queued` - queued
+             *     * `running` - running
+             *     * `done` - done
+             *     * `stopped` - stopped
+             *     * `failed` - failed
+             */
+            status: components["schemas"]["Status8b9Enum"];
+            rules_version: string;
+            budget: components["schemas"]["AnalysisBudget"];
+            progress: components["schemas"]["AnalysisProgressBody"];
+            /** Format: double */
+            cpu_seconds: number;
+            thresholds: components["schemas"]["AnalysisThresholds"];
+            /** @description ISO 8601. */
+            requested_at: string;
+            /** @description ISO 8601. */
+            finished_at: string | null;
+            /** @description Once done or stopped. */
+            seats?: components["schemas"]["AnalysedSeat"][];
+            /** @description Once done or stopped, in ply order. */
+            decisions?: components["schemas"]["AnalysedDecision"][];
+        };
+        AnalysisThresholds: {
+            /**
+             * Format: double
+             * @description Smallest loss (points) so labelled.
+             */
+            inaccuracy: number;
+            /** Format: double */
+            mistake: number;
+            /** Format: double */
+            blunder: number;
+            /**
+             * Format: double
+             * @description accuracy = 100 * exp(-mean loss / accuracy_scale).
+             */
+            accuracy_scale: number;
         };
         Clock: {
             seat: number;
@@ -667,7 +869,17 @@ export interface components {
             /** @description Your position (default: lowest free). */
             creator_seat?: number | null;
             /** @description A preset name from GET /games/{game}/ ("realtime-10+30", "turn-based-3d", "none": the default), or {"preset", "timeout_policy"?: "takeover"|"forfeit", "takeover_bot"?}, or a custom {"kind": "realtime", "initial_seconds", "increment_seconds"} / {"kind": "turn_based", "days_per_move"}. */
-            time_control?: unknown;
+            time_control?: string | {
+                preset?: string;
+                /** @enum {string} */
+                timeout_policy?: "takeover" | "forfeit";
+                takeover_bot?: string;
+                /** @enum {string} */
+                kind?: "realtime" | "turn_based";
+                initial_seconds?: number;
+                increment_seconds?: number;
+                days_per_move?: number;
+            } | null;
         };
         /** @description A new match; unknown keys are refused (invalid_input, unknown_field). */
         CreatePrivateMatchRequest: {
@@ -691,7 +903,17 @@ export interface components {
             /** @description Your position (default: lowest free). */
             creator_seat?: number | null;
             /** @description A preset name from GET /games/{game}/ ("realtime-10+30", "turn-based-3d", "none": the default), or {"preset", "timeout_policy"?: "takeover"|"forfeit", "takeover_bot"?}, or a custom {"kind": "realtime", "initial_seconds", "increment_seconds"} / {"kind": "turn_based", "days_per_move"}. */
-            time_control?: unknown;
+            time_control?: string | {
+                preset?: string;
+                /** @enum {string} */
+                timeout_policy?: "takeover" | "forfeit";
+                takeover_bot?: string;
+                /** @enum {string} */
+                kind?: "realtime" | "turn_based";
+                initial_seconds?: number;
+                increment_seconds?: number;
+                days_per_move?: number;
+            } | null;
             /** @description Usernames to invite. */
             invite?: unknown;
         };
@@ -710,7 +932,7 @@ export interface components {
             status: string;
             to_act: number[];
             moves: components["schemas"]["LoggedMove"][];
-            view: unknown;
+            view: components["schemas"]["View"] | null;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description Every incident so far, in order. */
@@ -721,19 +943,51 @@ export interface components {
             title: string;
             players: components["schemas"]["PlayerRange"];
             /** @description JSON schema of the game's options. */
-            options: unknown;
+            options: {
+                [key: string]: unknown;
+            };
             /** @description Han: each map with its board file (spaces with coordinates, provinces with outlines, roads, alliances) and its dragon spaces. */
-            maps?: unknown;
+            maps?: {
+                [key: string]: unknown;
+            };
             /** @description What a client needs to draw the game: Han's canvas, colours and scoring track; Hansa's cities and colours, every card, the prosperity track with its multipliers, the profit and luxury tables (docs/api.md, the catalogue). */
-            drawing?: unknown;
+            drawing?: {
+                [key: string]: unknown;
+            };
             /** @description JSON Schema of the game's moves: a oneOf with a type discriminator, one branch per move type (the same as the Move components of this document). */
-            move_schema: unknown;
+            move_schema: {
+                [key: string]: unknown;
+            };
             rules_version: string;
             bot_kinds: string[];
             /** @description The time-control presets. */
-            time_controls: unknown;
+            time_controls: components["schemas"]["TimeControl"][];
             /** @description Each bot kind: description, search budget (null for random and greedy) and strength measured in this game (win rates, think time per move). */
-            bot_levels: unknown;
+            bot_levels: {
+                [key: string]: unknown;
+            }[];
+        };
+        /** @description A page of Game rows (docs/api.md, lists). */
+        GamePage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["Game"][];
+        };
+        GamePlayed: {
+            game: string;
+            /** @description Finished matches of the game. */
+            played: number;
+            wins: number;
         };
         Health: {
             /** @description "ok" or "unavailable" */
@@ -748,6 +1002,8 @@ export interface components {
             ply: number;
             seat: number;
             kind: components["schemas"]["IncidentKindEnum"];
+            /** @description The player it happened to; null for added time. */
+            user: string | null;
             bot_kind: string | null;
             seconds: number | null;
             /** Format: date-time */
@@ -787,6 +1043,22 @@ export interface components {
             /** Format: date-time */
             responded_at: string | null;
         };
+        /** @description A page of Invitation rows (docs/api.md, lists). */
+        InvitationPage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["Invitation"][];
+        };
         /**
          * @description Refuses keys the request does not define (400 ``invalid_input``, per-field code
          *     ``unknown_field``) instead of dropping them: a misspelt optional key such as
@@ -814,28 +1086,95 @@ export interface components {
             /** @description Seat to take (default: lowest free). */
             position?: number | null;
         };
+        KeyMoment: {
+            ply: number;
+            kind: components["schemas"]["KeyMomentKindEnum"];
+            /**
+             * Format: double
+             * @description The loss, or the change of the seat's value.
+             */
+            points: number;
+            /** @description inaccuracy, mistake, blunder; null for a good move. */
+            label: string | null;
+        };
+        /**
+         * @description * `loss` - loss
+         *     * `swing` - swing
+         * @enum {string}
+         */
+        KeyMomentKindEnum: "loss" | "swing";
+        LabelCounts: {
+            inaccuracy: number;
+            mistake: number;
+            blunder: number;
+        };
+        LeaderboardRow: {
+            game: string;
+            /**
+             * Format: double
+             * @description openskill's estimate of the skill.
+             */
+            mu: number;
+            /**
+             * Format: double
+             * @description Its uncertainty.
+             */
+            sigma: number;
+            /**
+             * Format: double
+             * @description mu - 3 sigma: what the leaderboard sorts by.
+             */
+            ordinal: number;
+            rated_matches: number;
+            rated_wins: number;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description 1 = the best ordinal of the game. */
+            rank: number;
+            username: string;
+            /** @description A bot kind's rated account (bot:<kind>). */
+            is_bot: boolean;
+        };
+        /** @description A page of LeaderboardRow rows (docs/api.md, lists). */
+        LeaderboardRowPage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["LeaderboardRow"][];
+        };
         LegalMoves: {
             seat: number;
             ply: number;
             to_act: number[];
             moves: components["schemas"]["Move"][];
         };
-        LoggedMove: {
-            ply: number;
-            seat: number;
-            /** @description Redacted for you while the match runs. */
-            move: unknown;
-            /** @description What the move caused, in order (objects with a type); while the match runs another seat's secret is replaced by a public stand-in (a pile draw without its card). */
-            events: unknown[];
-            /** Format: date-time */
-            created_at: string;
+        /** @description What the lobby knows of a match (games.lobby.selectors.private_info). */
+        LobbyInfo: {
+            /** @description Unlisted: seats by invite code or invitation only. */
+            private: boolean;
+            /** @description For the creator and the players of a private match; null otherwise. */
+            invite_code: string | null;
+            /** @description The id of this match's rematch, once proposed. */
+            rematch: number | null;
+            /** @description The match this one is the rematch of. */
+            rematch_of: number | null;
         };
-        MatchDetail: {
+        /** @description A match as a lobby action answers it: the detail, with its lobby facts. */
+        LobbyMatch: {
             id: number;
             game: string;
-            options: unknown;
+            options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["StatusEnum"];
+            status: components["schemas"]["Status408Enum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -856,30 +1195,85 @@ export interface components {
             finished_at: string | null;
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
-            time_control: unknown;
+            time_control: components["schemas"]["TimeControl"];
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description engine.view for your seat, or the spectator view. */
-            view: unknown;
+            view: components["schemas"]["View"] | null;
+            /** @description Resignations, timeouts, takeovers... */
+            incidents: components["schemas"]["Incident"][];
+            /** @description The seat a bot holds for you since your clock ran out (POST reclaim/ takes it back); null otherwise. */
+            reclaimable_seat: number | null;
+            lobby: components["schemas"]["LobbyInfo"];
+        };
+        LoggedMove: {
+            ply: number;
+            seat: number;
+            /** @description Redacted for you while the match runs. */
+            move: components["schemas"]["LoggedMoveBody"];
+            /** @description What the move caused, in order (objects with a type); while the match runs another seat's secret is replaced by a public stand-in (a pile draw without its card). */
+            events: components["schemas"]["Event"][];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A page of LoggedMove rows (docs/api.md, lists). */
+        LoggedMovePage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["LoggedMove"][];
+        };
+        MatchDetail: {
+            id: number;
+            game: string;
+            options: components["schemas"]["Options"];
+            players: number;
+            status: components["schemas"]["Status408Enum"];
+            /** @description Moves played so far. */
+            ply: number;
+            /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
+            to_act: number[];
+            seats: components["schemas"]["Seat"][];
+            your_seat: number | null;
+            /** @description sha256(seed), public from the start. */
+            seed_commitment: string;
+            /** @description Revealed once the match is finished or aborted. */
+            seed: string | null;
+            rules_version: string;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            abort_reason: string;
+            /** @description As stored: preset, kind, times, policy. */
+            time_control: components["schemas"]["TimeControl"];
+            /** @description Empty without a time control. */
+            clocks: components["schemas"]["Clock"][];
+            /** @description engine.view for your seat, or the spectator view. */
+            view: components["schemas"]["View"] | null;
             /** @description Resignations, timeouts, takeovers... */
             incidents: components["schemas"]["Incident"][];
             /** @description The seat a bot holds for you since your clock ran out (POST reclaim/ takes it back); null otherwise. */
             reclaimable_seat: number | null;
         };
-        MatchPage: {
-            count: number;
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-            results: components["schemas"]["MatchSummary"][];
-        };
         MatchSummary: {
             id: number;
             game: string;
-            options: unknown;
+            options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["StatusEnum"];
+            status: components["schemas"]["Status408Enum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -900,13 +1294,40 @@ export interface components {
             finished_at: string | null;
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
-            time_control: unknown;
+            time_control: components["schemas"]["TimeControl"];
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
+        };
+        /** @description A page of MatchSummary rows (docs/api.md, lists). */
+        MatchSummaryPage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["MatchSummary"][];
         };
         PlayerRange: {
             min: number;
             max: number;
+        };
+        Profile: {
+            username: string;
+            is_bot: boolean;
+            /** Format: date-time */
+            date_joined: string;
+            games_played: number;
+            wins: number;
+            games: components["schemas"]["GamePlayed"][];
+            ratings: components["schemas"]["Rating"][];
+            recent_matches: components["schemas"]["MatchSummary"][];
         };
         /**
          * @description Refuses keys the request does not define (400 ``invalid_input``, per-field code
@@ -919,8 +1340,22 @@ export interface components {
             game: unknown;
             /** @description Number of seats. */
             players: unknown;
-            options?: unknown;
-            time_control?: unknown;
+            /** @description Game options (see GET /games/{game}/). */
+            options?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description As POST /matches/ takes it. */
+            time_control?: string | {
+                preset?: string;
+                /** @enum {string} */
+                timeout_policy?: "takeover" | "forfeit";
+                takeover_bot?: string;
+                /** @enum {string} */
+                kind?: "realtime" | "turn_based";
+                initial_seconds?: number;
+                increment_seconds?: number;
+                days_per_move?: number;
+            } | null;
             /** @description {"min": number, "max": number} on openskill mu; either may be left out. */
             rating_range?: unknown;
         };
@@ -929,9 +1364,9 @@ export interface components {
             game: string;
             players: number;
             /** @description As the engine normalised them. */
-            options: unknown;
+            options: components["schemas"]["Options"];
             /** @description As stored: preset, kind, times, policy. */
-            time_control: unknown;
+            time_control: components["schemas"]["TimeControl"];
             /** @description On openskill mu; null: unbounded. */
             rating_range: components["schemas"]["RatingRange"];
             /**
@@ -950,11 +1385,135 @@ export interface components {
             /** Format: date-time */
             closed_at: string | null;
         };
+        /** @description A page of QuickMatchRequestRow rows (docs/api.md, lists). */
+        QuickMatchRequestRowPage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["QuickMatchRequestRow"][];
+        };
+        Rating: {
+            game: string;
+            /**
+             * Format: double
+             * @description openskill's estimate of the skill.
+             */
+            mu: number;
+            /**
+             * Format: double
+             * @description Its uncertainty.
+             */
+            sigma: number;
+            /**
+             * Format: double
+             * @description mu - 3 sigma: what the leaderboard sorts by.
+             */
+            ordinal: number;
+            rated_matches: number;
+            rated_wins: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RatingChange: {
+            match_id: number;
+            game: string;
+            seat: number;
+            rank: number;
+            /** Format: double */
+            mu_before: number;
+            /** Format: double */
+            sigma_before: number;
+            /** Format: double */
+            mu_after: number;
+            /** Format: double */
+            sigma_after: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A page of RatingChange rows (docs/api.md, lists). */
+        RatingChangePage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["RatingChange"][];
+        };
         RatingRange: {
             /** Format: double */
             min: number | null;
             /** Format: double */
             max: number | null;
+        };
+        Record: {
+            format: string;
+            format_version: number;
+            game: string;
+            rules_version: string;
+            players: number;
+            options: components["schemas"]["Options"];
+            time_control: components["schemas"]["TimeControl"];
+            seats: components["schemas"]["Seat"][];
+            seed: string;
+            seed_commitment: string;
+            initial_state_digest: string;
+            moves: components["schemas"]["RecordMove"][];
+            incidents: components["schemas"]["RecordIncident"][];
+            result: components["schemas"]["RecordResult"];
+            match: components["schemas"]["RecordMatch"];
+            /** @description With analysis=true only: the match's final analysis (docs/analysis.md), null when it has none. */
+            analysis?: components["schemas"]["AnalysisSection"] | null;
+        };
+        RecordIncident: {
+            ply: number;
+            seat: number;
+            kind: string;
+        };
+        RecordMatch: {
+            id: number;
+            /** @description ISO 8601. */
+            created_at: string | null;
+            /** @description ISO 8601. */
+            started_at: string | null;
+            /** @description ISO 8601. */
+            finished_at: string | null;
+        };
+        RecordMove: {
+            ply: number;
+            seat: number;
+            move: components["schemas"]["Move"];
+            /** @description sha256 of the state after the move. */
+            state_digest: string;
+        };
+        RecordResult: {
+            /** @description Per seat. */
+            scores: number[];
+            /** @description Per seat. */
+            ranks: number[];
+            winners: number[];
+            /** @description Per seat: where every point came from. */
+            breakdown: {
+                [key: string]: unknown;
+            }[];
+            /** @description Seats that resigned or forfeited, in order. */
+            forfeits: number[];
+            timeouts: number[];
         };
         Registration: {
             /** @description 3 to 30 characters: ASCII letters, digits, '.', '_' and '-'; unique regardless of case; NFKC-normalised. */
@@ -971,13 +1530,15 @@ export interface components {
             seat: number | null;
             /** @description The match has ended: everything is shown. */
             ended: boolean;
-            view: unknown;
+            view: components["schemas"]["View"];
             /** @description The move that led to this ply (null at ply 0). */
             move: components["schemas"]["LoggedMove"] | null;
             /** @description The full state, once ended. */
-            state?: unknown;
+            state?: {
+                [key: string]: unknown;
+            };
             /** @description Once ended: every seat's view, in seat order (the all-seeing picture). */
-            views?: unknown[];
+            views?: components["schemas"]["View"][];
         };
         /** @description Resigning; unknown keys are refused (invalid_input, unknown_field). */
         ResignRequest: {
@@ -996,16 +1557,25 @@ export interface components {
             /** @description Per seat. */
             ranks: number[];
             winners: number[];
-            /** @description Seats that resigned or forfeited (ranked last), first to go first: [{"seat", "kind", "ply"}]. */
-            forfeits: unknown;
-            /** @description Seats whose clock ran out: [{"seat", "kind", "ply"}]. */
-            timeouts: unknown;
+            /** @description Seats that resigned or forfeited (ranked last), first to go first. */
+            forfeits: components["schemas"]["ResultIncident"][];
+            /** @description Seats whose clock ran out. */
+            timeouts: components["schemas"]["ResultIncident"][];
+        };
+        ResultIncident: {
+            seat: number;
+            /** @description resign, forfeit, takeover or timeout. */
+            kind: string;
+            ply: number;
         };
         Seat: {
             position: number;
             kind: components["schemas"]["SeatKindEnum"];
+            /** @description The person who plays the seat; on a seat a bot took over from them, still that person (see taken_over_from). Null on a bot's own seat. */
             user: string | null;
             bot_kind: string | null;
+            /** @description On a bot seat: the person it was taken from (a timeout, an admin's hand-over, a resignation or a forfeit). Null otherwise. */
+            taken_over_from: string | null;
         };
         /**
          * @description * `human` - human
@@ -1020,9 +1590,13 @@ export interface components {
             /** @description 1 = best; equal ranks after the tie-breaks share. */
             rank: number;
             /** @description This seat's tie-break values, by the keys of tie_break_keys. */
-            tie_break: unknown;
+            tie_break: {
+                [key: string]: unknown;
+            };
             /** @description Where every point came from, per category. */
-            breakdown: unknown;
+            breakdown: {
+                [key: string]: unknown;
+            };
         };
         /** @description How to start a match with open seats. */
         StartRequest: {
@@ -1037,7 +1611,16 @@ export interface components {
          *     * `aborted` - aborted
          * @enum {string}
          */
-        StatusEnum: "open" | "active" | "scoring" | "finished" | "aborted";
+        Status408Enum: "open" | "active" | "scoring" | "finished" | "aborted";
+        /**
+         * @description * `queued` - queued
+         *     * `running` - running
+         *     * `done` - done
+         *     * `stopped` - stopped
+         *     * `failed` - failed
+         * @enum {string}
+         */
+        Status8b9Enum: "queued" | "running" | "done" | "stopped" | "failed";
         /** @description A move for your seat; unknown keys are refused (invalid_input, unknown_field). */
         SubmitMoveRequest: {
             /** @description The move, a JSON object as listed by GET legal-moves. */
@@ -1049,8 +1632,8 @@ export interface components {
             /** @description The ply of the logged move. */
             ply: number;
             seat: number;
-            move: unknown;
-            events: unknown[];
+            move: components["schemas"]["Move"];
+            events: components["schemas"]["Event"][];
             match: components["schemas"]["MatchDetail"];
         };
         TokenRequest: {
@@ -1063,7 +1646,6 @@ export interface components {
         };
         User: {
             readonly id: number;
-            /** @description 3 to 30 characters: ASCII letters, digits, '.', '_' and '-'. */
             readonly username: string;
             /** @description Empty when none was given. */
             readonly email: string;
@@ -1083,7 +1665,8 @@ export interface components {
             reason: string | null;
             message: string;
             plies_checked: number;
-            computed_result: unknown;
+            /** @description The result the record's moves lead to; null when they lead to none. */
+            computed_result: components["schemas"]["RecordResult"] | null;
         };
         /** @description Rule A: pay with 1-3 cards for 1-2 pieces, placed in order. */
         HanPlaceMove: {
@@ -1212,6 +1795,293 @@ export interface components {
         HansaMove: components["schemas"]["HansaKeepMove"] | components["schemas"]["HansaTradeMove"] | components["schemas"]["HansaParliamentMove"] | components["schemas"]["HansaStoreMove"] | components["schemas"]["HansaChooseStartMove"] | components["schemas"]["HansaFinalCardMove"];
         /** @description A move of the match's game, a JSON object with a type; GET legal-moves/ lists every legal one. */
         Move: components["schemas"]["HanMove"] | components["schemas"]["HansaMove"];
+        /** @description What one seat (or a spectator) of a Han match sees. */
+        HanView: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "han";
+            map: string;
+            variant: boolean;
+            players: number;
+            /** @description The reader's seat; null for a spectator. */
+            seat: number | null;
+            /** @description The seat to play; null once over. */
+            turn: number | null;
+            phase: string | null;
+            emperor: number;
+            /** @description Cards in each seat's hand. */
+            hand_sizes: number[];
+            pile_size: number;
+            /** @description The face-up display. */
+            display: string[];
+            discard: string[];
+            board: {
+                /** @description Each space: null when empty, else the piece on it. */
+                spaces: {
+                    [key: string]: {
+                        /** @enum {string} */
+                        kind: "house" | "fortification" | "market_place";
+                        seat: number;
+                    } | null;
+                };
+                /** @description Each province: emissaries per seat. */
+                emissaries: {
+                    [key: string]: number[];
+                };
+                /** @description Each province: market-place emissaries per seat. */
+                market_emissaries: {
+                    [key: string]: number[];
+                };
+                /** @description Provinces scored so far. */
+                scored: string[];
+            };
+            scores: number[];
+            /** @description Each seat's pieces left. */
+            supply: {
+                houses: number;
+                emissaries: number;
+                markers: number;
+            }[];
+            depletions: number;
+            final_round: boolean;
+            last_seat: number | null;
+            game_over: boolean;
+            end_reason: string | null;
+            /** @description The reader's own hand (a seated reader only). */
+            hand?: string[];
+            /** @description Every hand, once the game is over. */
+            hands?: string[][];
+            /** @description The pile, once the game is over (its top is its last card). */
+            pile?: string[];
+            /** @description What every player knows from the history (rules/han/README.md, "Public knowledge"). */
+            knowledge: {
+                /** @description Per seat, the cards everyone knows it holds (taken from the display and not played since). */
+                in_hand: string[][];
+                pile_may_hold: string[] | null;
+                /** @description The reader's own draws from the pile (a seated reader only). */
+                my_pile_draws?: string[];
+            };
+            result?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description The options of Han (han). */
+        HanOptions: {
+            /**
+             * @description default: border-disputes for 3-5 players, ways-of-diplomacy for 2
+             * @enum {string}
+             */
+            map?: "border-disputes" | "ways-of-diplomacy";
+            /**
+             * @description fortifications on Border Disputes, market places on Ways of Diplomacy
+             * @default false
+             */
+            variant?: boolean;
+        };
+        /** @description What one seat (or a spectator) of a Hansa match sees. */
+        HansaView: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "hansa";
+            /** @description The reader's seat; null for a spectator. */
+            viewer: number | null;
+            players: number;
+            round: number;
+            rounds: number;
+            phase: string;
+            over: boolean;
+            to_act: number[];
+            start_player: number;
+            current_seat: number | null;
+            turns_taken: number;
+            turns_per_player: number;
+            chooser: number | null;
+            /** @description Each city's place on the prosperity track. */
+            prosperity: {
+                [key: string]: {
+                    index: number;
+                    label: number;
+                    first: number;
+                    second_multiplier: number;
+                    third_multiplier: number;
+                };
+            };
+            prosperity_track_length: number;
+            prosperity_changes_this_round: number;
+            next_prosperity_change: number | null;
+            harbour_spaces: number;
+            spaces_per_city: number;
+            /** @description Each city's row of cards, with the luxury piece on each. */
+            rows: {
+                [key: string]: {
+                    card: {
+                        id: string;
+                        city: string;
+                        kind: string;
+                        trade_power: number;
+                        luxury: boolean;
+                        person: string | null;
+                    };
+                    piece: string | null;
+                }[];
+            };
+            decks: {
+                normal: number;
+                luxury: number;
+            };
+            bag: {
+                count: number;
+                /** @description Luxury pieces by colour. */
+                by_colour: {
+                    [key: string]: number;
+                };
+            };
+            seats: {
+                seat: number;
+                profit: number;
+                hand_size: number;
+                face_up: {
+                    id: string;
+                    city: string;
+                    kind: string;
+                    trade_power: number;
+                    luxury: boolean;
+                    person: string | null;
+                }[];
+                face_down_count: number;
+                /** @description Luxury pieces by colour. */
+                pieces: {
+                    [key: string]: number;
+                };
+                /** @description Luxury pieces by colour. */
+                stored: {
+                    [key: string]: number;
+                };
+                face_up_ships: number;
+                /** @description The reader's own (everyone's once over). */
+                hand?: {
+                    id: string;
+                    city: string;
+                    kind: string;
+                    trade_power: number;
+                    luxury: boolean;
+                    person: string | null;
+                }[];
+                /** @description The reader's own (everyone's once over). */
+                face_down?: {
+                    id: string;
+                    city: string;
+                    kind: string;
+                    trade_power: number;
+                    luxury: boolean;
+                    person: string | null;
+                }[];
+            }[];
+            simultaneous: {
+                choice: string;
+                chosen: number[];
+                waiting_for: number[];
+            } | null;
+            /** @description Each seat's points so far, by category. */
+            breakdown: {
+                [key: string]: unknown;
+            }[];
+            /** @description Your pending secret choice, as the move that made it. */
+            my_choice?: {
+                [key: string]: unknown;
+            };
+            /** @description Cards out of the game, once over. */
+            removed?: {
+                id: string;
+                city: string;
+                kind: string;
+                trade_power: number;
+                luxury: boolean;
+                person: string | null;
+            }[];
+            deck_contents?: {
+                normal: string[];
+                luxury: string[];
+            };
+            /** @description What every player knows from the history (rules/hansa/README.md, "Public knowledge"). */
+            knowledge: {
+                /** @description Per seat. */
+                seats: {
+                    /** @description Card ids everyone knows this seat holds. */
+                    in_hand: string[];
+                    /** @description Card ids everyone knows are in this seat's hand or face-down pile. */
+                    in_hand_or_face_down: string[];
+                }[];
+                /** @description The reader's own returned starting cards still in the deck (a seated reader only). */
+                returned_to_deck?: string[];
+            };
+            result?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description The options of The Queen of Hansa (hansa). */
+        HansaOptions: Record<string, never>;
+        /** @description Everything the reader's seat (or a spectator) may see of the match's game. */
+        View: components["schemas"]["HanView"] | components["schemas"]["HansaView"];
+        /** @description A match's options, as the engine normalised them (the game's catalogue schema). */
+        Options: components["schemas"]["HanOptions"] | components["schemas"]["HansaOptions"];
+        /** @description A time control as stored: {"preset": "none", "kind": "none"} without a clock (docs/clocks.md). */
+        TimeControl: {
+            /** @description The preset's name, or "custom". */
+            preset: string;
+            /** @enum {string} */
+            kind: "none" | "realtime" | "turn_based";
+            initial_seconds?: number;
+            increment_seconds?: number;
+            days_per_move?: number;
+            /** @enum {string} */
+            timeout_policy?: "takeover" | "forfeit";
+            takeover_bot?: string;
+        };
+        /** @description What a move caused (each game's README lists its events): a type and that event's facts. */
+        Event: {
+            type: string;
+            /** @description The seat concerned, when there is one. */
+            seat?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A logged move: a Move, or its public stand-in while the match runs (another seat's secret choice shows as {"type": "keep"}). */
+        LoggedMoveBody: {
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One event of your feed (docs/feed.md): id, kind and created_at, and the fields of its kind (your_turn: match_id, game, ply, seat, deadline; match_started: match_id, game, players; match_finished: match_id, game, status; invitation_received: invitation_id, match_id, inviter, is_rematch, position; matched: request_id, match_id, game, players). */
+        FeedEvent: {
+            /** @description Increasing; pass the last one you saw as last_event_id (or Last-Event-ID) when you reconnect. */
+            id: number;
+            /** @enum {string} */
+            kind: "your_turn" | "match_started" | "match_finished" | "invitation_received" | "matched";
+            /** Format: date-time */
+            created_at: string;
+            match_id?: number;
+            game?: string;
+            ply?: number;
+            seat?: number;
+            /**
+             * Format: date-time
+             * @description When your clock runs out; null without a clock.
+             */
+            deadline?: string | null;
+            players?: number;
+            /** @description finished or aborted. */
+            status?: string;
+            invitation_id?: number;
+            inviter?: string | null;
+            is_rematch?: boolean;
+            position?: number | null;
+            request_id?: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1223,7 +2093,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     register: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1254,7 +2127,10 @@ export interface operations {
     };
     get_token: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1293,7 +2169,10 @@ export interface operations {
     };
     revoke_token: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1328,7 +2207,14 @@ export interface operations {
     };
     list_games: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1340,7 +2226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"][];
+                    "application/json": components["schemas"]["GamePage"];
                 };
             };
             /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
@@ -1364,7 +2250,10 @@ export interface operations {
     };
     get_game: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 game: string;
@@ -1410,7 +2299,10 @@ export interface operations {
     };
     health: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1447,8 +2339,14 @@ export interface operations {
     invitations_retrieve: {
         parameters: {
             query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
                 /** @description pending, accepted, declined or withdrawn. */
                 status?: string;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path?: never;
@@ -1461,7 +2359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invitation"][];
+                    "application/json": components["schemas"]["InvitationPage"];
                 };
             };
             400: {
@@ -1484,7 +2382,10 @@ export interface operations {
     };
     invitations_accept_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 invitation_id: number;
@@ -1498,9 +2399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LobbyMatch"];
                 };
             };
             /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
@@ -1540,7 +2439,10 @@ export interface operations {
     };
     invitations_decline_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 invitation_id: number;
@@ -1595,10 +2497,12 @@ export interface operations {
     leaderboard_retrieve: {
         parameters: {
             query?: {
-                /** @description 1 to 100, default 20. */
+                /** @description Rows per page, 1 to 100; default 20. */
                 limit?: number;
-                /** @description 0 or more, default 0. */
+                /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -1613,9 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LeaderboardRowPage"];
                 };
             };
             400: {
@@ -1649,18 +2551,20 @@ export interface operations {
             query?: {
                 /** @description "han" or "hansa". */
                 game?: string;
-                /** @description 1 to 100, default 20. */
+                /** @description Rows per page, 1 to 100; default 20. */
                 limit?: number;
                 /** @description Only matches you sit in or created. */
                 mine?: boolean;
                 /** @description true: only active matches where your seat owes a decision now (see each row's to_act). */
                 my_turn?: boolean;
-                /** @description 0 or more, default 0. */
+                /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
                 /** @description Only open matches with a free seat. */
                 open?: boolean;
                 /** @description open, active, scoring, finished, aborted. */
                 status?: string;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path?: never;
@@ -1673,7 +2577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MatchPage"];
+                    "application/json": components["schemas"]["MatchSummaryPage"];
                 };
             };
             400: {
@@ -1696,7 +2600,10 @@ export interface operations {
     };
     create_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1743,7 +2650,10 @@ export interface operations {
     };
     get_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
                 "If-None-Match"?: string;
@@ -1800,7 +2710,10 @@ export interface operations {
     };
     abort_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -1866,7 +2779,10 @@ export interface operations {
     };
     get_analysis: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -1881,9 +2797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Analysis"];
                 };
             };
             202: {
@@ -1891,9 +2805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Analysis"];
                 };
             };
             400: {
@@ -1924,7 +2836,10 @@ export interface operations {
     };
     request_analysis: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -1939,9 +2854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Analysis"];
                 };
             };
             202: {
@@ -1949,9 +2862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Analysis"];
                 };
             };
             400: {
@@ -2004,11 +2915,151 @@ export interface operations {
             };
         };
     };
+    get_board_png: {
+        parameters: {
+            query?: {
+                /** @description 0 .. the match's ply; default the latest. */
+                ply?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: {
+                /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description No response body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_board_svg: {
+        parameters: {
+            query?: {
+                /** @description 0 .. the match's ply; default the latest. */
+                ply?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: {
+                /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description No response body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_events: {
         parameters: {
             query?: {
                 /** @description Default 0. */
                 since?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
@@ -2065,7 +3116,10 @@ export interface operations {
     };
     matches_invitations_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2084,7 +3138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invitation"][];
+                    "application/json": components["schemas"]["InvitationPage"];
                 };
             };
             400: {
@@ -2131,7 +3185,10 @@ export interface operations {
     };
     join_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2189,7 +3246,10 @@ export interface operations {
     };
     leave_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2252,7 +3312,10 @@ export interface operations {
     };
     get_legal_moves: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: {
                 /** @description The ETag of your last answer: 304 Not Modified (no body) while the match has not changed for you. */
                 "If-None-Match"?: string;
@@ -2317,7 +3380,10 @@ export interface operations {
     };
     matches_lobby_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2332,9 +3398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LobbyInfo"];
                 };
             };
             /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
@@ -2366,7 +3430,14 @@ export interface operations {
     };
     list_moves: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2381,10 +3452,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoggedMove"][];
+                    "application/json": components["schemas"]["LoggedMovePage"];
                 };
             };
-            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2413,7 +3483,10 @@ export interface operations {
     };
     submit_move: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2479,7 +3552,10 @@ export interface operations {
     };
     reclaim_seat: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2537,6 +3613,8 @@ export interface operations {
             query?: {
                 /** @description true: add the stored analysis (docs/analysis.md) as the record's "analysis" section, null where none is done. */
                 analysis?: boolean;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -2552,9 +3630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Record"];
                 };
             };
             /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
@@ -2594,7 +3670,10 @@ export interface operations {
     };
     matches_rematch_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2609,9 +3688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LobbyMatch"];
                 };
             };
             /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
@@ -2662,6 +3739,8 @@ export interface operations {
             query?: {
                 /** @description 0 .. the match's ply; default the latest. */
                 ply?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -2716,7 +3795,10 @@ export interface operations {
     };
     resign_seat: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2782,7 +3864,10 @@ export interface operations {
     };
     get_result: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2837,7 +3922,10 @@ export interface operations {
     };
     start_match: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 /** @description Match id. */
@@ -2903,7 +3991,10 @@ export interface operations {
     };
     get_me: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2937,9 +4028,117 @@ export interface operations {
             };
         };
     };
+    erase_me: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    export_me: {
+        parameters: {
+            query?: {
+                /** @description Only records of matches with a larger id (the previous page's `records_next_after`). */
+                records_after?: number;
+                /** @description At most this many records (all when left out). */
+                records_limit?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     private_matches_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2955,9 +4154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LobbyMatch"];
                 };
             };
             400: {
@@ -2988,7 +4185,10 @@ export interface operations {
     };
     private_matches_join_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3004,9 +4204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["LobbyMatch"];
                 };
             };
             400: {
@@ -3045,7 +4243,14 @@ export interface operations {
     };
     quick_match_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3057,7 +4262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuickMatchRequestRow"][];
+                    "application/json": components["schemas"]["QuickMatchRequestRowPage"];
                 };
             };
             /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
@@ -3081,7 +4286,10 @@ export interface operations {
     };
     quick_match_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3128,7 +4336,10 @@ export interface operations {
     };
     quick_match_destroy: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 request_id: number;
@@ -3182,7 +4393,10 @@ export interface operations {
     };
     records_verify_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3231,7 +4445,10 @@ export interface operations {
     };
     users_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
             header?: never;
             path: {
                 username: string;
@@ -3245,9 +4462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Profile"];
                 };
             };
             /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
@@ -3281,10 +4496,12 @@ export interface operations {
         parameters: {
             query?: {
                 game?: string;
-                /** @description 1 to 100, default 20. */
+                /** @description Rows per page, 1 to 100; default 20. */
                 limit?: number;
-                /** @description 0 or more, default 0. */
+                /** @description Rows to skip, 0 or more; default 0. */
                 offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -3299,9 +4516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["RatingChangePage"];
                 };
             };
             400: {
@@ -3341,6 +4556,8 @@ export interface operations {
                 game?: string;
                 /** @description At most this many, 1 to 10000. */
                 limit?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
             };
             header?: never;
             path: {
@@ -3355,7 +4572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/x-ndjson": string;
+                    "application/x-ndjson": components["schemas"]["Record"];
                 };
             };
             400: {
@@ -3375,6 +4592,61 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stream_feed: {
+        parameters: {
+            query?: {
+                /** @description The id of the last event you saw. */
+                last_event_id?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: {
+                /** @description The same, as a header (EventSource's name). */
+                "Last-Event-ID"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newline-delimited JSON, kept open: each line one FeedEvent (or empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["FeedEvent"];
+                };
+            };
+            /** @description A bad last_event_id (invalid_request), or a control character in the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid token (not_authenticated). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET (method_not_allowed). */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };

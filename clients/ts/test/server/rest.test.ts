@@ -45,7 +45,8 @@ describe("typed REST", needsServer, () => {
   it("reads the catalogue without a token", async () => {
     const anonymous = createRestClient({ baseUrl });
     const games = unwrap(await anonymous.GET("/api/v1/games/"));
-    assert.deepEqual(games.map((game) => game.game).sort(), ["han", "hansa"]);
+    assert.deepEqual(games.results.map((game) => game.game).sort(), ["han", "hansa"]);
+    assert.equal(games.count, 2);
   });
 
   it("turns an error into an ApiError with REST's code and status", async () => {

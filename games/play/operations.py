@@ -1,0 +1,41 @@
+"""The database side of the play socket's operations (games/play/connection.py), run in
+the hub's threads: each checks its rate limit, then calls the services and selectors REST
+uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.graphql.auth import user_for_token
+from games.matches import pushes, selectors, services
+from games.matches.play_announcements import announced_by_caller
+from infra import throttles
+
+
+def authenticate(token: Any, ident: str):
+    """The token's user and their password hash now (anonymous: None)."""
+    throttles.check(throttles.AUTH, ident)
+    user = user_for_token(token)
+    return user, (user.password if user.is_authenticated else None)
+
+
+def subscription(match_id: int, since: int | None, user, ident: str) -> dict:
+    throttles.check(throttles.read_scope(user), ident)
+    match = selectors.get_match(match_id)
+    start = pushes.since_for(match, since)
+    if start < match.ply:
+        match, state, moves = pushes.load_since(match_id, start)
+    else:
+        state, moves = selectors.state_of(match), []
+    return pushes.match_body(match, state, moves, user, start)
+
+
+def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) -> dict:
+    """Submit the move (committed when this returns) and build its pushes, one per seat
+    and one for spectators (``pushes.move_pushes``): the other web processes get them
+    instead of an announcement that would make each of them read the match."""
+    throttles.check(throttles.MOVE, ident)
+    with announced_by_caller(match_id):
+        submitted = services.submit_move(match_id=match_id, move=move, user=user,
+                                         expected_ply=expected)
+    return pushes.move_pushes(submitted.match, submitted.state, submitted.move)

@@ -1,0 +1,1 @@
+"""No models: the migrations alone describe the probe's table."""
