@@ -34,10 +34,14 @@ def test_the_analysis_of_a_decision_ignores_what_its_seat_cannot_see(game, playe
                                        wanted=4):
         judged = _analyse(engine, state, seat, ply)
         truth = json.dumps(engine.to_json(state))
+        view = engine.view(state, seat)
+        # really different states that the seat cannot tell apart: since the views carry
+        # public knowledge (issue 23), a swap of a card the seat saw returned to the deck
+        # changes its view, and such a "twin" is no twin for this property
         twins = [twin for twin in TWINS[game](state, seat, SeededRng(f"twin:{ply}"))
-                 if json.dumps(engine.to_json(twin)) != truth]
+                 if json.dumps(engine.to_json(twin)) != truth
+                 and engine.view(twin, seat) == view]
         for twin in twins:
-            assert engine.view(twin, seat) == engine.view(state, seat)
             assert _analyse(engine, twin, seat, ply) == judged
             checked += 1
     assert checked >= 4

@@ -746,16 +746,8 @@ export interface components {
         };
         /** @description The analysis without the match's id and game (a record's ``analysis`` section). */
         Analysis: {
-            /**
-             * @description stopped: the CPU cap was reached (the later decisions are missing).
-             *
-             *     * `queued` - queued
-             *     * `running` - running
-             *     * `done` - done
-             *     * `stopped` - stopped
-             *     * `failed` - failed
-             */
-            status: components["schemas"]["Status8b9Enum"];
+            /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
+            status: string;
             rules_version: string;
             budget: components["schemas"]["AnalysisBudget"];
             progress: components["schemas"]["AnalysisProgressBody"];
@@ -789,16 +781,8 @@ export interface components {
         };
         /** @description The analysis without the match's id and game (a record's ``analysis`` section). */
         AnalysisSection: {
-            /**
-             * @description stopped: the CPU cap was reached (the later decisions are missing).
-             *
-             *     * `queued` - queued
-             *     * `running` - running
-             *     * `done` - done
-             *     * `stopped` - stopped
-             *     * `failed` - failed
-             */
-            status: components["schemas"]["Status8b9Enum"];
+            /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
+            status: string;
             rules_version: string;
             budget: components["schemas"]["AnalysisBudget"];
             progress: components["schemas"]["AnalysisProgressBody"];
@@ -1088,7 +1072,8 @@ export interface components {
         };
         KeyMoment: {
             ply: number;
-            kind: components["schemas"]["KeyMomentKindEnum"];
+            /** @description loss or swing. */
+            kind: string;
             /**
              * Format: double
              * @description The loss, or the change of the seat's value.
@@ -1097,12 +1082,6 @@ export interface components {
             /** @description inaccuracy, mistake, blunder; null for a good move. */
             label: string | null;
         };
-        /**
-         * @description * `loss` - loss
-         *     * `swing` - swing
-         * @enum {string}
-         */
-        KeyMomentKindEnum: "loss" | "swing";
         LabelCounts: {
             inaccuracy: number;
             mistake: number;
@@ -1174,7 +1153,7 @@ export interface components {
             game: string;
             options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["Status408Enum"];
+            status: components["schemas"]["StatusEnum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -1237,7 +1216,7 @@ export interface components {
             game: string;
             options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["Status408Enum"];
+            status: components["schemas"]["StatusEnum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -1273,7 +1252,7 @@ export interface components {
             game: string;
             options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["Status408Enum"];
+            status: components["schemas"]["StatusEnum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -1611,16 +1590,7 @@ export interface components {
          *     * `aborted` - aborted
          * @enum {string}
          */
-        Status408Enum: "open" | "active" | "scoring" | "finished" | "aborted";
-        /**
-         * @description * `queued` - queued
-         *     * `running` - running
-         *     * `done` - done
-         *     * `stopped` - stopped
-         *     * `failed` - failed
-         * @enum {string}
-         */
-        Status8b9Enum: "queued" | "running" | "done" | "stopped" | "failed";
+        StatusEnum: "open" | "active" | "scoring" | "finished" | "aborted";
         /** @description A move for your seat; unknown keys are refused (invalid_input, unknown_field). */
         SubmitMoveRequest: {
             /** @description The move, a JSON object as listed by GET legal-moves. */
