@@ -105,8 +105,31 @@ def build(matches: int, active: int = 10) -> CostData:
     finally:
         celery_app.conf.task_always_eager = False
     longest = max(finished, key=lambda pk: Match.objects.get(pk=pk).ply)
+    _analysed(longest, hero)
     return CostData(hero=hero, token=token, friend=friend, friend_token=friend_token,
                     finished=finished, longest=longest, active=running)
+
+
+def _analysed(match_id: int, hero) -> None:
+    """A done analysis of the longest match under today's budget: a row per decision (the
+    figures do not change what reading them costs, so they are the move played, 0 lost)."""
+    from games.analysis.budget import current_budget, current_rules_version
+    from games.analysis.models import AnalysedDecision, Analysis
+
+    match = Match.objects.get(pk=match_id)
+    budget = current_budget()
+    analysis, created = Analysis.objects.get_or_create(
+        match=match, rules_version=current_rules_version(match.game),
+        iterations=budget.iterations, samples=budget.samples,
+        defaults={"status": "done", "decisions_total": match.ply,
+                  "decisions_done": match.ply, "requested_by": hero,
+                  "seats": [{"seat": seat, "accuracy": 90.0} for seat in range(match.players)]})
+    if created:
+        AnalysedDecision.objects.bulk_create(
+            AnalysedDecision(analysis=analysis, ply=row.ply, seat=row.seat, played=row.move,
+                             best=row.move, value_played=0.0, value_best=0.0, loss=0.0,
+                             choices=2, cpu_ms=0.0)
+            for row in match.moves.order_by("ply"))
 
 
 def delete() -> None:

@@ -47,6 +47,7 @@ import graphql_cost_data as cost_data  # noqa: E402
 from django.test import Client  # noqa: E402
 from graphql import parse  # noqa: E402
 
+from games.analysis.graphql import progress_of  # noqa: E402 - the per-push work itself
 from games.feed.selectors import events_after  # noqa: E402
 from games.graphql import field_weights, limits  # noqa: E402
 from games.graphql.cost_estimate import estimate  # noqa: E402
@@ -155,6 +156,7 @@ def probes(data: cost_data.CostData) -> list[Probe]:
         repeated("Query.replay", f"replay(matchId: {longest}) {{ ply state views }}", None, 5),
         repeated("Query.me", "me { username }", None, 10),
         repeated("Query.matchRecord", f"matchRecord(matchId: {longest})", None, 5),
+        repeated("Query.matchAnalysis", f"matchAnalysis(matchId: {longest})", None, 5),
         repeated("Query.verifyRecord", "verifyRecord(record: $r) { valid }", None, 5,
                  variables={"r": record}),
         repeated("Query.verifyRecord", "verifyRecord(record: $r) { valid }", None, 3,
@@ -210,7 +212,8 @@ def subscription_costs(data: cost_data.CostData, runs: int) -> dict[str, float]:
         return statistics.median(samples)
 
     return {"Subscription.matchUpdates": timed(lambda: _read(data.longest, data.hero, 0)),
-            "Subscription.myEvents": timed(lambda: events_after(data.hero, 0))}
+            "Subscription.myEvents": timed(lambda: events_after(data.hero, 0)),
+            "Subscription.analysisProgress": timed(lambda: progress_of(data.longest))}
 
 
 def heaviest_accepted(data: cost_data.CostData) -> dict[str, str]:

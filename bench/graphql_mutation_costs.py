@@ -130,6 +130,9 @@ def _setups(data: cost_data.CostData) -> dict[str, Setup]:
             "{ token errors { code } } }", {"u": cost_data.HERO, "p": cost_data.PASSWORD}, None),
         "Mutation.revokeToken": lambda: (
             "mutation { revokeToken { revoked errors { code } } }", {}, throwaway_token()),
+        "Mutation.requestAnalysis": lambda: (  # joins the analysis graphql_cost_data made
+            "mutation($id: ID!) { requestAnalysis(matchId: $id) { errors { code } } }",
+            {"id": data.longest}, token),
         "Mutation.deleteAccount": lambda: (
             "mutation($p: String!) { deleteAccount(password: $p) { deleted errors { code } } }",
             {"p": cost_data.PASSWORD}, leaver_token()),

@@ -16,7 +16,7 @@ from infra.observability import celery_signals  # noqa: F401 - connects request 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 #: the packages whose ``tasks`` module holds Celery tasks
-TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch"]
+TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch", "games.analysis"]
 
 app = Celery("game_service")
 app.config_from_object("django.conf:settings", namespace="CELERY")

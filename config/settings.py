@@ -372,6 +372,11 @@ ASYNC_HTTP_PATHS = (r"/api/v1/stream", r"/api/v1/users/[^/]+/records",
 CELERY_BOT_QUEUE = env_str("CELERY_BOT_QUEUE", "bots")
 CELERY_TASK_ROUTES = {"games.tasks.play_bot_turn": {"queue": CELERY_BOT_QUEUE}}
 CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE))
+# Post-game analyses (config/analysis_settings.py) run minutes each: their own queue, not in
+# CELERY_TASK_QUEUES, so bot turns, scoring and deadlines never wait behind one; a worker
+# of its own (`-Q analysis --concurrency=1`: scripts/run.sh, docker-compose.yml) serves it.
+CELERY_ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", "analysis")
+CELERY_TASK_ROUTES["games.analysis.tasks.*"] = {"queue": CELERY_ANALYSIS_QUEUE}
 # Threads, not prefork: Celery's Django fix-up closes the whole connection pool after each
 # task in a prefork child, which would bring back a new session per task. A bot turn is
 # short and waits on PostgreSQL; more cores are used by more worker processes.
@@ -393,7 +398,8 @@ GRAPHQL_EXPENSIVE_PER_PROCESS = env_int("GRAPHQL_EXPENSIVE_PER_PROCESS",
 # seconds a process takes the next one d x (1 - share) / share later at the earliest.
 GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))
 
-# HTTPS, the play socket, metrics and logs (LOGGING): their own modules (one job each).
+# The analysis, HTTPS, the play socket, metrics and logs (LOGGING): their own modules.
+from config.analysis_settings import *  # noqa: E402,F401,F403
 from config.https_settings import *  # noqa: E402,F401,F403
 from config.observability_settings import *  # noqa: E402,F401,F403
 from config.play_settings import *  # noqa: E402,F401,F403

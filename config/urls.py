@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("games.records.urls")),
     path("api/v1/", include("games.ratings.urls")),
+    path("api/v1/", include("games.analysis.urls")),
     path("api/v1/", include("games.lobby.urls")),
     path("api/v1/", include("games.quickmatch.urls")),
     path("api/v1/", include("games.leaving.urls")),

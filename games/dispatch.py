@@ -42,6 +42,8 @@ SWEEP_TASK = "games.tasks.sweep_stalled_matches"
 DEADLINE_TASK = "games.clocks.tasks.enforce_deadlines"
 CLOCK_SWEEP_TASK = "games.clocks.tasks.sweep_expired_clocks"
 PAIRING_TASK = "games.quickmatch.tasks.pair_waiting"
+ANALYSIS_TASK = "games.analysis.tasks.analyse_match"
+RATED_ANALYSIS_TASK = "games.analysis.tasks.analyse_rated_match"
 
 #: a broker hiccup: the publish is tried once more at once before it is given up (logged)
 _RETRY_POLICY = {"max_retries": 1, "interval_start": 0}

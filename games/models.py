@@ -6,6 +6,7 @@ importing them here registers them with the app. Code imports a model from its
 capability's module, not from here.
 """
 
+from games.analysis.models import AnalysedDecision, Analysis  # noqa: F401
 from games.clocks.models import Incident  # noqa: F401, E402 - after Match: it refers to it
 from games.feed.models import FeedEvent  # noqa: F401
 from games.lobby.models import Invitation, PrivateMatch, Rematch  # noqa: F401

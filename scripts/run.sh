@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Development server: migrate, seed, then three processes in the foreground, each
+# Development server: migrate, seed, then five processes in the foreground, each
 # restarted if it crashes (a worker that dies must not take the web server with it):
 #
 #   web     scripts/serve_web.sh: uvicorn, one process per core, HTTP + websockets (the
 #           production command)
 #   worker  Celery worker (both queues, CELERY_WORKER_CONCURRENCY threads)
+#   analyst Celery worker of the analysis queue alone, one analysis at a time
+#           (docs/analysis.md: analyses never share a worker with bot turns)
 #   beat    Celery beat (the periodic sweeps), its own process
 #   metrics the metrics endpoint (infra/observability/exporter.py) on 127.0.0.1:METRICS_PORT
 #           (9100): every web and worker process's metrics, never on the public port
 #
-# Ctrl-C (or TERM) stops all three. `make run` installs the venv and starts the services
+# Ctrl-C (or TERM) stops them all. `make run` installs the venv and starts the services
 # first; this script expects that.
 set -euo pipefail
 
@@ -35,9 +37,10 @@ export DEBUG="${DEBUG:-true}"
 # The processes, one function each: changing how one runs is a one-line change here.
 run_web()    { exec "$ROOT/scripts/serve_web.sh"; }
 run_worker() { exec "$BIN/celery" -A config worker -l info; }
+run_analyst() { exec "$BIN/celery" -A config worker -Q "${CELERY_ANALYSIS_QUEUE:-analysis}" --concurrency=1 -n "analyst@%h" -l info; }
 run_beat()   { exec "$BIN/celery" -A config beat -l info --schedule "$ROOT/.var/celery/beat-schedule"; }
 run_metrics() { exec "$BIN/python" -m infra.observability.exporter; }
-NAMES=(web worker beat metrics)
+NAMES=(web worker analyst beat metrics)
 
 # Every process writes its metrics here (prometheus-client's multiprocess mode); what an
 # earlier run left would be counted again, so its metric files go (only those: the
@@ -47,7 +50,7 @@ mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -type f -name '*.db' -delete
 
 # Migrations and seeding run as the database owner when DATABASE_OWNER_URL is set
-# (scripts/services.sh prints both URLs); the three processes connect as DATABASE_URL.
+# (scripts/services.sh prints both URLs); the processes connect as DATABASE_URL.
 # Seeding makes the superuser admin, which the runtime role may not (docs/operations.md).
 if [ -n "${DATABASE_OWNER_URL:-}" ]; then
     DATABASE_URL="$DATABASE_OWNER_URL" "$BIN/python" manage.py migrate --noinput

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
-from tests.games.support import TEST_BOT_QUEUE, TEST_QUEUE
+from tests.games.support import TEST_ANALYSIS_QUEUE, TEST_BOT_QUEUE, TEST_QUEUE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,20 +33,21 @@ def runtime_database_url() -> str:
 
 def purge_test_queue() -> None:
     with celery_app.connection_for_write() as conn:
-        for queue in (TEST_QUEUE, TEST_BOT_QUEUE):  # tasks left by earlier tests
+        for queue in (TEST_QUEUE, TEST_BOT_QUEUE, TEST_ANALYSIS_QUEUE):  # left by earlier tests
             conn.default_channel.queue_purge(queue)
 
 
 def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrency: int = 2,
                  include: tuple[str, ...] = (), env: dict | None = None,
                  level: str = "warning", celery_options: tuple[str, ...] = (),
-                 ) -> subprocess.Popen:
+                 queues: tuple[str, ...] = (TEST_QUEUE, TEST_BOT_QUEUE)) -> subprocess.Popen:
     """Start ``celery worker`` on both test queues (scoring and bot turns, as in
-    production) in its own session, so its whole process group can be signalled. The
+    production; ``queues`` names others, e.g. the analysis queue for an analysis worker)
+    in its own session, so its whole process group can be signalled. The
     production pool by default (threads, CELERY_WORKER_POOL), and no other option than
     scripts/run.sh and docker-compose.yml give: the configuration decides the rest."""
     command = [sys.executable, "-m", "celery", *celery_options, "-A", "config", "worker",
-               "-Q", f"{TEST_QUEUE},{TEST_BOT_QUEUE}",
+               "-Q", ",".join(queues),
                f"--pool={pool}", f"--concurrency={concurrency}",
                "-l", level, "-n", f"{name}-{os.getpid()}@%h"]
     for module in include:
@@ -57,6 +58,7 @@ def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrenc
         "CELERY_BROKER_URL": celery_app.conf.broker_url,
         "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
         "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,
+        "CELERY_ANALYSIS_QUEUE": TEST_ANALYSIS_QUEUE,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "REDIS_URL": settings.REDIS_URL,
         "DATABASE_OWNER_URL": "",  # tests/settings.py: connect as DATABASE_URL's role

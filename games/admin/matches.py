@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.admin import glance as admin_glance
+from games.admin.analysis_panel import analysis_context
 from games.boards import selectors as board_selectors
 from games.boards.errors import NoBoardDrawing
 from games.clocks import services as clock_services
@@ -318,4 +319,6 @@ class MatchAdmin(admin.ModelAdmin):
             "board_svg": mark_safe(board_svg) if board_svg else None,  # noqa: S308
             "move_json": json.dumps(move, sort_keys=True) if move is not None else "",
         }
+        if match.status == MatchStatus.FINISHED:  # analyses are of finished matches only
+            context.update(analysis_context(match, engine, state, ply, names))
         return TemplateResponse(request, "admin/games/match/replay.html", context)

@@ -5,7 +5,6 @@ reclaim), reads through the selectors; their errors carry the API's stable codes
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -23,23 +22,14 @@ from games.api.polled import CONDITIONAL, polled_response
 from games.clocks import services as clock_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
-from games.matches import errors, selectors
+from games.matches import parsing, selectors
 from games.matches import services as match_services
 from games.matches.setup_checks import bot_seats_by_position
 from infra.api_views import ApiView
 
 
 def _flag(request, name: str) -> bool | None:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return None
-    value = raw.strip().lower()
-    if value in {"1", "true", "yes", "on"}:
-        return True
-    if value in {"0", "false", "no", "off"}:
-        return False
-    raise errors.InvalidRequest(_("%(name)s must be true or false.") % {"name": name},
-                                details={name: raw[:20]})
+    return parsing.parse_flag(request.query_params.get(name), name)
 
 
 def detail_body(match, user) -> dict:

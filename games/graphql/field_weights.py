@@ -58,6 +58,9 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     # 18 and scaled by matchRecord's time in the same run: docs/capacity.md); each record
     # of its page is a matchRecord's work
     "Query.myData": Weight(800, item=322),
+    # the analysis of a 131-ply Han game (bench/graphql_field_costs.py's probes, timed at a
+    # load of 10-15: higher than the rest of this table's)
+    "Query.matchAnalysis": Weight(550),  # 27.5: the analysis and a row per decision
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -106,10 +109,12 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.proposeRematch": Weight(233),  # 11.6
     "Mutation.requestQuickMatch": Weight(142),  # 7.1
     "Mutation.cancelQuickMatch": Weight(61),  # 3.0
+    "Mutation.requestAnalysis": Weight(445),  # 22.2 (load 10-15): the match locked, joined
     "Mutation.deleteAccount": Weight(954),  # 47.7 (scaled as myData): leaves a match too
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(116),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(130),  # 6.5: a page of the feed
+    "Subscription.analysisProgress": Weight(280),  # 14.0 (load 10-15): the match, its analysis
 }
 
 #: fields that hash a password (PBKDF2, hundreds of milliseconds by design, the point of
@@ -161,6 +166,7 @@ LIST_SIZES: dict[str, int] = {
     "LobbyMatchPayload.errors": 5,
     "MatchPayload.errors": 5,
     "QuickMatchPayload.errors": 5,
+    "AnalysisPayload.errors": 5,
     "RevokeTokenPayload.errors": 5,
     "SubmitMovePayload.errors": 5,
 }

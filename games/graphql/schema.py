@@ -11,6 +11,7 @@ from __future__ import annotations
 import strawberry
 from strawberry.tools import merge_types
 
+from games.analysis.graphql import AnalysisMutations, AnalysisQueries, AnalysisSubscriptions
 from games.feed.graphql import FeedSubscriptions
 from games.graphql.concurrency import ExpensiveOperations
 from games.graphql.errors import ServiceErrorCodes
@@ -41,12 +42,14 @@ class GameSchema(strawberry.Schema):
             super().process_errors(unexpected, execution_context)
 
 
-#: each capability (records, ratings, the lobby, the feed, leaving) brings its own fields
+#: each capability (records, ratings, the lobby, the feed, leaving, analysis) brings its own
+#: fields
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
-                                     QuickMatchQueries, LeavingQueries))
+                                     QuickMatchQueries, LeavingQueries, AnalysisQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
-                                        LeavingMutations))
-AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions))
+                                        LeavingMutations, AnalysisMutations))
+AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
+                                                AnalysisSubscriptions))
 
 schema = GameSchema(
     query=AllQueries,

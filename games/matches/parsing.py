@@ -80,3 +80,17 @@ def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
         raise errors.InvalidPly(_("%(name)s must be a whole number from 0 to %(max)s.")
                                 % {"name": name, "max": upper}, details={name: ply, "max": upper})
     return ply
+
+
+def parse_flag(raw: Any, name: str) -> bool | None:
+    """A yes/no query parameter: None when absent or empty, else True or False, or
+    InvalidRequest (400) for anything else."""
+    if raw is None or raw == "":
+        return None
+    value = str(raw).strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise errors.InvalidRequest(_("%(name)s must be true or false.") % {"name": name},
+                                details={name: str(raw)[:20]})

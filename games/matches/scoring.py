@@ -10,10 +10,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games.clocks.outcome import final_result
+from games.dispatch import RATED_ANALYSIS_TASK, enqueue
 from games.matches.follow_up import schedule_follow_up
 from games.matches.guards import lock_match
 from games.matches.models import MatchStatus, Result
@@ -62,7 +64,9 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     match.to_act = []
     match.finished_at = match.finished_at or timezone.now()
     match.save(update_fields=["state", "status", "to_act", "finished_at", "updated_at"])
-    rate_match(match)  # in this transaction: results and ratings land together, once
+    rated = rate_match(match)  # in this transaction: results and ratings land together, once
+    if rated and settings.ANALYSE_RATED_MATCHES:  # docs/analysis.md
+        transaction.on_commit(lambda: enqueue(RATED_ANALYSIS_TASK, match.pk), robust=True)
     schedule_follow_up(match, None)
     return True
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 from django.utils.translation import gettext as _
 
+from games.analysis.selectors import analysis_section
 from games.clocks.models import Incident, IncidentKind
 from games.clocks.outcome import forfeit_order
 from games.clocks.presets import NONE
@@ -103,9 +104,14 @@ def build_record(match: Match) -> dict:
     }
 
 
-def record_of(match_id: Any) -> dict:
-    """The record of the match with ``match_id``. Raises MatchNotFound, NotFinished."""
-    return build_record(selectors.get_match(match_id))
+def record_of(match_id: Any, *, with_analysis: bool = False) -> dict:
+    """The record of the match with ``match_id``; ``with_analysis`` adds its ``analysis``
+    section. Raises MatchNotFound, NotFinished."""
+    match = selectors.get_match(match_id)
+    record = build_record(match)
+    if with_analysis:
+        record["analysis"] = analysis_section(match)
+    return record
 
 
 def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any = None,
@@ -142,10 +148,14 @@ def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any 
     return list(matches.order_by("pk").values_list("pk", flat=True)[:count])
 
 
-def records_of(ids: list[int]) -> list[dict]:
+def records_of(ids: list[int], with_analysis: bool = False) -> list[dict]:
     """The records of the finished matches ``ids`` (a chunk of ``user_record_ids``), in
     that order; a match that is no longer there is skipped. Five statements whatever the
     number of matches: the matches, their seats with users, moves, results, incidents."""
     by_id = {match.pk: match for match in Match.objects.filter(pk__in=ids)
              .prefetch_related(selectors.SEATS_WITH_USERS, *RECORD_ROWS)}
-    return [build_record(by_id[match_id]) for match_id in ids if match_id in by_id]
+    records = [build_record(by_id[match_id]) for match_id in ids if match_id in by_id]
+    if with_analysis:  # two statements per match more, only when asked
+        for record in records:
+            record["analysis"] = analysis_section(by_id[record["match"]["id"]])
+    return records

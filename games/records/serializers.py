@@ -3,6 +3,7 @@ views answer games.records.selectors' documents as they are; docs/records.md).""
 
 from rest_framework import serializers
 
+from games.analysis.serializers import AnalysisSectionSerializer
 from games.api.openapi import MoveField, ObjectField, OptionsField, TimeControlField
 from games.api.serializers import SeatSerializer
 
@@ -54,6 +55,9 @@ class RecordSerializer(serializers.Serializer):
     incidents = RecordIncidentSerializer(many=True)
     result = RecordResultSerializer()
     match = RecordMatchSerializer()
+    analysis = AnalysisSectionSerializer(
+        required=False, allow_null=True, help_text="With analysis=true only: the match's "
+        "final analysis (docs/analysis.md), null when it has none.")
 
 
 class VerdictSerializer(serializers.Serializer):

@@ -116,7 +116,8 @@ def main() -> None:
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not directory:
         raise SystemExit("exporter: PROMETHEUS_MULTIPROC_DIR is not set (docs/operations.md)")
-    queues = [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_BOT_QUEUE]
+    queues = [settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_BOT_QUEUE,
+              settings.CELERY_ANALYSIS_QUEUE]
     app = make_wsgi_app(registry(directory, settings.CELERY_BROKER_URL, queues))
     host, port = settings.METRICS_HOST, settings.METRICS_PORT
     server = make_server(host, port, app, server_class=_ThreadingServer,

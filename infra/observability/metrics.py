@@ -37,9 +37,12 @@ TASK_WAIT_SECONDS = Histogram(
     "celery_task_wait_seconds",
     "Time from a task's publication to the start of its run, by queue and task.",
     ["queue", "task"], buckets=FAST_BUCKETS)
+#: a task's run: milliseconds for a bot turn or the scoring, minutes for a post-game
+#: analysis (games/analysis/, its own queue), which FAST_BUCKETS would put all past 10 s
+RUN_BUCKETS = (*FAST_BUCKETS, 30.0, 60.0, 120.0, 300.0, 600.0)
 TASK_RUN_SECONDS = Histogram(
     "celery_task_run_seconds", "Time a task ran, by queue, task and outcome.",
-    ["queue", "task", "outcome"], buckets=FAST_BUCKETS)
+    ["queue", "task", "outcome"], buckets=RUN_BUCKETS)
 OPEN_SOCKETS = Gauge(
     "websocket_connections_open", "Websockets open now, by kind (play, graphql).",
     ["socket"], multiprocess_mode="livesum")

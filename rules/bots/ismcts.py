@@ -315,16 +315,21 @@ class IsmctsSearch:
         return best
 
     def _rollout(self, state) -> list[float]:
-        engine, rng = self.engine, self.rng
-        depth = self.budget.rollout_depth
-        plies = 0
-        while not engine.is_over(state) and (depth is None or plies < depth):
-            mover = engine.to_act(state)[0]
-            state, _ = engine.apply(state, mover, engine.playout_move(state, mover, rng))
-            plies += 1
-        if engine.is_over(state):
-            return [float(score) for score in engine.result(state)["scores"]]
-        return engine.estimate_scores(state)
+        return play_out(self.engine, state, self.rng, self.budget.rollout_depth)
+
+
+def play_out(engine: Engine, state, rng: SeededRng, depth: int | None) -> list[float]:
+    """A rollout: ``engine.playout_move`` for at most ``depth`` plies (None: to the end),
+    then the final scores, or ``engine.estimate_scores`` where the game goes on. Also the
+    post-game analysis's judge of a move (rules/analysis/search.py)."""
+    plies = 0
+    while not engine.is_over(state) and (depth is None or plies < depth):
+        mover = engine.to_act(state)[0]
+        state, _ = engine.apply(state, mover, engine.playout_move(state, mover, rng))
+        plies += 1
+    if engine.is_over(state):
+        return [float(score) for score in engine.result(state)["scores"]]
+    return engine.estimate_scores(state)
 
 
 def choose_ismcts_move(engine: Engine, view: dict, legal_moves: list[dict], seat: int,

@@ -1,4 +1,4 @@
-"""scripts/run.sh (what `make run` runs) supervises web, worker and beat (issue 9).
+"""scripts/run.sh (what `make run` runs) supervises web, worker, analyst and beat (issue 9, 24).
 
 Before, the worker ran beat embedded (`worker -B`) and the script's `wait -n` stopped the
 web server as soon as the worker died. Now each crashed process is started again on its
@@ -21,7 +21,7 @@ from django.db import connection
 
 from config.celery import app as celery_app
 from tests.fault.conftest import report, wait_for
-from tests.games.support import TEST_QUEUE
+from tests.games.support import TEST_ANALYSIS_QUEUE, TEST_QUEUE
 from tests.workers import ROOT, purge_test_queue, runtime_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,6 +76,7 @@ def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path
         "DATABASE_OWNER_URL": owner_url,
         "CELERY_BROKER_URL": celery_app.conf.broker_url,
         "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
+        "CELERY_ANALYSIS_QUEUE": TEST_ANALYSIS_QUEUE,
         "REDIS_URL": settings.REDIS_URL,
     }
     log_path = tmp_path / "run.log"
@@ -91,18 +92,19 @@ def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path
 
         def up() -> bool:
             assert run.poll() is None, "run.sh exited:\n" + run_log()
-            return (_healthy(port) and _one(run.pid, "config worker") is not None
+            return (_healthy(port) and _one(run.pid, "config worker -l") is not None
+                    and _one(run.pid, "config worker -Q") is not None  # the analyses' own
                     and _one(run.pid, "config beat") is not None)
 
         wait_for(up, 90, "web, worker and beat up")
-        worker, beat = _one(run.pid, "config worker"), _one(run.pid, "config beat")
+        worker, beat = _one(run.pid, "config worker -l"), _one(run.pid, "config beat")
 
         os.kill(worker, signal.SIGKILL)
         killed = time.monotonic()
         for _ in range(5):
             assert _healthy(port), "the web server went down with the worker:\n" + run_log()
             time.sleep(0.3)
-        wait_for(lambda: _one(run.pid, "config worker") not in (None, worker), 30,
+        wait_for(lambda: _one(run.pid, "config worker -l") not in (None, worker), 30,
                  "a new worker")
         report("run.sh: worker killed -> new worker process", time.monotonic() - killed)
 

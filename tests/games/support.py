@@ -22,6 +22,7 @@ TEST_SEED = "seed-7f3a9c1e5b2d4f60"
 #: where test tasks go: never the development worker's Redis db and queues
 TEST_QUEUE = "test_games"
 TEST_BOT_QUEUE = "test_bots"
+TEST_ANALYSIS_QUEUE = "test_analysis"
 
 
 def isolate_test_celery() -> None:
@@ -31,7 +32,8 @@ def isolate_test_celery() -> None:
     base = settings.REDIS_URL.rsplit("/", 1)[0]
     celery_app.conf.broker_url = f"{base}/5"
     celery_app.conf.task_default_queue = TEST_QUEUE
-    celery_app.conf.task_routes = {"games.tasks.play_bot_turn": {"queue": TEST_BOT_QUEUE}}
+    celery_app.conf.task_routes = {"games.tasks.play_bot_turn": {"queue": TEST_BOT_QUEUE},
+                                   "games.analysis.tasks.*": {"queue": TEST_ANALYSIS_QUEUE}}
 
 
 @contextlib.contextmanager

@@ -208,6 +208,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/analysis/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished match's analysis: 200 with the result, 202 with progress */
+        get: operations["get_analysis"];
+        put?: never;
+        /** Request the analysis of a finished match (a player of it, or an admin) */
+        post: operations["request_analysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches/{match_id}/board.png": {
         parameters: {
             query?: never;
@@ -688,6 +706,114 @@ export interface components {
             /** @default  */
             reason?: string;
         };
+        AnalysedDecision: {
+            ply: number;
+            seat: number;
+            played: components["schemas"]["Move"];
+            /** @description The best move found; the move played when nothing was lost. */
+            best: components["schemas"]["Move"];
+            /**
+             * Format: double
+             * @description Expected points ahead of the field, from the seat's view at that ply.
+             */
+            value_played: number;
+            /** Format: double */
+            value_best: number;
+            /** Format: double */
+            loss: number;
+            /** @description inaccuracy, mistake, blunder; null for a good move. */
+            label: string | null;
+            /** @description Legal moves the seat had. */
+            choices: number;
+        };
+        AnalysedSeat: {
+            seat: number;
+            decisions: number;
+            /** @description Decisions with more than one legal move. */
+            choices: number;
+            /**
+             * Format: double
+             * @description 0-100; null without a decision to make.
+             */
+            accuracy: number | null;
+            /**
+             * Format: double
+             * @description Points lost per decision with a choice.
+             */
+            mean_loss: number;
+            labels: components["schemas"]["LabelCounts"];
+            key_moments: components["schemas"]["KeyMoment"][];
+        };
+        /** @description The analysis without the match's id and game (a record's ``analysis`` section). */
+        Analysis: {
+            /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
+            status: string;
+            rules_version: string;
+            budget: components["schemas"]["AnalysisBudget"];
+            progress: components["schemas"]["AnalysisProgressBody"];
+            /** Format: double */
+            cpu_seconds: number;
+            thresholds: components["schemas"]["AnalysisThresholds"];
+            /** @description ISO 8601. */
+            requested_at: string;
+            /** @description ISO 8601. */
+            finished_at: string | null;
+            /** @description Once done or stopped. */
+            seats?: components["schemas"]["AnalysedSeat"][];
+            /** @description Once done or stopped, in ply order. */
+            decisions?: components["schemas"]["AnalysedDecision"][];
+            match_id: number;
+            game: string;
+        };
+        AnalysisBudget: {
+            /** @description Search iterations per decision. */
+            iterations: number;
+            /** @description Worlds the moves are compared in. */
+            samples: number;
+        };
+        AnalysisProgressBody: {
+            /** @description Decisions analysed. */
+            done: number;
+            /** @description Decisions in the match. */
+            total: number;
+            /** Format: double */
+            percent: number;
+        };
+        /** @description The analysis without the match's id and game (a record's ``analysis`` section). */
+        AnalysisSection: {
+            /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
+            status: string;
+            rules_version: string;
+            budget: components["schemas"]["AnalysisBudget"];
+            progress: components["schemas"]["AnalysisProgressBody"];
+            /** Format: double */
+            cpu_seconds: number;
+            thresholds: components["schemas"]["AnalysisThresholds"];
+            /** @description ISO 8601. */
+            requested_at: string;
+            /** @description ISO 8601. */
+            finished_at: string | null;
+            /** @description Once done or stopped. */
+            seats?: components["schemas"]["AnalysedSeat"][];
+            /** @description Once done or stopped, in ply order. */
+            decisions?: components["schemas"]["AnalysedDecision"][];
+        };
+        AnalysisThresholds: {
+            /**
+             * Format: double
+             * @description Smallest loss (points) so labelled.
+             */
+            inaccuracy: number;
+            /** Format: double */
+            mistake: number;
+            /** Format: double */
+            blunder: number;
+            /**
+             * Format: double
+             * @description accuracy = 100 * exp(-mean loss / accuracy_scale).
+             */
+            accuracy_scale: number;
+        };
         Clock: {
             seat: number;
             /** @description Time left, counted down to now. */
@@ -943,6 +1069,23 @@ export interface components {
         JoinRequest: {
             /** @description Seat to take (default: lowest free). */
             position?: number | null;
+        };
+        KeyMoment: {
+            ply: number;
+            /** @description loss or swing. */
+            kind: string;
+            /**
+             * Format: double
+             * @description The loss, or the change of the seat's value.
+             */
+            points: number;
+            /** @description inaccuracy, mistake, blunder; null for a good move. */
+            label: string | null;
+        };
+        LabelCounts: {
+            inaccuracy: number;
+            mistake: number;
+            blunder: number;
         };
         LeaderboardRow: {
             game: string;
@@ -1313,6 +1456,8 @@ export interface components {
             incidents: components["schemas"]["RecordIncident"][];
             result: components["schemas"]["RecordResult"];
             match: components["schemas"]["RecordMatch"];
+            /** @description With analysis=true only: the match's final analysis (docs/analysis.md), null when it has none. */
+            analysis?: components["schemas"]["AnalysisSection"] | null;
         };
         RecordIncident: {
             ply: number;
@@ -2602,6 +2747,144 @@ export interface operations {
             };
         };
     };
+    get_analysis: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    request_analysis: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     get_board_png: {
         parameters: {
             query?: {
@@ -3298,6 +3581,8 @@ export interface operations {
     matches_record_retrieve: {
         parameters: {
             query?: {
+                /** @description true: add the stored analysis (docs/analysis.md) as the record's "analysis" section, null where none is done. */
+                analysis?: boolean;
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
                 lang?: "en" | "de";
             };
@@ -4235,6 +4520,8 @@ export interface operations {
             query?: {
                 /** @description Only matches with a larger id (resume an export). */
                 after?: number;
+                /** @description true: add the stored analysis (docs/analysis.md) as the record's "analysis" section, null where none is done. */
+                analysis?: boolean;
                 /** @description Only "han" or "hansa". */
                 game?: string;
                 /** @description At most this many, 1 to 10000. */

@@ -1,0 +1,202 @@
+"""Can the post-game analysis be trusted? Two checks on bot-only games (docs/analysis.md).
+
+1. **Levels** (``--level-games`` two-player games per game): every pair of the five bot
+   kinds plays in turn (seats rotated), each game is analysed, and the mean loss per
+   decision (decisions with a choice) of each kind is printed with a 95% interval. The
+   analysis is trusted when it orders the kinds as their strength does:
+   random > greedy > easy > medium > hard.
+2. **Equals** (``--equal-games`` two-player games per game, medium against medium, each
+   seat with its own random numbers): the share of decided games with different
+   accuracies won by the seat the analysis rates more accurate, with a Wilson 95%
+   interval. Trusted at 65% or more; a test between unequal bots would pass by strength
+   alone, which is why both seats are equals.
+
+Games and analyses run exactly as in the service: bots get their seat's view only
+(``rules.bots.bot_rng``), the analysis gets each decision's view only
+(``rules.analysis``), seeded from the game's seed, the ply and the seat.
+
+    .venv/bin/python bench/analysis_validity.py                      # full size (slow)
+    nice -n 5 .venv/bin/python bench/analysis_validity.py --level-games 20 --equal-games 30 \
+        --iterations 100 --samples 16 --workers 2 --log bench/results/analysis-validity.jsonl
+    .venv/bin/python bench/analysis_validity.py --cost          # one 2p Han + one 4p Hansa
+
+``--cost`` analyses a two-player Han and a four-player Hansa game of hard bots and prints
+the wall time and CPU per decision (the one-worker figure of docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot_strength import mean_ci, wilson  # noqa: E402 - bench/ is the script folder
+
+from rules import get_engine  # noqa: E402
+from rules.analysis import (  # noqa: E402
+    AnalysisBudget,
+    analyse_decision,
+    decision_key,
+    iter_decisions,
+    seat_summary,
+    thresholds_for,
+)
+from rules.bots import bot_rng, get_bot  # noqa: E402
+
+LEVELS = ("random", "greedy", "easy", "medium", "hard")
+PAIRS = list(itertools.combinations(LEVELS, 2))
+
+
+def play(game: str, kinds: list[str], seed: str) -> tuple[list, dict]:
+    """A bot-only game: its log ``[(seat, move)]`` and its result."""
+    engine = get_engine(game)
+    state = engine.setup(len(kinds), None, seed)
+    log, ply = [], 0
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        move = get_bot(kinds[seat])(engine, engine.view(state, seat),
+                                    engine.legal_moves(state, seat), seat,
+                                    bot_rng(seed, ply, seat))
+        state, _ = engine.apply(state, seat, move)
+        log.append((seat, move))
+        ply += 1
+    return log, engine.result(state)
+
+
+def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudget) -> dict:
+    """Every decision of the game analysed; per seat its summary, and the CPU spent."""
+    engine = get_engine(game)
+    thresholds = thresholds_for(game)
+    by_seat: dict[int, list[dict]] = {seat: [] for seat in range(players)}
+    cpu = []
+    for decision in iter_decisions(engine, players, None, seed, log):
+        started = time.process_time()
+        judged = analyse_decision(engine, decision.view, decision.legal_moves, decision.seat,
+                                  decision.played, decision_key(seed, decision.ply,
+                                                                decision.seat), budget)
+        cpu.append(time.process_time() - started)
+        by_seat[decision.seat].append({"ply": decision.ply, **judged.to_json()})
+    return {"seats": [seat_summary(seat, rows, thresholds) for seat, rows in by_seat.items()],
+            "losses": {seat: [r["loss"] for r in rows if r["choices"] > 1]
+                       for seat, rows in by_seat.items()},
+            "cpu": cpu}
+
+
+def level_game(task: tuple) -> dict:
+    game, index, budget = task
+    pair = PAIRS[index % len(PAIRS)]
+    kinds = list(pair) if (index // len(PAIRS)) % 2 == 0 else list(reversed(pair))
+    seed = f"analysis-levels:{game}:{index}"
+    log, _result = play(game, kinds, seed)
+    analysed = analyse(game, 2, seed, log, budget)
+    return {"check": "levels", "game": game, "kinds": kinds,
+            "losses": {kinds[seat]: losses for seat, losses in analysed["losses"].items()}}
+
+
+def equal_game(task: tuple) -> dict:
+    game, index, budget = task
+    seed = f"analysis-equals:{game}:{index}"
+    log, result = play(game, ["medium", "medium"], seed)
+    analysed = analyse(game, 2, seed, log, budget)
+    return {"check": "equals", "game": game, "winners": result["winners"],
+            "scores": result["scores"],
+            "accuracy": [s["accuracy"] for s in analysed["seats"]],
+            "mean_loss": [s["mean_loss"] for s in analysed["seats"]]}
+
+
+def report(outcomes: list[dict]) -> str:
+    lines = []
+    for game in sorted({o["game"] for o in outcomes}):
+        levels = [o for o in outcomes if o["game"] == game and o["check"] == "levels"]
+        if levels:
+            lines.append(f"{game}: mean loss per decision (points), {len(levels)} games")
+            means = []
+            for kind in LEVELS:
+                losses = [x for o in levels for x in o["losses"].get(kind, [])]
+                if len(losses) > 1:
+                    mean, low, high = mean_ci(losses)
+                    means.append(mean)
+                    lines.append(f"  {kind:7s} {mean:6.2f}  [{low:5.2f}, {high:5.2f}]  "
+                                 f"({len(losses)} decisions)")
+            ordered = (len(means) == len(LEVELS)
+                       and all(a > b for a, b in zip(means, means[1:], strict=False)))
+            lines.append(f"  ordered random > greedy > easy > medium > hard: {ordered}")
+        equals = [o for o in outcomes if o["game"] == game and o["check"] == "equals"]
+        if equals:
+            decided = [o for o in equals if len(o["winners"]) == 1
+                       and None not in o["accuracy"] and o["accuracy"][0] != o["accuracy"][1]]
+            wins = sum(1 for o in decided
+                       if o["accuracy"][o["winners"][0]] == max(o["accuracy"]))
+            low, high = wilson(wins, len(decided))
+            share = wins / len(decided) if decided else 0.0
+            lines.append(f"{game}: medium vs medium, {len(equals)} games ({len(decided)} "
+                         f"decided): the more accurate seat won {share:.0%} "
+                         f"[{low:.0%}, {high:.0%}]")
+    return "\n".join(lines)
+
+
+def cost(budget: AnalysisBudget) -> None:
+    for game, players in (("han", 2), ("hansa", 4)):
+        seed = f"analysis-cost:{game}:{players}"
+        log, _ = play(game, ["hard"] * players, seed)
+        started, cpu_started = time.perf_counter(), time.process_time()
+        analysed = analyse(game, players, seed, log, budget)
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        per = analysed["cpu"]
+        print(f"{game} {players}p: {len(per)} decisions, wall {wall:.1f} s, CPU {cpu:.1f} s; "
+              f"CPU per decision median {statistics.median(per) * 1000:.0f} ms, "
+              f"max {max(per) * 1000:.0f} ms; accuracy "
+              f"{[s['accuracy'] for s in analysed['seats']]}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level-games", type=int, default=60)
+    parser.add_argument("--equal-games", type=int, default=100)
+    parser.add_argument("--only", choices=("han", "hansa"))
+    parser.add_argument("--iterations", type=int, default=AnalysisBudget().iterations)
+    parser.add_argument("--samples", type=int, default=AnalysisBudget().samples)
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    parser.add_argument("--log", type=Path, help="append each game's outcome (JSON lines)")
+    parser.add_argument("--cost", action="store_true", help="only the one-worker cost figures")
+    parser.add_argument("--report", type=Path, help="only print the figures of a --log file")
+    args = parser.parse_args()
+    budget = AnalysisBudget(iterations=args.iterations, samples=args.samples)
+    if args.cost:
+        cost(budget)
+        return
+    if args.report:  # the figures of an earlier run's log (or of a run cut short)
+        lines = args.report.read_text(encoding="utf-8").splitlines()
+        print(report([json.loads(line) for line in lines if line.strip()]))
+        return
+    games = [args.only] if args.only else ["han", "hansa"]
+    # the games alternate, so a run cut short still has figures for both
+    tasks = [(level_game, (g, i, budget)) for i in range(args.level_games) for g in games]
+    tasks += [(equal_game, (g, i, budget)) for i in range(args.equal_games) for g in games]
+    outcomes = []
+    started = time.perf_counter()
+    with Pool(args.workers) as pool:
+        for outcome in pool.imap_unordered(_run, tasks):
+            outcomes.append(outcome)
+            if args.log:
+                with args.log.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(outcome) + "\n")
+    print(f"budget {budget.to_json()}, {len(outcomes)} games in "
+          f"{time.perf_counter() - started:.0f} s")
+    print(report(outcomes))
+
+
+def _run(task: tuple) -> dict:
+    function, arguments = task
+    return function(arguments)
+
+
+if __name__ == "__main__":
+    main()

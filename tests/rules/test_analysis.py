@@ -1,0 +1,119 @@
+"""The analyser's own logic (rules/analysis/): a decision's figures, their determinism,
+the labels and a seat's summary."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import get_engine
+from rules.analysis import (
+    AnalysisBudget,
+    analyse_decision,
+    decision_key,
+    iter_decisions,
+    label,
+    seat_summary,
+    thresholds_for,
+)
+from rules.analysis.decision import points_ahead
+from rules.analysis.grading import decision_accuracy
+from rules.bots import bot_rng, get_bot
+
+BUDGET = AnalysisBudget(iterations=20, samples=4)
+
+
+def _random_log(game, players, seed, plies):
+    engine = get_engine(game)
+    state = engine.setup(players, None, seed)
+    log = []
+    for ply in range(plies):
+        seat = engine.to_act(state)[0]
+        move = get_bot("random")(engine, engine.view(state, seat),
+                                 engine.legal_moves(state, seat), seat, bot_rng(seed, ply, seat))
+        state, _ = engine.apply(state, seat, move)
+        log.append((seat, move))
+    return log
+
+
+@pytest.mark.parametrize(("game", "players"), [("han", 2), ("hansa", 4)])
+def test_decisions_are_judged_from_their_views_and_the_same_twice(game, players):
+    engine = get_engine(game)
+    log = _random_log(game, players, "judged", 12)
+    decisions = list(iter_decisions(engine, players, None, "judged", log))
+    assert [(d.ply, d.seat, d.played) for d in decisions] == [
+        (ply, seat, move) for ply, (seat, move) in enumerate(log)]
+    for decision in decisions[:6]:
+        key = decision_key("judged", decision.ply, decision.seat)
+        first = analyse_decision(engine, decision.view, decision.legal_moves, decision.seat,
+                                 decision.played, key, BUDGET)
+        again = analyse_decision(engine, decision.view, decision.legal_moves, decision.seat,
+                                 decision.played, key, BUDGET)
+        assert first == again  # seeded by the decision's key alone
+        assert first.loss >= 0 and first.best in decision.legal_moves
+        assert first.choices == len(decision.legal_moves)
+        if first.best == first.played:
+            assert first.loss == 0
+    assert list(iter_decisions(engine, players, None, "judged", log, start=5))[0].ply == 5
+
+
+def test_a_forced_move_loses_nothing_and_the_best_move_loses_nothing():
+    engine = get_engine("han")
+    log = _random_log("han", 2, "forced", 3)
+    decision = list(iter_decisions(engine, 2, None, "forced", log))[2]
+    only = decision.legal_moves[:1]
+    forced = analyse_decision(engine, decision.view, only, decision.seat, only[0], "k", BUDGET)
+    assert forced.loss == 0 and forced.best == only[0] and forced.choices == 1
+    judged = analyse_decision(engine, decision.view, decision.legal_moves, decision.seat,
+                              decision.played, "k", BUDGET)
+    best = analyse_decision(engine, decision.view, decision.legal_moves, decision.seat,
+                            judged.best, "k", BUDGET)
+    assert best.loss == 0
+    with pytest.raises(ValueError):
+        analyse_decision(engine, decision.view, decision.legal_moves, decision.seat,
+                         {"type": "not a move"}, "k", BUDGET)
+
+
+def test_a_game_that_needs_judging_finds_losses_for_random_play():
+    """Over the opening of a Hansa game, random moves lose points against the search."""
+    engine = get_engine("hansa")
+    log = _random_log("hansa", 2, "losses", 16)
+    losses = [analyse_decision(engine, d.view, d.legal_moves, d.seat, d.played,
+                               decision_key("losses", d.ply, d.seat), BUDGET).loss
+              for d in iter_decisions(engine, 2, None, "losses", log)]
+    assert sum(losses) > 0
+
+
+def test_points_ahead_of_the_field():
+    assert points_ahead([10, 4, 7], 0) == pytest.approx(4.5)
+    assert points_ahead([10, 4, 7], 1) == pytest.approx(-4.5)
+    assert points_ahead([3], 0) == 3
+
+
+def test_labels_and_accuracy_follow_the_thresholds_of_each_game():
+    han = thresholds_for("han")
+    assert label(han.inaccuracy - 0.01, han) is None
+    assert label(han.inaccuracy, han) == "inaccuracy"
+    assert label(han.mistake, han) == "mistake"
+    assert label(han.blunder + 5, han) == "blunder"
+    assert thresholds_for("hansa").blunder > han.blunder  # Hansa's scores are larger
+    assert thresholds_for("nim") == thresholds_for("another plugin")
+    assert decision_accuracy(0, han) == 100
+    assert decision_accuracy(han.accuracy_scale, han) == pytest.approx(36.79, abs=0.01)
+
+
+def test_a_seat_summary_counts_labels_and_names_key_moments():
+    han = thresholds_for("han")
+    rows = [
+        {"ply": 0, "loss": 0.0, "value_best": 0.0, "choices": 3},
+        {"ply": 2, "loss": 7.0, "value_best": 1.0, "choices": 5},  # blunder
+        {"ply": 4, "loss": 0.0, "value_best": 9.0, "choices": 1},  # forced; a swing of +8
+        {"ply": 6, "loss": 2.0, "value_best": 8.0, "choices": 2},  # inaccuracy
+    ]
+    summary = seat_summary(1, rows, han)
+    assert summary["seat"] == 1 and summary["decisions"] == 4 and summary["choices"] == 3
+    assert summary["labels"] == {"inaccuracy": 1, "mistake": 0, "blunder": 1}
+    assert summary["mean_loss"] == 3.0
+    assert summary["accuracy"] == round(decision_accuracy(3.0, han), 1)
+    assert [(m["ply"], m["kind"]) for m in summary["key_moments"]] == [
+        (2, "loss"), (4, "swing"), (6, "loss")]
+    assert seat_summary(0, [], han)["accuracy"] is None
