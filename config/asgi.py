@@ -48,10 +48,11 @@ application = ProtocolTypeRouter(
 # the engines): out of the garbage collector's way for good (infra/startup_heap.py).
 from django.urls import get_resolver  # noqa: E402
 
-from infra import startup_heap  # noqa: E402
+from infra import gil_switch, startup_heap  # noqa: E402
 from rules import available_games, get_engine  # noqa: E402
 
 get_resolver().url_patterns  # noqa: B018 - imports every view module
 for _game in available_games():
     get_engine(_game)
 startup_heap.freeze()
+gil_switch.apply()

@@ -29,6 +29,17 @@ app.steps["consumer"].add(ResumeAfterConnect)
 
 
 
+@signals.worker_init.connect
+def _lower_priority(**_kwargs) -> None:
+    """Beside web processes on the same cores, the sockets' acks come first (WORKER_NICE).
+    In the main thread before the pool starts: Linux keeps a nice value per thread, and
+    the pool's threads inherit it."""
+    from django.conf import settings
+
+    if settings.WORKER_NICE > 0:
+        os.nice(settings.WORKER_NICE)
+
+
 @signals.worker_ready.connect
 def _freeze_startup_heap(**_kwargs) -> None:
     """The tasks, engines and bots are loaded: out of the garbage collector's way
