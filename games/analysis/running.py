@@ -95,6 +95,8 @@ def _analyse(analysis: Analysis) -> str:
                 analysis=analysis, ply=decision.ply, seat=decision.seat,
                 played=judged.played, best=judged.best, value_played=judged.value_played,
                 value_best=judged.value_best, loss=loss,
+                result_played=judged.result_played, result_best=judged.result_best,
+                result_loss=judged.result_loss,
                 label=(label(loss, thresholds) or "") if judged.choices > 1 else "",
                 choices=judged.choices, cpu_ms=spent * 1000)
             analysis.decisions_done = decision.ply + 1
@@ -104,7 +106,7 @@ def _analyse(analysis: Analysis) -> str:
         progress.publish_throttled(analysis.match_id, status=AnalysisStatus.RUNNING,
                                    done=analysis.decisions_done, total=analysis.decisions_total)
     rows = list(AnalysedDecision.objects.filter(analysis=analysis)
-                .values("ply", "seat", "loss", "value_best", "choices"))
+                .values("ply", "seat", "loss", "result_loss", "value_best", "choices"))
     analysis.seats = [seat_summary(seat, [row for row in rows if row["seat"] == seat],
                                    thresholds) for seat in range(match.players)]
     analysis.status = status
