@@ -47,7 +47,7 @@ from rules.analysis import (  # noqa: E402
     analyse_decision,
     decision_key,
     iter_decisions,
-    seat_summary,
+    match_summary,
     thresholds_for,
 )
 from rules.bots import bot_rng, get_bot  # noqa: E402
@@ -85,7 +85,8 @@ def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudge
                                                                 decision.seat), budget)
         cpu.append(time.process_time() - started)
         by_seat[decision.seat].append({"ply": decision.ply, **judged.to_json()})
-    return {"seats": [seat_summary(seat, rows, thresholds) for seat, rows in by_seat.items()],
+    rows = [{"seat": seat, **row} for seat, seat_rows in by_seat.items() for row in seat_rows]
+    return {"seats": match_summary(rows, players, thresholds),
             "losses": {seat: [r["loss"] for r in rows if r["choices"] > 1]
                        for seat, rows in by_seat.items()},
             "result_losses": {seat: [r["result_loss"] for r in rows if r["choices"] > 1]

@@ -40,7 +40,7 @@ class Analysis(models.Model):
     decisions_total = models.PositiveIntegerField(default=0)
     decisions_done = models.PositiveIntegerField(default=0)
     cpu_seconds = models.FloatField(default=0.0)
-    #: per seat: accuracy, mean loss, labels, key moments (rules.analysis.seat_summary)
+    #: per seat: accuracy, losses, labels, key moments (rules.analysis.match_summary)
     seats = models.JSONField(default=list, blank=True)
     #: who asked first (None: requested automatically for a rated match); counts against
     #: that user's daily limit

@@ -27,7 +27,7 @@ from rules.analysis import (
     decision_key,
     iter_decisions,
     label,
-    seat_summary,
+    match_summary,
     thresholds_for,
 )
 
@@ -107,8 +107,7 @@ def _analyse(analysis: Analysis) -> str:
                                    done=analysis.decisions_done, total=analysis.decisions_total)
     rows = list(AnalysedDecision.objects.filter(analysis=analysis)
                 .values("ply", "seat", "loss", "result_loss", "value_best", "choices"))
-    analysis.seats = [seat_summary(seat, [row for row in rows if row["seat"] == seat],
-                                   thresholds) for seat in range(match.players)]
+    analysis.seats = match_summary(rows, match.players, thresholds)
     analysis.status = status
     analysis.finished_at = timezone.now()
     analysis.save(update_fields=["seats", "status", "finished_at"])

@@ -24,7 +24,8 @@ class AnalysisThresholdsSerializer(serializers.Serializer):
     mistake = serializers.FloatField()
     blunder = serializers.FloatField()
     accuracy_scale = serializers.FloatField(
-        help_text="accuracy = 100 * exp(-mean result loss / accuracy_scale).")
+        help_text="accuracy = 100 * exp(-result lost / the match's decisions with a "
+        "choice per seat / accuracy_scale).")
 
 
 class LabelCountsSerializer(serializers.Serializer):
@@ -48,7 +49,9 @@ class AnalysedSeatSerializer(serializers.Serializer):
                                       help_text="0-100; null without a decision to make.")
     mean_loss = serializers.FloatField(help_text="Points lost per decision with a choice.")
     mean_result_loss = serializers.FloatField(
-        help_text="Share of a win lost per decision with a choice (what accuracy reads).")
+        help_text="Share of a win lost per decision with a choice.")
+    result_lost = serializers.FloatField(
+        help_text="Share of a win lost over the match (what accuracy reads).")
     labels = LabelCountsSerializer()
     key_moments = KeyMomentSerializer(many=True)
 

@@ -57,14 +57,29 @@ def decision_accuracy(result_loss: float) -> float:
     return 100.0 * math.exp(-max(result_loss, 0.0) / ACCURACY_SCALE)
 
 
-def seat_summary(seat: int, decisions: Sequence[dict], thresholds: Thresholds) -> dict:
+def match_summary(decisions: Sequence[dict], players: int,
+                  thresholds: Thresholds) -> list[dict]:
+    """Every seat's ``seat_summary`` from a match's analysed decisions (each with its
+    ``"seat"``), their accuracies on one footing: each seat's total result lost divided by
+    the decisions with a choice of the match's average seat."""
+    by_seat = [[d for d in decisions if d["seat"] == seat] for seat in range(players)]
+    choices = sum(1 for d in decisions if d["choices"] > 1)
+    per_seat = choices / players if players else 0.0
+    return [seat_summary(seat, rows, thresholds, per_seat)
+            for seat, rows in enumerate(by_seat)]
+
+
+def seat_summary(seat: int, decisions: Sequence[dict], thresholds: Thresholds,
+                 decisions_per_seat: float | None = None) -> dict:
     """One seat's figures from its analysed decisions (``{"ply", "loss", "result_loss",
     "value_best", "choices"}`` each, in ply order): accuracy (``decision_accuracy`` of its
-    mean result loss over the decisions with a choice: what its moves cost its chance to
-    win, so a loose move in a decided position costs nothing; None with no choice), mean
-    points lost, mean result lost, counts per label (points) and key moments (largest
-    losses that earned a label, largest swings of its evaluation between two of its
-    decisions)."""
+    total result lost over ``decisions_per_seat``, the match's decisions with a choice per
+    seat, by default its own: what its moves cost its chance to win, so a loose move in a
+    decided position costs nothing, and within a match the seat that gave away more of a
+    win in all is the less accurate, whoever had more decisions; None with no choice),
+    the result lost in all, mean points and mean result lost per decision with a choice,
+    counts per label (points) and key moments (largest losses that earned a label,
+    largest swings of its evaluation between two of its decisions)."""
     chosen = [d for d in decisions if d["choices"] > 1]
     losses = [d["loss"] for d in chosen]
     result_losses = [d["result_loss"] for d in chosen]
@@ -83,14 +98,16 @@ def seat_summary(seat: int, decisions: Sequence[dict], thresholds: Thresholds) -
             swings.append({"ply": after["ply"], "kind": "swing", "points": round(change, 2),
                            "label": None})
     moments += sorted(swings, key=lambda m: (-abs(m["points"]), m["ply"]))[:KEY_SWINGS]
-    mean_result_loss = sum(result_losses) / len(result_losses) if result_losses else 0.0
+    result_lost = sum(result_losses)
+    per = decisions_per_seat or len(chosen)
     return {
         "seat": seat,
         "decisions": len(decisions),
         "choices": len(chosen),
-        "accuracy": round(decision_accuracy(mean_result_loss), 1) if chosen else None,
+        "accuracy": round(decision_accuracy(result_lost / per), 1) if chosen else None,
         "mean_loss": round(sum(losses) / len(losses), 3) if losses else 0.0,
-        "mean_result_loss": round(mean_result_loss, 4),
+        "mean_result_loss": round(result_lost / len(chosen), 4) if chosen else 0.0,
+        "result_lost": round(result_lost, 4),
         "labels": counts,
         "key_moments": sorted(moments, key=lambda m: m["ply"]),
     }

@@ -12,6 +12,7 @@ from rules.analysis import (
     decision_key,
     iter_decisions,
     label,
+    match_summary,
     seat_summary,
     thresholds_for,
 )
@@ -145,3 +146,21 @@ def test_a_seat_summary_counts_labels_and_names_key_moments():
     assert [(m["ply"], m["kind"]) for m in summary["key_moments"]] == [
         (2, "loss"), (4, "swing"), (6, "loss")]
     assert seat_summary(0, [], han)["accuracy"] is None
+
+
+def test_within_a_match_accuracy_ranks_the_seats_by_the_result_they_gave_away_in_all():
+    """Seat 0 gave away 0.1 of a win at each of three decisions (0.3 in all), seat 1 0.2 at
+    its one decision: less per decision, but less in all is seat 1, and the total decides a
+    game. Both are divided by the match's two decisions per seat."""
+    han = thresholds_for("han")
+    rows = [{"seat": 0, "ply": ply, "loss": 0.5, "result_loss": 0.1, "value_best": 0.0,
+             "choices": 3} for ply in (0, 2, 4)]
+    rows += [{"seat": 1, "ply": 1, "loss": 0.5, "result_loss": 0.2, "value_best": 0.0,
+              "choices": 3}, {"seat": 1, "ply": 3, "loss": 0.0, "result_loss": 0.0,
+                              "value_best": 0.0, "choices": 1}]
+    first, second = match_summary(rows, 2, han)
+    assert (first["result_lost"], second["result_lost"]) == (0.3, 0.2)
+    assert first["mean_result_loss"] < second["mean_result_loss"]
+    assert first["accuracy"] == round(decision_accuracy(0.3 / 2), 1)
+    assert second["accuracy"] == round(decision_accuracy(0.2 / 2), 1)
+    assert second["accuracy"] > first["accuracy"]

@@ -755,9 +755,14 @@ export interface components {
             mean_loss: number;
             /**
              * Format: double
-             * @description Share of a win lost per decision with a choice (what accuracy reads).
+             * @description Share of a win lost per decision with a choice.
              */
             mean_result_loss: number;
+            /**
+             * Format: double
+             * @description Share of a win lost over the match (what accuracy reads).
+             */
+            result_lost: number;
             labels: components["schemas"]["LabelCounts"];
             key_moments: components["schemas"]["KeyMoment"][];
         };
@@ -827,7 +832,7 @@ export interface components {
             blunder: number;
             /**
              * Format: double
-             * @description accuracy = 100 * exp(-mean result loss / accuracy_scale).
+             * @description accuracy = 100 * exp(-result lost / the match's decisions with a choice per seat / accuracy_scale).
              */
             accuracy_scale: number;
         };
