@@ -18,8 +18,11 @@ Games and analyses run exactly as in the service: bots get their seat's view onl
 (``rules.analysis``), seeded from the game's seed, the ply and the seat.
 
     .venv/bin/python bench/analysis_validity.py                      # full size (slow)
-    nice -n 5 .venv/bin/python bench/analysis_validity.py --level-games 20 --equal-games 30 \
-        --iterations 100 --samples 16 --workers 2 --log bench/results/analysis-validity.jsonl
+    nice -n 10 .venv/bin/python bench/analysis_validity.py --level-games 0 \
+        --equal-games 100 --workers 1 --log equals.jsonl            # the equals check
+    nice -n 10 .venv/bin/python bench/analysis_validity.py --only han --first 30 \
+        --level-games 0 --equal-games 70 --log equals.jsonl          # add games 30-99
+    .venv/bin/python bench/analysis_validity.py --report equals.jsonl
     .venv/bin/python bench/analysis_validity.py --cost          # one 2p Han + one 4p Hansa
 
 ``--cost`` analyses a two-player Han and a four-player Hansa game of hard bots and prints
