@@ -47,7 +47,8 @@ async function newMatch({ port, tokens, WebSocket, req }) {
   const j = await req(port, 'POST', `/api/v1/matches/${c.json.id}/join/`, tokens[1], {});
   if (j.status !== 200 && j.status !== 201) throw new Error(`join ${j.status}`);
   const id = String(c.json.id);
-  const seats = [await openSeat(port, tokens[0], WebSocket, id), await openSeat(port, tokens[1], WebSocket, id)];
+  // both seats connect at once, as two players' browsers would
+  const seats = await Promise.all([openSeat(port, tokens[0], WebSocket, id), openSeat(port, tokens[1], WebSocket, id)]);
   for (const s of seats) await until(s, () => s.sub.ply !== null && s.sub.ply >= j.json.ply);
   return { id, seats };
 }

@@ -43,3 +43,16 @@ websocket_routes = [re_path(r"^play/?$", play_application), *websocket_urlpatter
 application = ProtocolTypeRouter(
     {"http": http_app, "websocket": CorsOriginValidator(URLRouter(websocket_routes))}
 )
+
+# Everything a request needs is loaded now (the URL patterns and views, the GraphQL schema,
+# the engines): out of the garbage collector's way for good (infra/startup_heap.py).
+from django.urls import get_resolver  # noqa: E402
+
+from infra import gil_switch, startup_heap  # noqa: E402
+from rules import available_games, get_engine  # noqa: E402
+
+get_resolver().url_patterns  # noqa: B018 - imports every view module
+for _game in available_games():
+    get_engine(_game)
+startup_heap.freeze()
+gil_switch.apply()

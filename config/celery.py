@@ -7,9 +7,10 @@ start (autodiscovery), and an eager process (tests, ``play_bots``) when it first
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 from games.matches.worker_steps import ResumeAfterConnect
+from infra import startup_heap
 from infra.observability import celery_signals  # noqa: F401 - connects request ids, metrics
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -25,3 +26,23 @@ app.autodiscover_tasks(lambda: TASK_PACKAGES)
 app.set_default()
 # Re-enqueue what a broker outage lost, each time a worker (re)connects.
 app.steps["consumer"].add(ResumeAfterConnect)
+
+
+
+@signals.worker_init.connect
+def _lower_priority(**_kwargs) -> None:
+    """Beside web processes on the same cores, the sockets' acks come first (WORKER_NICE).
+    In the main thread before the pool starts: Linux keeps a nice value per thread, and
+    the pool's threads inherit it."""
+    from django.conf import settings
+
+    if settings.WORKER_NICE > 0:
+        os.nice(settings.WORKER_NICE)
+
+
+@signals.worker_ready.connect
+def _freeze_startup_heap(**_kwargs) -> None:
+    """The tasks, engines and bots are loaded: out of the garbage collector's way
+    (infra/startup_heap.py; a bot's search allocates fast, and a full collection walked
+    the whole heap)."""
+    startup_heap.freeze()

@@ -21,3 +21,7 @@ PLAY_RESYNC_SECONDS = env_int("PLAY_RESYNC_SECONDS", 3)
 # The play hubs hear of changes over Redis Pub/Sub on the channel layer's Redis, on channels
 # named by this prefix and the match id (games/matches/play_announcements.py).
 PLAY_CHANNEL_PREFIX = env_str("PLAY_CHANNEL_PREFIX", "play:")
+# How long a thread of a web process may hold the GIL before another gets it (Python's
+# default is 5 ms): a socket's event loop and its threads wait for it after every database
+# and Redis round trip, so under load each wait could cost up to that; infra/gil_switch.py.
+WEB_GIL_SWITCH_MS = env_int("WEB_GIL_SWITCH_MS", 1)

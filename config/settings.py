@@ -382,6 +382,10 @@ CELERY_TASK_ROUTES["games.analysis.tasks.*"] = {"queue": CELERY_ANALYSIS_QUEUE}
 # short and waits on PostgreSQL; more cores are used by more worker processes.
 CELERY_WORKER_POOL = env_str("CELERY_WORKER_POOL", "threads")
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 4)
+# A worker lowers its own CPU priority by this much (nice) as it starts: where it shares
+# cores with web processes, a player's move is acknowledged first and a bot's search, an
+# analysis or a scoring waits a moment (docs/operations.md; 0 keeps the default).
+WORKER_NICE = env_int("WORKER_NICE", 5)
 
 QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)  # a request's wait
 

@@ -33,6 +33,10 @@ def send_to_group_soon(group: str, message: dict) -> concurrent.futures.Future |
         layer = get_channel_layer()
         if layer is None:
             return None
+        # most groups have no member: asking costs less than sending (infra/channel_layer.py)
+        may_have_members = getattr(layer, "may_have_members", None)
+        if may_have_members is not None and not may_have_members(group):
+            return None
         future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
                                                   _background_loop())
         future.add_done_callback(_log_failure)

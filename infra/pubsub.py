@@ -16,13 +16,9 @@ import concurrent.futures
 import orjson
 import redis.asyncio
 from django.conf import settings
-from django.utils.encoding import force_str
 
+from infra import wire
 from infra.channel_messages import run_soon
-
-#: times end in "Z" and dicts may have number keys, as the play socket's frames
-#: (games/play/protocol.py): a body decoded from a message reads as where it was built
-_DUMP_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_NON_STR_KEYS
 
 #: the channel on which revoked access is announced (accounts/revocation.py): every play
 #: hub listens, and ends the sockets of the user named
@@ -37,7 +33,9 @@ def redis_url() -> str:
 
 
 def encode(message: dict) -> bytes:
-    return orjson.dumps(message, option=_DUMP_OPTIONS, default=force_str)
+    """As the play socket's frames are (infra/wire.py): what was built in one process
+    reads the same in another."""
+    return wire.dumps(message)
 
 
 def decode(data: bytes) -> dict | None:

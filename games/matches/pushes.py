@@ -9,7 +9,9 @@ with its seats and incidents loaded, the engine state, and the logged moves to s
 the mover's own process can push straight from what the move service returns (no read),
 and the other processes from one read per match and ply (``load_since``).
 
-The bodies are data; the play socket (games/play/) encodes them as its frames.
+The bodies are data; the play socket (games/play/) encodes them as its frames, except a
+move's pushes: each seat's ``update`` frame is encoded once where the move was made, and
+every process that follows the match forwards that text as it is (``move_pushes``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from games.matches import selectors
 from games.matches.models import Match, MatchStatus, Move
 from games.matches.parsing import parse_ply
 from games.matches.play_announcements import PLAY_PUSHES_TYPE
+from infra import wire
 from infra.observability import request_id
 from rules import get_engine
 
@@ -87,17 +90,26 @@ def seat_key(seat: int | None) -> str:
 
 
 def move_pushes(match: Match, state: Any, move: Move) -> dict:
-    """A move's ``update`` bodies, one per seat and one for spectators, as the
-    ``PLAY_PUSHES_TYPE`` message to the play hubs: built once where the move was made (a
-    play socket's process, or the worker that played a bot's move), so no process that
-    follows the match reads it again. ``match`` is the match after the move, with its
-    seats and users loaded (``services.SubmittedMove.match``)."""
+    """A move's ``update`` frames, one per seat and one for spectators, as the
+    ``PLAY_PUSHES_TYPE`` message to the play hubs: built and encoded once where the move
+    was made (a play socket's process, or the worker that played a bot's move), so no
+    process that follows the match reads it again, nor decodes and encodes it again: a
+    hub sends each follower the text of its seat (games/play/hub.py). ``match`` is the
+    match after the move, with its seats and users loaded
+    (``services.SubmittedMove.match``)."""
     since = move.ply
-    bodies = {seat_key(seat): seat_body(match, state, [move], seat, since)
+    caused = caused_by()
+    frames = {seat_key(seat): update_frame(seat_body(match, state, [move], seat, since),
+                                           caused)
               for seat in [*range(match.players), None]}
     return {"type": PLAY_PUSHES_TYPE, "match_id": match.pk, "since": since,
-            "ply": match.ply, "status": match.status, "bodies": bodies,
+            "ply": match.ply, "status": match.status, "frames": frames,
             "request_id": request_id.current()}
+
+
+def update_frame(body: dict, caused: dict) -> str:
+    """An ``update`` frame of the play socket (docs/play.md) as its JSON text."""
+    return wire.dumps({"op": "update", **body, **caused}).decode()
 
 
 def caused_by(cause: str | None = None) -> dict:

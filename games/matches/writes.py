@@ -33,11 +33,12 @@ updates of existing rows (the move log is append-only), which a batch never issu
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 from django.db import DatabaseError, connections
 from django.db.models import Model
 from django.db.models.constants import OnConflict
-from django.db.models.sql import InsertQuery, UpdateQuery
+from django.db.models.sql import InsertQuery
 
 from infra.prepared import prepared_cursor
 
@@ -87,16 +88,13 @@ class WriteBatch:
         """UPDATE ``obj``'s row with ``update_fields``, as ``obj.save(update_fields=...)``
         would (``auto_now`` fields among them are stamped now); ``execute()`` raises if no
         row matched, as save() does."""
-        names = set(update_fields)
         meta = obj._meta
-        fields = [field for field in meta.local_concrete_fields
-                  if not field.primary_key and (field.name in names or field.attname in names)]
-        values = [(field, None, field.pre_save(obj, False)) for field in fields]
-        query = (obj.__class__._base_manager.using(self.using).filter(pk=obj.pk)
-                 .query.chain(UpdateQuery))
-        query.add_update_fields(values)
-        query.annotations = {}
-        sql, params = query.get_compiler(self.using).as_sql()
+        fields = _update_fields(obj.__class__, frozenset(update_fields))
+        connection = connections[self.using]
+        sql = self._update_sql(obj.__class__, fields)
+        params = [field.get_db_prep_save(field.pre_save(obj, False), connection=connection)
+                  for field in fields]
+        params.append(meta.pk.get_db_prep_value(obj.pk, connection, prepared=False))
         pk_column = self._quote(meta.pk.column)
 
         def matched(values: list) -> None:
@@ -104,8 +102,7 @@ class WriteBatch:
                 raise DatabaseError(f"{obj.__class__.__name__} {obj.pk}: the update "
                                     "matched no row.")
 
-        self._parts.append((f"{sql} RETURNING {pk_column}", list(params), [pk_column],
-                            matched))
+        self._parts.append((f"{sql} RETURNING {pk_column}", params, [pk_column], matched))
 
     def execute(self) -> None:
         """Send every collected write as one statement, then set what it returned."""
@@ -128,6 +125,17 @@ class WriteBatch:
         self._parts.clear()
 
     def _compile_insert(self, model, objs, fields, returning, on_conflict=None):
+        """The INSERT ``bulk_create``/``save`` would send. One row (a move's log entry,
+        its feed event): the text from the ORM's own compiler once per shape (the model,
+        columns and what it returns), and the values prepared by the fields as that
+        compiler prepares them (``pre_save`` for an insert, then ``get_db_prep_save``).
+        Several rows are compiled whole: PostgreSQL's form for them (``UNNEST`` of one
+        array per column) is the compiler's own business."""
+        if len(objs) == 1:
+            connection = connections[self.using]
+            sql = _insert_sql(self.using, model, tuple(fields), tuple(returning), on_conflict)
+            return sql, [field.get_db_prep_save(field.pre_save(objs[0], True),
+                                                connection=connection) for field in fields]
         query = InsertQuery(model, on_conflict=on_conflict)
         query.insert_values(fields, objs)
         compiler = query.get_compiler(self.using)
@@ -135,5 +143,55 @@ class WriteBatch:
         (statement,) = compiler.as_sql()
         return statement[0], list(statement[1])
 
+    def _update_sql(self, model, fields: tuple) -> str:
+        return _update_statement(self.using, model, fields)
+
     def _quote(self, name: str) -> str:
         return connections[self.using].ops.quote_name(name)
+
+
+# -- statements, built once per shape -------------------------------------------------------
+# Compiling a write through the ORM (a queryset's filter, the compiler) cost more CPU than
+# PostgreSQL spent on the write: a move's update was 6% of a web process's CPU under the
+# peer benchmark (py-spy, docs/capacity.md). The text of a statement depends only on its
+# shape, so it is built once; the values are prepared on every call by the fields
+# themselves. tests/games/matches/test_write_batch.py holds both to what the ORM compiles.
+@cache
+def _update_fields(model, names: frozenset) -> tuple:
+    return tuple(field for field in model._meta.local_concrete_fields
+                 if not field.primary_key and (field.name in names or field.attname in names))
+
+
+@cache
+def _update_statement(using: str, model, fields: tuple) -> str:
+    """``UPDATE t SET a = %s, ... WHERE t.pk = %s`` as the ORM's update compiler writes
+    it for ``filter(pk=...).update(...)`` of plain values."""
+    connection = connections[using]
+    quote = connection.ops.quote_name
+    meta = model._meta
+    # a field with its own placeholder (an array's cast) has one whatever the value
+    assignments = ", ".join(f"{quote(field.column)} = {_placeholder(field, connection)}"
+                            for field in fields)
+    return (f"UPDATE {quote(meta.db_table)} SET {assignments} "
+            f"WHERE {quote(meta.db_table)}.{quote(meta.pk.column)} = %s")
+
+
+def _placeholder(field, connection) -> str:
+    """``%s``, or the field's own (an array's cast), which does not depend on the value."""
+    if hasattr(field, "get_placeholder"):
+        return field.get_placeholder(None, None, connection)
+    return "%s"
+
+
+@cache
+def _insert_sql(using: str, model, fields: tuple, returning: tuple, on_conflict) -> str:
+    """The ORM's INSERT of one row of ``fields`` (compiled once, from an instance whose
+    values do not matter: only the text is kept)."""
+    if any(field.has_db_default() for field in fields):  # "DEFAULT" would take a value's place
+        raise TypeError(f"{model.__name__} has database defaults: write it through the ORM")
+    query = InsertQuery(model, on_conflict=on_conflict)
+    query.insert_values(list(fields), [model()], raw=True)
+    compiler = query.get_compiler(using)
+    compiler.returning_fields = list(returning)
+    (statement,) = compiler.as_sql()
+    return statement[0]

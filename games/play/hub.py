@@ -5,10 +5,11 @@ least one of its sockets follows (games.matches.play_announcements). Two kinds o
 arrive there:
 
 - a move made over a play socket, or a bot's move, comes with its pushes ready-made, one
-  per seat and one for spectators (``PLAY_PUSHES_TYPE``, games.matches.pushes.move_pushes:
-  sent by the process where the move was made, which also hands them to its own sockets
-  at once, or by the worker that played the bot): a follower is sent the one of its seat,
-  encoded once per seat in this process, and no process reads the match again;
+  frame per seat and one for spectators, already encoded (``PLAY_PUSHES_TYPE``,
+  games.matches.pushes.move_pushes: sent by the process where the move was made, which
+  also hands them to its own sockets at once, or by the worker that played the bot): a
+  follower is sent the text of its seat as it came, and no process reads the match
+  again;
 - any other change (a REST move, a join, a timeout, the end) is announced by match,
   ply and status only (games.matches.notifications), and the process brings its followers
   up to date with one read of the match whatever their number (``pushes.load_since``).
@@ -28,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -45,7 +47,6 @@ from games.matches import pushes
 from games.matches.models import Match
 from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
 from games.matches.pushes import seat_key
-from games.play.protocol import frame
 from infra import pubsub
 from infra.observability import request_id
 
@@ -105,6 +106,10 @@ class Hub:
         self._pubsub = None  # subscribed to the followed matches' channels while it lives
         self._tasks: dict[str, asyncio.Task] = {}
         self.sockets: set[Socket] = set()
+        #: this hub's own messages come back to it on the channels it follows: each starts
+        #: with its origin, so the listener drops them unread (its followers had them)
+        self._origin = secrets.token_hex(8)
+        self._own_prefix = pubsub.encode({"origin": self._origin})[:-1]
 
     # -- threads --------------------------------------------------------------------------
     async def run(self, function, *args) -> Any:
@@ -177,24 +182,19 @@ class Hub:
 
     # -- a move's ready-made pushes ---------------------------------------------------------
     def deliver(self, message: dict) -> None:
-        """Send each follower of the match the push of its seat from a move's pushes
-        (``pushes.move_pushes``), if it was last sent the ply the move was made at; one
-        that was not is read up to date instead. Each seat's frame is encoded once."""
-        match_id, since, bodies = message["match_id"], message["since"], message["bodies"]
-        caused = pushes.caused_by(request_id.sane(message.get("request_id")))
-        texts: dict[str, str] = {}
+        """Send each follower of the match the frame of its seat from a move's pushes
+        (``pushes.move_pushes``: encoded once where the move was made), if it was last
+        sent the ply the move was made at; one that was not is read up to date instead."""
+        match_id, since, frames = message["match_id"], message["since"], message["frames"]
         behind = False
         for socket in self.followers_of(match_id):
             follow = socket.follows.get(match_id)
             if follow is None or follow.ply > since:
                 continue  # sent already (this process made the move) or further on
-            key = seat_key(follow.seat)
-            if follow.ply < since or key not in bodies:
+            text = frames.get(seat_key(follow.seat))
+            if follow.ply < since or not isinstance(text, str):
                 behind = True
                 continue
-            text = texts.get(key)
-            if text is None:
-                text = texts[key] = frame("update", **bodies[key], **caused)
             follow.ply, follow.status = message["ply"], message["status"]
             socket.enqueue(text)
         if behind:
@@ -205,7 +205,8 @@ class Hub:
         """Send a move's pushes to the other processes following the match (best effort:
         a lost one is caught by the resync check)."""
         task = asyncio.get_running_loop().create_task(self._connection().publish(
-            announcements.play_channel(message["match_id"]), pubsub.encode(message)))
+            announcements.play_channel(message["match_id"]),
+            pubsub.encode({"origin": self._origin, **message})))
         task.add_done_callback(_log_failed_publish)
 
     # -- announcements over Pub/Sub ---------------------------------------------------------
@@ -227,7 +228,8 @@ class Hub:
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, RECONNECT_MAX_SECONDS)
                 continue
-            if message is None or message.get("type") != "message":
+            if message is None or message.get("type") != "message" \
+                    or message["data"].startswith(self._own_prefix):
                 continue
             body = pubsub.decode(message["data"])
             if body is None:

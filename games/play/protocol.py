@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from django.utils.encoding import force_str
 from django.utils.translation import gettext as _
 
+from infra import wire
 from infra.parsers import MAX_JSON_DEPTH, json_depth
 
 #: close codes (docs/play.md, "Close codes")
@@ -120,16 +120,11 @@ def optional_number(request: Request, field: str) -> int | None:
     return value
 
 
-#: datetimes as REST writes them (ISO 8601, UTC as "Z"); keys that are not strings (a
-#: seat number) as json.dumps writes them
-_DUMP_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_NON_STR_KEYS
-
-
 def frame(op: str, ref: Any = None, **fields) -> str:
-    """One server frame: ``{"op", "ref"?, ...}`` as JSON text. orjson: encoding the
-    pushes is most of what a socket spends per move beside the database."""
+    """One server frame: ``{"op", "ref"?, ...}`` as JSON text (infra/wire.py: orjson,
+    encoding the pushes is most of what a socket spends per move beside the database)."""
     body = {"op": op, **({"ref": ref} if ref is not None else {}), **fields}
-    return orjson.dumps(body, option=_DUMP_OPTIONS, default=force_str).decode()
+    return wire.dumps(body).decode()
 
 
 def error_frame(code: str, message: str, details: dict | None = None, ref: Any = None,

@@ -70,18 +70,21 @@ def test_a_followed_bots_move_comes_with_each_seats_push(make_user):
     pushed = next(message for message in messages if message["type"] == PLAY_PUSHES_TYPE)
     move = Move.objects.get(match=match, ply=0)
     assert (pushed["match_id"], pushed["since"], pushed["ply"]) == (match.pk, 0, 1)
-    assert set(pushed["bodies"]) == {"0", "1", SPECTATOR}
-    ann_body = pushed["bodies"]["0"]
+    assert set(pushed["frames"]) == {"0", "1", SPECTATOR}
+    # each seat's frame comes encoded, as the hubs forward it
+    bodies = {key: orjson.loads(text) for key, text in pushed["frames"].items()}
+    assert {body["op"] for body in bodies.values()} == {"update"}
+    ann_body = bodies["0"]
     assert ann_body["seat"] == 0 and ann_body["since"] == 0 and len(ann_body["moves"]) == 1
     # the person still owes the opening keep: their legal moves come with their push
     assert ann_body["legal_moves"] and 0 in ann_body["to_act"]
-    assert pushed["bodies"][SPECTATOR]["legal_moves"] is None
+    assert bodies[SPECTATOR]["legal_moves"] is None
     # each body shows only what its reader may see: the bot's kept cards stay hidden
     # from the person and the spectators (move.seat is the bot's)
     assert move.seat == 1
     _stored, after = true_state(match.pk)
     for reader, key in ((0, "0"), (None, SPECTATOR)):
-        assert_no_leak(pushed["bodies"][key], game="hansa", state=after, seed=match.seed,
+        assert_no_leak(bodies[key], game="hansa", state=after, seed=match.seed,
                        reader=reader, known=known_card_ids(match, 1, reader),
                        where=f"bot move push to {key}")
     assert ann.username in {seat.get("user") for seat in ann_body["seats"]}

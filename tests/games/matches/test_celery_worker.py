@@ -7,6 +7,7 @@ development worker never sees these tasks and this worker never sees theirs.
 
 from __future__ import annotations
 
+import os
 import time
 from contextlib import contextmanager
 
@@ -82,6 +83,12 @@ def test_a_worker_plays_bot_matches_to_the_end_and_scores_them(worker):
         assert results.count() == match.players
         assert min(result.rank for result in results) == 1
         assert match.finished_at is not None
+    # WORKER_NICE (5): the worker lowered its own priority as it started, and its pool's
+    # threads (which played these matches) with it: on shared cores, acks come first
+    ours = os.nice(0)
+    assert _nice_of(worker.pid) == ours + 5
+    pool = [int(tid) for tid in os.listdir(f"/proc/{worker.pid}/task") if int(tid) != worker.pid]
+    assert sum(_nice_of(tid) == ours + 5 for tid in pool) >= 2  # its concurrency
 
 
 def test_a_worker_plays_bot_matches_of_every_search_level_to_the_end(search_worker):
@@ -133,3 +140,9 @@ def test_a_search_cut_by_the_soft_time_limit_still_plays_a_move(impatient_worker
     log = impatient_worker.log_path.read_text(errors="replace")
     assert "overran the soft time limit" in log, log[-3000:]
     assert "playing the search's best move so far" in log, log[-3000:]
+
+
+def _nice_of(pid: int) -> int:
+    # /proc/PID/stat: the 19th field is the nice value (after the command in parentheses)
+    return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[16])
+

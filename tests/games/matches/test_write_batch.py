@@ -104,3 +104,63 @@ def test_no_save_signal_receivers_are_skipped(model):
     batch must send them."""
     assert not signals.pre_save.has_listeners(model)
     assert not signals.post_save.has_listeners(model)
+
+
+def _plain(values: list) -> list:
+    """Parameters comparable: a JSON adapter by what it wraps."""
+    return [(type(value).__name__, value.obj) if hasattr(value, "obj") else value
+            for value in values]
+
+
+def test_the_statements_built_once_per_shape_are_the_orms_own(match_and_people):
+    """writes.py builds an update's and an insert's text once per shape and prepares the
+    values itself; both must be exactly what the ORM compiles for the same write."""
+    from django.db.models.constants import OnConflict
+    from django.db.models.sql import InsertQuery, UpdateQuery
+
+    match, creator, other = match_and_people
+    match.ply += 3
+    match.state = {"deck": ["b", "a"], "ü": None}
+    names = ["ply", "state", "status", "to_act", "updated_at"]
+    batch = WriteBatch()
+    batch.update(match, names)
+    ours_sql, ours_params, _columns_read, _apply = batch._parts[0]
+    fields = [field for field in Match._meta.local_concrete_fields
+              if not field.primary_key and field.name in names]
+    values = [(field, None, getattr(match, field.attname)) for field in fields]
+    query = Match._base_manager.filter(pk=match.pk).query.chain(UpdateQuery)
+    query.add_update_fields(values)
+    query.annotations = {}
+    orm_sql, orm_params = query.get_compiler("default").as_sql()
+    assert ours_sql == f'{orm_sql} RETURNING "{Match._meta.pk.column}"'
+    assert _plain(ours_params) == _plain(list(orm_params))
+
+    events = [FeedEvent(user=creator, kind="your_turn", payload={"ply": 4}, dedupe_key="s")]
+    fields = [field for field in FeedEvent._meta.local_concrete_fields
+              if field is not FeedEvent._meta.auto_field]
+    ours_sql, ours_params = batch._compile_insert(FeedEvent, events, fields, [],
+                                                  on_conflict=OnConflict.IGNORE)
+    query = InsertQuery(FeedEvent, on_conflict=OnConflict.IGNORE)
+    query.insert_values(fields, events)
+    ((orm_sql, orm_params),) = query.get_compiler("default").as_sql()
+    assert ours_sql == orm_sql
+    assert _unstamped(fields, ours_params) == _unstamped(fields, orm_params)
+
+    move = Move(match=match, ply=match.ply, seat=1, move={"type": "pass"}, events=[])
+    fields = list(Move._meta.local_concrete_fields[1:])
+    returning = list(Move._meta.db_returning_fields)
+    ours_sql, ours_params = batch._compile_insert(Move, [move], fields, returning)
+    query = InsertQuery(Move)
+    query.insert_values(fields, [Move(**{field.attname: getattr(move, field.attname)
+                                         for field in Move._meta.concrete_fields})])
+    compiler = query.get_compiler("default")
+    compiler.returning_fields = returning
+    ((orm_sql, orm_params),) = compiler.as_sql()
+    assert ours_sql == orm_sql
+    assert _unstamped(fields, ours_params) == _unstamped(fields, orm_params)
+
+
+def _unstamped(fields, params) -> list:
+    """The parameters but the time stamps (``auto_now_add``: each side stamps its own)."""
+    return [value for field, value in zip(fields, _plain(list(params)), strict=True)
+            if not getattr(field, "auto_now_add", False)]

@@ -1,0 +1,16 @@
+"""JSON as the service sends it over its sockets and Pub/Sub: orjson, times in ISO 8601
+with "Z" for UTC (as REST writes them), keys that are not strings (a seat number) as
+``json.dumps`` writes them, and lazy translations as their text. One encoder, so a frame
+built in one process (a move's pushes, games/matches/pushes.py) reads exactly as one
+built in another (the play socket's frames, games/play/protocol.py)."""
+
+from __future__ import annotations
+
+import orjson
+from django.utils.encoding import force_str
+
+_DUMP_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_NON_STR_KEYS
+
+
+def dumps(value) -> bytes:
+    return orjson.dumps(value, option=_DUMP_OPTIONS, default=force_str)
