@@ -9,15 +9,20 @@
    seat with its own random numbers): the share of decided games with different
    accuracies won by the seat the analysis rates more accurate, with a Wilson 95%
    interval. Trusted at 65% or more; a test between unequal bots would pass by strength
-   alone, which is why both seats are equals.
+   alone, which is why both seats are equals. For comparison it also prints the share
+   won by the seat with fewer points lost per decision (what accuracy read before it
+   read the result lost).
 
 Games and analyses run exactly as in the service: bots get their seat's view only
 (``rules.bots.bot_rng``), the analysis gets each decision's view only
 (``rules.analysis``), seeded from the game's seed, the ply and the seat.
 
     .venv/bin/python bench/analysis_validity.py                      # full size (slow)
-    nice -n 5 .venv/bin/python bench/analysis_validity.py --level-games 20 --equal-games 30 \
-        --iterations 100 --samples 16 --workers 2 --log bench/results/analysis-validity.jsonl
+    nice -n 10 .venv/bin/python bench/analysis_validity.py --level-games 0 \
+        --equal-games 100 --workers 1 --log equals.jsonl            # the equals check
+    nice -n 10 .venv/bin/python bench/analysis_validity.py --only han --first 30 \
+        --level-games 0 --equal-games 70 --log equals.jsonl          # add games 30-99
+    .venv/bin/python bench/analysis_validity.py --report equals.jsonl
     .venv/bin/python bench/analysis_validity.py --cost          # one 2p Han + one 4p Hansa
 
 ``--cost`` analyses a two-player Han and a four-player Hansa game of hard bots and prints
@@ -45,7 +50,7 @@ from rules.analysis import (  # noqa: E402
     analyse_decision,
     decision_key,
     iter_decisions,
-    seat_summary,
+    match_summary,
     thresholds_for,
 )
 from rules.bots import bot_rng, get_bot  # noqa: E402
@@ -83,9 +88,12 @@ def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudge
                                                                 decision.seat), budget)
         cpu.append(time.process_time() - started)
         by_seat[decision.seat].append({"ply": decision.ply, **judged.to_json()})
-    return {"seats": [seat_summary(seat, rows, thresholds) for seat, rows in by_seat.items()],
+    rows = [{"seat": seat, **row} for seat, seat_rows in by_seat.items() for row in seat_rows]
+    return {"seats": match_summary(rows, players, thresholds),
             "losses": {seat: [r["loss"] for r in rows if r["choices"] > 1]
                        for seat, rows in by_seat.items()},
+            "result_losses": {seat: [r["result_loss"] for r in rows if r["choices"] > 1]
+                              for seat, rows in by_seat.items()},
             "cpu": cpu}
 
 
@@ -97,7 +105,10 @@ def level_game(task: tuple) -> dict:
     log, _result = play(game, kinds, seed)
     analysed = analyse(game, 2, seed, log, budget)
     return {"check": "levels", "game": game, "kinds": kinds,
-            "losses": {kinds[seat]: losses for seat, losses in analysed["losses"].items()}}
+            "losses": {kinds[seat]: losses for seat, losses in analysed["losses"].items()},
+            "result_losses": {kinds[seat]: losses
+                              for seat, losses in analysed["result_losses"].items()},
+            "cpu": analysed["cpu"]}
 
 
 def equal_game(task: tuple) -> dict:
@@ -108,7 +119,21 @@ def equal_game(task: tuple) -> dict:
     return {"check": "equals", "game": game, "winners": result["winners"],
             "scores": result["scores"],
             "accuracy": [s["accuracy"] for s in analysed["seats"]],
-            "mean_loss": [s["mean_loss"] for s in analysed["seats"]]}
+            "mean_loss": [s["mean_loss"] for s in analysed["seats"]],
+            "mean_result_loss": [s["mean_result_loss"] for s in analysed["seats"]],
+            "cpu": analysed["cpu"]}
+
+
+def _won_by_the_lower(equals: list[dict], field: str, lower_is_better: bool) -> str:
+    """How often the seat rated better by ``field`` won, among decided games whose two
+    seats are rated differently, with a Wilson 95% interval."""
+    decided = [o for o in equals if len(o["winners"]) == 1 and o.get(field)
+               and None not in o[field] and o[field][0] != o[field][1]]
+    pick = min if lower_is_better else max
+    wins = sum(1 for o in decided if o[field][o["winners"][0]] == pick(o[field]))
+    low, high = wilson(wins, len(decided))
+    share = wins / len(decided) if decided else 0.0
+    return f"{share:.0%} of {len(decided)} [{low:.0%}, {high:.0%}]"
 
 
 def report(outcomes: list[dict]) -> str:
@@ -116,29 +141,34 @@ def report(outcomes: list[dict]) -> str:
     for game in sorted({o["game"] for o in outcomes}):
         levels = [o for o in outcomes if o["game"] == game and o["check"] == "levels"]
         if levels:
-            lines.append(f"{game}: mean loss per decision (points), {len(levels)} games")
+            lines.append(f"{game}: loss per decision, {len(levels)} games: points "
+                         f"[95%], result (share of a win) [95%]")
             means = []
             for kind in LEVELS:
                 losses = [x for o in levels for x in o["losses"].get(kind, [])]
+                results = [x for o in levels for x in o.get("result_losses", {}).get(kind, [])]
                 if len(losses) > 1:
                     mean, low, high = mean_ci(losses)
-                    means.append(mean)
-                    lines.append(f"  {kind:7s} {mean:6.2f}  [{low:5.2f}, {high:5.2f}]  "
-                                 f"({len(losses)} decisions)")
+                    line = f"  {kind:7s} {mean:6.2f}  [{low:5.2f}, {high:5.2f}]"
+                    if len(results) > 1:
+                        r_mean, r_low, r_high = mean_ci(results)
+                        means.append(r_mean)
+                        line += f"   {r_mean:.4f} [{r_low:.4f}, {r_high:.4f}]"
+                    lines.append(f"{line}  ({len(losses)} decisions)")
             ordered = (len(means) == len(LEVELS)
                        and all(a > b for a, b in zip(means, means[1:], strict=False)))
-            lines.append(f"  ordered random > greedy > easy > medium > hard: {ordered}")
+            lines.append(f"  result loss ordered random > greedy > easy > medium > hard: "
+                         f"{ordered}")
         equals = [o for o in outcomes if o["game"] == game and o["check"] == "equals"]
         if equals:
-            decided = [o for o in equals if len(o["winners"]) == 1
-                       and None not in o["accuracy"] and o["accuracy"][0] != o["accuracy"][1]]
-            wins = sum(1 for o in decided
-                       if o["accuracy"][o["winners"][0]] == max(o["accuracy"]))
-            low, high = wilson(wins, len(decided))
-            share = wins / len(decided) if decided else 0.0
-            lines.append(f"{game}: medium vs medium, {len(equals)} games ({len(decided)} "
-                         f"decided): the more accurate seat won {share:.0%} "
-                         f"[{low:.0%}, {high:.0%}]")
+            lines.append(f"{game}: medium vs medium, {len(equals)} games: the more accurate "
+                         f"seat won {_won_by_the_lower(equals, 'accuracy', False)}; the "
+                         f"seat losing fewer points per decision won "
+                         f"{_won_by_the_lower(equals, 'mean_loss', True)}")
+        cpu = [x for o in outcomes if o["game"] == game for x in o.get("cpu", [])]
+        if cpu:
+            lines.append(f"{game}: CPU per decision median {statistics.median(cpu) * 1000:.0f} "
+                         f"ms, max {max(cpu) * 1000:.0f} ms ({len(cpu)} decisions)")
     return "\n".join(lines)
 
 
@@ -161,6 +191,8 @@ def main() -> None:
     parser.add_argument("--level-games", type=int, default=60)
     parser.add_argument("--equal-games", type=int, default=100)
     parser.add_argument("--only", choices=("han", "hansa"))
+    parser.add_argument("--first", type=int, default=0,
+                        help="index of the first game (seeds are per index: runs add up)")
     parser.add_argument("--iterations", type=int, default=AnalysisBudget().iterations)
     parser.add_argument("--samples", type=int, default=AnalysisBudget().samples)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
@@ -178,8 +210,11 @@ def main() -> None:
         return
     games = [args.only] if args.only else ["han", "hansa"]
     # the games alternate, so a run cut short still has figures for both
-    tasks = [(level_game, (g, i, budget)) for i in range(args.level_games) for g in games]
-    tasks += [(equal_game, (g, i, budget)) for i in range(args.equal_games) for g in games]
+    first = args.first
+    tasks = [(level_game, (g, i, budget)) for i in range(first, first + args.level_games)
+             for g in games]
+    tasks += [(equal_game, (g, i, budget)) for i in range(first, first + args.equal_games)
+              for g in games]
     outcomes = []
     started = time.perf_counter()
     with Pool(args.workers) as pool:

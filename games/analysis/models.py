@@ -40,7 +40,7 @@ class Analysis(models.Model):
     decisions_total = models.PositiveIntegerField(default=0)
     decisions_done = models.PositiveIntegerField(default=0)
     cpu_seconds = models.FloatField(default=0.0)
-    #: per seat: accuracy, mean loss, labels, key moments (rules.analysis.seat_summary)
+    #: per seat: accuracy, losses, labels, key moments (rules.analysis.match_summary)
     seats = models.JSONField(default=list, blank=True)
     #: who asked first (None: requested automatically for a rated match); counts against
     #: that user's daily limit
@@ -74,7 +74,8 @@ class Analysis(models.Model):
 
 class AnalysedDecision(models.Model):
     """One logged move judged from its seat's view at its ply (values in expected points
-    ahead of the field: rules/analysis/decision.py)."""
+    ahead of the field, results in expected share of the others beaten:
+    rules/analysis/decision.py)."""
 
     analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE, related_name="decisions")
     ply = models.PositiveIntegerField()
@@ -84,6 +85,11 @@ class AnalysedDecision(models.Model):
     value_played = models.FloatField()
     value_best = models.FloatField()
     loss = models.FloatField()
+    # db_default: a running release that knows none of them can still insert a row
+    result_played = models.FloatField(default=0.0, db_default=0.0)
+    result_best = models.FloatField(default=0.0, db_default=0.0)
+    #: what accuracy reads: the share of a win the move gave away (0 to 1)
+    result_loss = models.FloatField(default=0.0, db_default=0.0)
     #: inaccuracy, mistake, blunder, or "" for a good move
     label = models.CharField(max_length=16, blank=True, default="")
     #: legal moves the seat had (1: forced)

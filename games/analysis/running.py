@@ -27,7 +27,7 @@ from rules.analysis import (
     decision_key,
     iter_decisions,
     label,
-    seat_summary,
+    match_summary,
     thresholds_for,
 )
 
@@ -95,6 +95,8 @@ def _analyse(analysis: Analysis) -> str:
                 analysis=analysis, ply=decision.ply, seat=decision.seat,
                 played=judged.played, best=judged.best, value_played=judged.value_played,
                 value_best=judged.value_best, loss=loss,
+                result_played=judged.result_played, result_best=judged.result_best,
+                result_loss=judged.result_loss,
                 label=(label(loss, thresholds) or "") if judged.choices > 1 else "",
                 choices=judged.choices, cpu_ms=spent * 1000)
             analysis.decisions_done = decision.ply + 1
@@ -104,9 +106,8 @@ def _analyse(analysis: Analysis) -> str:
         progress.publish_throttled(analysis.match_id, status=AnalysisStatus.RUNNING,
                                    done=analysis.decisions_done, total=analysis.decisions_total)
     rows = list(AnalysedDecision.objects.filter(analysis=analysis)
-                .values("ply", "seat", "loss", "value_best", "choices"))
-    analysis.seats = [seat_summary(seat, [row for row in rows if row["seat"] == seat],
-                                   thresholds) for seat in range(match.players)]
+                .values("ply", "seat", "loss", "result_loss", "value_best", "choices"))
+    analysis.seats = match_summary(rows, match.players, thresholds)
     analysis.status = status
     analysis.finished_at = timezone.now()
     analysis.save(update_fields=["seats", "status", "finished_at"])

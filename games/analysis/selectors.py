@@ -84,7 +84,9 @@ def analysis_body(analysis: Analysis, match: Match) -> dict:
         body["decisions"] = [
             {"ply": row.ply, "seat": row.seat, "played": row.played, "best": row.best,
              "value_played": round(row.value_played, 3), "value_best": round(row.value_best, 3),
-             "loss": round(row.loss, 3), "label": row.label or None, "choices": row.choices}
+             "loss": round(row.loss, 3), "result_played": round(row.result_played, 4),
+             "result_best": round(row.result_best, 4), "result_loss": round(row.result_loss, 4),
+             "label": row.label or None, "choices": row.choices}
             for row in analysis.decisions.order_by("ply")
         ]
     return body

@@ -24,7 +24,8 @@ class AnalysisThresholdsSerializer(serializers.Serializer):
     mistake = serializers.FloatField()
     blunder = serializers.FloatField()
     accuracy_scale = serializers.FloatField(
-        help_text="accuracy = 100 * exp(-mean loss / accuracy_scale).")
+        help_text="accuracy = 100 * exp(-result lost / the match's decisions with a "
+        "choice per seat / accuracy_scale).")
 
 
 class LabelCountsSerializer(serializers.Serializer):
@@ -47,6 +48,10 @@ class AnalysedSeatSerializer(serializers.Serializer):
     accuracy = serializers.FloatField(allow_null=True,
                                       help_text="0-100; null without a decision to make.")
     mean_loss = serializers.FloatField(help_text="Points lost per decision with a choice.")
+    mean_result_loss = serializers.FloatField(
+        help_text="Share of a win lost per decision with a choice.")
+    result_lost = serializers.FloatField(
+        help_text="Share of a win lost over the match (what accuracy reads).")
     labels = LabelCountsSerializer()
     key_moments = KeyMomentSerializer(many=True)
 
@@ -59,7 +64,12 @@ class AnalysedDecisionSerializer(serializers.Serializer):
     value_played = serializers.FloatField(
         help_text="Expected points ahead of the field, from the seat's view at that ply.")
     value_best = serializers.FloatField()
-    loss = serializers.FloatField()
+    loss = serializers.FloatField(help_text="Points given away against the best move.")
+    result_played = serializers.FloatField(
+        help_text="Expected share of the other seats beaten (in two players: the chance "
+        "to win).")
+    result_best = serializers.FloatField()
+    result_loss = serializers.FloatField()
     label = serializers.CharField(allow_null=True, help_text=_LABEL)
     choices = serializers.IntegerField(help_text="Legal moves the seat had.")
 

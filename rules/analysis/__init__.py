@@ -5,8 +5,9 @@ serves it (games/analysis/), bench/analysis_validity.py checks that it ranks kno
 strengths correctly."""
 
 from rules.analysis.decision import AnalysisBudget, DecisionAnalysis, analyse_decision
-from rules.analysis.grading import label, seat_summary, thresholds_for
+from rules.analysis.grading import label, match_summary, seat_summary, thresholds_for
 from rules.analysis.match import Decision, decision_key, iter_decisions
 
 __all__ = ["AnalysisBudget", "Decision", "DecisionAnalysis", "analyse_decision",
-           "decision_key", "iter_decisions", "label", "seat_summary", "thresholds_for"]
+           "decision_key", "iter_decisions", "label", "match_summary", "seat_summary",
+           "thresholds_for"]

@@ -199,6 +199,18 @@ class IsmctsSearch:
                 best, best_rank = move, rank
         return best
 
+    def ranked_moves(self) -> list[dict]:
+        """The root's visited legal moves, most visited first (ties: the higher mean
+        reward, then ``legal_moves`` order): the search's choice and its runners-up (the
+        post-game analysis judges the first few: rules/analysis/decision.py)."""
+        edges = self.root.edges.get(self.seat, {})
+        ranked = []
+        for index, (move, key) in enumerate(zip(self.legal, self.root_keys, strict=True)):
+            edge = edges.get(key)
+            if edge is not None and edge.visits:
+                ranked.append(((-edge.visits, -edge.reward / edge.visits, index), move))
+        return [move for _rank, move in sorted(ranked, key=lambda pair: pair[0])]
+
     def _score_scale(self) -> float:
         """Points of margin worth tanh(1) of the score term in this search: the budget's
         least scale plus a tenth of the two best scores a first sample projects."""

@@ -12,11 +12,12 @@ from rules.analysis import (
     decision_key,
     iter_decisions,
     label,
+    match_summary,
     seat_summary,
     thresholds_for,
 )
-from rules.analysis.decision import points_ahead
-from rules.analysis.grading import decision_accuracy
+from rules.analysis.decision import CANDIDATES, points_ahead, share_beaten
+from rules.analysis.grading import ACCURACY_SCALE, decision_accuracy
 from rules.bots import bot_rng, get_bot
 
 BUDGET = AnalysisBudget(iterations=20, samples=4)
@@ -89,6 +90,30 @@ def test_points_ahead_of_the_field():
     assert points_ahead([3], 0) == 3
 
 
+def test_the_share_of_the_others_beaten():
+    assert share_beaten([10, 4, 7], 0) == 1.0
+    assert share_beaten([10, 4, 7], 2) == 0.5
+    assert share_beaten([4, 4], 1) == 0.5  # a tie counts half
+    assert share_beaten([3, 9], 0) == 0.0
+    assert share_beaten([3], 0) == 1.0
+
+
+def test_the_best_move_is_the_candidate_with_the_best_result():
+    """The search's candidates and the move played, judged in the same worlds: the best
+    has the highest expected result (then value); neither loss is ever negative, and a
+    position where no candidate changes the result loses no result, whatever its points."""
+    engine = get_engine("hansa")
+    log = _random_log("hansa", 2, "candidates", 12)
+    for d in list(iter_decisions(engine, 2, None, "candidates", log))[:6]:
+        judged = analyse_decision(engine, d.view, d.legal_moves, d.seat, d.played,
+                                  decision_key("candidates", d.ply, d.seat), BUDGET)
+        assert judged.result_best >= judged.result_played and judged.result_loss >= 0
+        assert judged.loss >= 0 and 0 <= judged.result_played <= 1
+        if judged.best == judged.played:
+            assert judged.result_loss == 0 and judged.loss == 0
+    assert CANDIDATES >= 2
+
+
 def test_labels_and_accuracy_follow_the_thresholds_of_each_game():
     han = thresholds_for("han")
     assert label(han.inaccuracy - 0.01, han) is None
@@ -97,23 +122,45 @@ def test_labels_and_accuracy_follow_the_thresholds_of_each_game():
     assert label(han.blunder + 5, han) == "blunder"
     assert thresholds_for("hansa").blunder > han.blunder  # Hansa's scores are larger
     assert thresholds_for("nim") == thresholds_for("another plugin")
-    assert decision_accuracy(0, han) == 100
-    assert decision_accuracy(han.accuracy_scale, han) == pytest.approx(36.79, abs=0.01)
+    assert decision_accuracy(0) == 100
+    assert decision_accuracy(ACCURACY_SCALE) == pytest.approx(36.79, abs=0.01)
+    assert han.to_json()["accuracy_scale"] == ACCURACY_SCALE  # a share of a win: any game
 
 
 def test_a_seat_summary_counts_labels_and_names_key_moments():
     han = thresholds_for("han")
     rows = [
-        {"ply": 0, "loss": 0.0, "value_best": 0.0, "choices": 3},
-        {"ply": 2, "loss": 7.0, "value_best": 1.0, "choices": 5},  # blunder
-        {"ply": 4, "loss": 0.0, "value_best": 9.0, "choices": 1},  # forced; a swing of +8
-        {"ply": 6, "loss": 2.0, "value_best": 8.0, "choices": 2},  # inaccuracy
+        {"ply": 0, "loss": 0.0, "result_loss": 0.0, "value_best": 0.0, "choices": 3},
+        {"ply": 2, "loss": 7.0, "result_loss": 0.3, "value_best": 1.0, "choices": 5},  # blunder
+        # forced; a swing of +8
+        {"ply": 4, "loss": 0.0, "result_loss": 0.0, "value_best": 9.0, "choices": 1},
+        # inaccuracy in points, but no result lost (a decided position)
+        {"ply": 6, "loss": 2.0, "result_loss": 0.0, "value_best": 8.0, "choices": 2},
     ]
     summary = seat_summary(1, rows, han)
     assert summary["seat"] == 1 and summary["decisions"] == 4 and summary["choices"] == 3
     assert summary["labels"] == {"inaccuracy": 1, "mistake": 0, "blunder": 1}
     assert summary["mean_loss"] == 3.0
-    assert summary["accuracy"] == round(decision_accuracy(3.0, han), 1)
+    assert summary["mean_result_loss"] == 0.1
+    assert summary["accuracy"] == round(decision_accuracy(0.1), 1)
     assert [(m["ply"], m["kind"]) for m in summary["key_moments"]] == [
         (2, "loss"), (4, "swing"), (6, "loss")]
     assert seat_summary(0, [], han)["accuracy"] is None
+
+
+def test_within_a_match_accuracy_ranks_the_seats_by_the_result_they_gave_away_in_all():
+    """Seat 0 gave away 0.1 of a win at each of three decisions (0.3 in all), seat 1 0.2 at
+    its one decision: less per decision, but less in all is seat 1, and the total decides a
+    game. Both are divided by the match's two decisions per seat."""
+    han = thresholds_for("han")
+    rows = [{"seat": 0, "ply": ply, "loss": 0.5, "result_loss": 0.1, "value_best": 0.0,
+             "choices": 3} for ply in (0, 2, 4)]
+    rows += [{"seat": 1, "ply": 1, "loss": 0.5, "result_loss": 0.2, "value_best": 0.0,
+              "choices": 3}, {"seat": 1, "ply": 3, "loss": 0.0, "result_loss": 0.0,
+                              "value_best": 0.0, "choices": 1}]
+    first, second = match_summary(rows, 2, han)
+    assert (first["result_lost"], second["result_lost"]) == (0.3, 0.2)
+    assert first["mean_result_loss"] < second["mean_result_loss"]
+    assert first["accuracy"] == round(decision_accuracy(0.3 / 2), 1)
+    assert second["accuracy"] == round(decision_accuracy(0.2 / 2), 1)
+    assert second["accuracy"] > first["accuracy"]

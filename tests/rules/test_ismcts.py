@@ -117,6 +117,20 @@ def test_an_interrupted_search_hands_over_its_best_move_so_far():
     assert best in legal and best == run.best_move()
 
 
+def test_the_ranked_moves_start_with_the_search_s_choice():
+    """What the post-game analysis judges besides the move played (rules/analysis)."""
+    engine, state = _mid_game("hansa", 2, 4)
+    seat = engine.to_act(state)[0]
+    view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+    run = IsmctsSearch(engine, view, legal, seat, SeededRng("ranked"),
+                       SearchBudget(iterations=60, seconds=1e9))
+    choice = run.run()
+    ranked = run.ranked_moves()
+    assert ranked[0] == choice == run.best_move()
+    assert len(ranked) > 1 and all(move in legal for move in ranked)
+    assert len({repr(move) for move in ranked}) == len(ranked)
+
+
 def test_a_search_interrupted_before_its_first_iteration_hands_over_nothing():
     engine, state = _mid_game("hansa", 2, 4)
     seat = engine.to_act(state)[0]

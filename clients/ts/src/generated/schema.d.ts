@@ -719,8 +719,20 @@ export interface components {
             value_played: number;
             /** Format: double */
             value_best: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description Points given away against the best move.
+             */
             loss: number;
+            /**
+             * Format: double
+             * @description Expected share of the other seats beaten (in two players: the chance to win).
+             */
+            result_played: number;
+            /** Format: double */
+            result_best: number;
+            /** Format: double */
+            result_loss: number;
             /** @description inaccuracy, mistake, blunder; null for a good move. */
             label: string | null;
             /** @description Legal moves the seat had. */
@@ -741,6 +753,16 @@ export interface components {
              * @description Points lost per decision with a choice.
              */
             mean_loss: number;
+            /**
+             * Format: double
+             * @description Share of a win lost per decision with a choice.
+             */
+            mean_result_loss: number;
+            /**
+             * Format: double
+             * @description Share of a win lost over the match (what accuracy reads).
+             */
+            result_lost: number;
             labels: components["schemas"]["LabelCounts"];
             key_moments: components["schemas"]["KeyMoment"][];
         };
@@ -810,7 +832,7 @@ export interface components {
             blunder: number;
             /**
              * Format: double
-             * @description accuracy = 100 * exp(-mean loss / accuracy_scale).
+             * @description accuracy = 100 * exp(-result lost / the match's decisions with a choice per seat / accuracy_scale).
              */
             accuracy_scale: number;
         };
