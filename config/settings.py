@@ -377,16 +377,6 @@ CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_BOT_QUEUE))
 # of its own (`-Q analysis --concurrency=1`: scripts/run.sh, docker-compose.yml) serves it.
 CELERY_ANALYSIS_QUEUE = env_str("CELERY_ANALYSIS_QUEUE", "analysis")
 CELERY_TASK_ROUTES["games.analysis.tasks.*"] = {"queue": CELERY_ANALYSIS_QUEUE}
-# Threads, not prefork: Celery's Django fix-up closes the whole connection pool after each
-# task in a prefork child, which would bring back a new session per task. A bot turn is
-# short and waits on PostgreSQL; more cores are used by more worker processes.
-CELERY_WORKER_POOL = env_str("CELERY_WORKER_POOL", "threads")
-CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 4)
-# A worker lowers its own CPU priority by this much (nice) as it starts: where it shares
-# cores with web processes, a player's move is acknowledged first and a bot's search, an
-# analysis or a scoring waits a moment (docs/operations.md; 0 keeps the default).
-WORKER_NICE = env_int("WORKER_NICE", 5)
-
 QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)  # a request's wait
 
 # -- GraphQL: expensive operations at once (issue 21): games/graphql/concurrency.py -------
@@ -402,8 +392,9 @@ GRAPHQL_EXPENSIVE_PER_PROCESS = env_int("GRAPHQL_EXPENSIVE_PER_PROCESS",
 # seconds a process takes the next one d x (1 - share) / share later at the earliest.
 GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))
 
-# The analysis, HTTPS, the play socket, metrics and logs (LOGGING): their own modules.
+# The analysis, HTTPS, the play socket, metrics and logs (LOGGING), workers: own modules.
 from config.analysis_settings import *  # noqa: E402,F401,F403
 from config.https_settings import *  # noqa: E402,F401,F403
 from config.observability_settings import *  # noqa: E402,F401,F403
 from config.play_settings import *  # noqa: E402,F401,F403
+from config.worker_settings import *  # noqa: E402,F401,F403
