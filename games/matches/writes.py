@@ -91,7 +91,7 @@ class WriteBatch:
         meta = obj._meta
         fields = _update_fields(obj.__class__, frozenset(update_fields))
         connection = connections[self.using]
-        sql = self._update_sql(obj.__class__, fields)
+        sql = _update_statement(self.using, obj.__class__, fields)
         params = [field.get_db_prep_save(field.pre_save(obj, False), connection=connection)
                   for field in fields]
         params.append(meta.pk.get_db_prep_value(obj.pk, connection, prepared=False))
@@ -142,9 +142,6 @@ class WriteBatch:
         compiler.returning_fields = returning
         (statement,) = compiler.as_sql()
         return statement[0], list(statement[1])
-
-    def _update_sql(self, model, fields: tuple) -> str:
-        return _update_statement(self.using, model, fields)
 
     def _quote(self, name: str) -> str:
         return connections[self.using].ops.quote_name(name)
