@@ -3,7 +3,8 @@
 One writer: ``games.analysis.services`` (requests) and ``games.analysis.running`` (the
 task's progress and results). An analysis is unique per match, rules version and budget:
 a second request for the same joins it instead of starting another, and a rules change
-makes a new one (the old rows stay, no longer served).
+makes a new one (the old rows stay, no longer served). A change of the judge does not: the
+row is judged again in place (``judge_version``), and until then it is not served.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ class Analysis(models.Model):
     #: it decides every figure of the analysis
     iterations = models.PositiveIntegerField()
     samples = models.PositiveIntegerField()
+    #: the judge that computed it (rules.analysis.JUDGE_VERSION): only today's judge's
+    #: analysis is served, and a request judges another's again in place. db_default: the
+    #: judge of the release before this column, so that release can still insert rows
+    judge_version = models.PositiveSmallIntegerField(default=2, db_default=2)
     status = models.CharField(max_length=16, choices=AnalysisStatus.choices,
                               default=AnalysisStatus.QUEUED)
     decisions_total = models.PositiveIntegerField(default=0)

@@ -22,6 +22,7 @@ from games.analysis.models import AnalysedDecision, Analysis, AnalysisStatus
 from games.matches.replay import logged_moves
 from rules import get_engine
 from rules.analysis import (
+    JUDGE_VERSION,
     AnalysisBudget,
     analyse_decision,
     decision_key,
@@ -59,6 +60,10 @@ def _claim(analysis_id: int) -> Analysis | None:
         analysis = (Analysis.objects.select_for_update().select_related("match")
                     .filter(pk=analysis_id).first())
         if analysis is None or analysis.status in (AnalysisStatus.DONE, AnalysisStatus.STOPPED):
+            return None
+        if analysis.judge_version != JUDGE_VERSION:
+            # sent before a release that changed the judge: computed today it would be
+            # stored under a judge that did not make it; a request makes today's
             return None
         fresh = timezone.now() - timedelta(seconds=settings.ANALYSIS_STALE_SECONDS)
         if (analysis.status == AnalysisStatus.RUNNING and analysis.heartbeat_at is not None

@@ -10,19 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from games.analysis import errors
-from games.analysis.budget import current_budget, current_rules_version
+from games.analysis.budget import current_key
 from games.analysis.models import FINAL_STATUSES, Analysis
 from games.matches import selectors as match_selectors
 from games.matches.models import Match
-from rules.analysis import thresholds_for
+from rules.analysis import JUDGE_VERSION, thresholds_for
 
 
 def current_analysis(match: Match) -> Analysis | None:
     """The stored analysis that answers for ``match`` today, or None."""
-    budget = current_budget()
-    return Analysis.objects.filter(match=match, rules_version=current_rules_version(match.game),
-                                   iterations=budget.iterations,
-                                   samples=budget.samples).first()
+    return Analysis.objects.filter(match=match, judge_version=JUDGE_VERSION,
+                                   **current_key(match.game)).first()
 
 
 def analysis_of(match_id: Any) -> dict:
@@ -61,7 +59,8 @@ def is_final(body: dict) -> bool:
 
 
 def analysis_body(analysis: Analysis, match: Match) -> dict:
-    """``{"match_id", "status", "rules_version", "budget", "progress", "cpu_seconds",
+    """``{"match_id", "status", "rules_version", "judge_version", "budget", "progress",
+    "cpu_seconds",
     "thresholds"}``, and once final (done, or stopped at the CPU cap) ``"seats"`` (per seat:
     accuracy, mean loss, labels, key moments) and ``"decisions"`` (per ply: seat, the move
     played and the best move found, their values, the loss, the label)."""
@@ -72,6 +71,7 @@ def analysis_body(analysis: Analysis, match: Match) -> dict:
         "game": match.game,
         "status": analysis.status,
         "rules_version": analysis.rules_version,
+        "judge_version": analysis.judge_version,
         "budget": {"iterations": analysis.iterations, "samples": analysis.samples},
         "progress": {"done": analysis.decisions_done, "total": total, "percent": percent},
         "cpu_seconds": round(analysis.cpu_seconds, 3),

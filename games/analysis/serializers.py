@@ -83,6 +83,9 @@ class AnalysisSectionSerializer(serializers.Serializer):
         help_text="queued, running, done, stopped (the CPU cap was reached: the later "
         "decisions are missing) or failed.")
     rules_version = serializers.CharField()
+    judge_version = serializers.IntegerField(
+        help_text="The judge that computed it: a new judge (or search) makes a new analysis, "
+        "and the old one is no longer served.")
     budget = AnalysisBudgetSerializer()
     progress = AnalysisProgressBodySerializer()
     cpu_seconds = serializers.FloatField()

@@ -17,14 +17,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.analysis import errors
-from games.analysis.budget import current_budget, current_rules_version
-from games.analysis.models import Analysis, AnalysisStatus
+from games.analysis.budget import current_key
+from games.analysis.models import AnalysedDecision, Analysis, AnalysisStatus
 from games.clocks.seat_players import players_by_seat
 from games.dispatch import ANALYSIS_TASK, enqueue
 from games.matches import errors as match_errors
 from games.matches.guards import lock_match, require_user
 from games.matches.models import Match, MatchStatus
 from games.matches.permissions import can_manage_matches
+from rules.analysis import JUDGE_VERSION
 
 
 def request_analysis(match_id: Any, user) -> tuple[Analysis, bool]:
@@ -60,18 +61,19 @@ def request_automatic(match_id: int) -> Analysis | None:
 
 def _find_or_create(match: Match, *, requested_by, limited: bool) -> tuple[Analysis, bool]:
     """Under the match's lock: the analysis for today's rules and budget, found (and sent
-    again if its worker was lost) or created and sent."""
+    again if its worker was lost, or judged again if another judge made it) or created and
+    sent."""
     if match.status != MatchStatus.FINISHED:
         raise match_errors.NotFinished(_("Only a finished match can be analysed."),
                                        details={"status": match.status})
-    version = current_rules_version(match.game)
-    if match.rules_version != version:
+    key = current_key(match.game)
+    if match.rules_version != key["rules_version"]:
         raise errors.RulesChanged(details={"played_under": match.rules_version,
-                                           "current": version})
-    budget = current_budget()
-    analysis = Analysis.objects.filter(match=match, rules_version=version,
-                                       iterations=budget.iterations,
-                                       samples=budget.samples).first()
+                                           "current": key["rules_version"]})
+    analysis = Analysis.objects.filter(match=match, **key).first()
+    if analysis is not None and analysis.judge_version != JUDGE_VERSION:
+        _judge_again(analysis)
+        return analysis, True
     if analysis is not None:
         if _lost(analysis):
             analysis.status = AnalysisStatus.QUEUED
@@ -81,13 +83,28 @@ def _find_or_create(match: Match, *, requested_by, limited: bool) -> tuple[Analy
         return analysis, False
     if limited:
         _check_daily_limit(requested_by)
-    analysis = Analysis.objects.create(match=match, rules_version=version,
-                                       iterations=budget.iterations, samples=budget.samples,
-                                       requested_by=requested_by,
+    analysis = Analysis.objects.create(match=match, **key, requested_by=requested_by,
                                        decisions_total=match.ply,
                                        heartbeat_at=timezone.now())
     _send_on_commit(analysis.pk)
     return analysis, True
+
+
+def _judge_again(analysis: Analysis) -> None:
+    """An analysis another judge made (a release changed the judge or its search since):
+    its figures are not today's, so it starts over in place under today's judge. Not
+    counted against the daily limit: the change was the service's, not the player's."""
+    AnalysedDecision.objects.filter(analysis=analysis).delete()
+    analysis.judge_version = JUDGE_VERSION
+    analysis.status = AnalysisStatus.QUEUED
+    analysis.decisions_done = 0
+    analysis.cpu_seconds = 0.0
+    analysis.seats = []
+    analysis.started_at = analysis.finished_at = None
+    analysis.heartbeat_at = timezone.now()
+    analysis.save(update_fields=["judge_version", "status", "decisions_done", "cpu_seconds",
+                                 "seats", "started_at", "finished_at", "heartbeat_at"])
+    _send_on_commit(analysis.pk)
 
 
 def _lost(analysis: Analysis) -> bool:

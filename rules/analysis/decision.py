@@ -34,6 +34,15 @@ from rules.rng import SeededRng
 #: its most visited move alone is often not the best of what it saw
 CANDIDATES = 3
 
+#: the judge's version: part of a stored analysis's key with the match, the rules version
+#: and the budget, so an analysis judged otherwise is never served as today's. Raise it
+#: whenever a figure of the same decision would change: this module, the search it asks
+#: (rules/analysis/search.py, rules/bots/ismcts.py), the engines' ``sample_state``.
+#: tests/rules/test_judge_version.py pins one decision's figures per version.
+#: 1: points alone (the search's choice against the move played); 2: results first,
+#: three candidates in common worlds (docs/analysis.md).
+JUDGE_VERSION = 2
+
 
 @dataclass(frozen=True)
 class AnalysisBudget:

@@ -13,7 +13,13 @@ from games.analysis import running
 from games.analysis.models import AnalysedDecision, Analysis, AnalysisStatus
 from games.matches.models import Match
 from rules import get_engine
-from rules.analysis import AnalysisBudget, analyse_decision, decision_key, iter_decisions
+from rules.analysis import (
+    JUDGE_VERSION,
+    AnalysisBudget,
+    analyse_decision,
+    decision_key,
+    iter_decisions,
+)
 from tests.games.analysis.support import TINY, analysis_url, finished_match
 from tests.games.support import assert_api_error, eager_celery, isolate_test_celery
 
@@ -181,6 +187,36 @@ def test_the_cpu_cap_stops_it_and_a_higher_cap_resumes_it(make_user, make_auth_c
     running.run_analysis(Analysis.objects.get(match=match).pk)
     assert list(AnalysedDecision.objects.order_by("ply")
                 .values_list("ply", "best", "value_best")) == resumed
+
+
+def test_an_analysis_of_another_judge_is_not_served_and_is_judged_again(
+        make_user, make_auth_client, settings):
+    """The judge's version (rules.analysis.JUDGE_VERSION) is stored with an analysis: one
+    made by another judge (a release changed the judge or its search) is not served, a
+    message sent for it before the release computes nothing, and the next request judges
+    it again in place under today's judge, outside the daily limit."""
+    settings.ANALYSIS_DAILY_LIMIT = 1
+    player = make_user()
+    match = finished_match(player, "hansa")
+    client = make_auth_client(player)
+    client.post(analysis_url(match.pk))
+    analysis = Analysis.objects.get(match=match)
+    assert running.run_analysis(analysis.pk) == AnalysisStatus.DONE
+    judged = client.get(analysis_url(match.pk)).json()
+    assert judged["judge_version"] == JUDGE_VERSION
+
+    Analysis.objects.filter(pk=analysis.pk).update(judge_version=JUDGE_VERSION - 1,
+                                                   status=AnalysisStatus.QUEUED)
+    assert running.run_analysis(analysis.pk) == "skipped"
+    assert_api_error(client.get(analysis_url(match.pk)), 404, "no_analysis")
+
+    again = client.post(analysis_url(match.pk))
+    assert again.status_code == 202
+    assert again.json()["progress"] == {"done": 0, "total": match.ply, "percent": 0.0}
+    assert AnalysedDecision.objects.filter(analysis=analysis).count() == 0
+    assert Analysis.objects.get().judge_version == JUDGE_VERSION  # the same row
+    assert running.run_analysis(analysis.pk) == AnalysisStatus.DONE
+    assert client.get(analysis_url(match.pk)).json()["decisions"] == judged["decisions"]
 
 
 def test_a_lost_analysis_is_sent_again_by_the_next_request(make_user, make_auth_client,

@@ -771,6 +771,8 @@ export interface components {
             /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
             status: string;
             rules_version: string;
+            /** @description The judge that computed it: a new judge (or search) makes a new analysis, and the old one is no longer served. */
+            judge_version: number;
             budget: components["schemas"]["AnalysisBudget"];
             progress: components["schemas"]["AnalysisProgressBody"];
             /** Format: double */
@@ -806,6 +808,8 @@ export interface components {
             /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
             status: string;
             rules_version: string;
+            /** @description The judge that computed it: a new judge (or search) makes a new analysis, and the old one is no longer served. */
+            judge_version: number;
             budget: components["schemas"]["AnalysisBudget"];
             progress: components["schemas"]["AnalysisProgressBody"];
             /** Format: double */

@@ -1,0 +1,60 @@
+"""The judge's version moves with its figures (rules.analysis.JUDGE_VERSION).
+
+A stored analysis is served only when today's judge made it (games/analysis/), so a change
+that alters any figure of a decision (the judge, the search it asks, the engines'
+``sample_state`` or rollouts) must raise the version, or analyses judged otherwise would be
+served as today's. This test pins a few decisions' figures per version: when it fails, the
+figures changed; if the change was meant, raise ``JUDGE_VERSION`` and record the new
+fingerprint here under it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from rules import get_engine
+from rules.analysis import (
+    JUDGE_VERSION,
+    AnalysisBudget,
+    analyse_decision,
+    decision_key,
+    iter_decisions,
+)
+from rules.bots import bot_rng, get_bot
+
+#: per judge version, the fingerprint of the decisions judged below
+FINGERPRINTS = {
+    2: "7175eefca2050d25811b214394534e2e5cdbed7ebebef3d8b1782fea05bbfd38",
+}
+
+BUDGET = AnalysisBudget(iterations=24, samples=4)
+
+
+def judged_figures() -> list[dict]:
+    figures = []
+    for game, players, plies in (("han", 2, 6), ("hansa", 2, 6)):
+        engine = get_engine(game)
+        seed = f"judge-version:{game}"
+        state, log = engine.setup(players, None, seed), []
+        for ply in range(plies):
+            seat = engine.to_act(state)[0]
+            move = get_bot("greedy")(engine, engine.view(state, seat),
+                                     engine.legal_moves(state, seat), seat,
+                                     bot_rng(seed, ply, seat))
+            state, _ = engine.apply(state, seat, move)
+            log.append((seat, move))
+        for decision in iter_decisions(engine, players, None, seed, log):
+            judged = analyse_decision(engine, decision.view, decision.legal_moves,
+                                      decision.seat, decision.played,
+                                      decision_key(seed, decision.ply, decision.seat), BUDGET)
+            figures.append(judged.to_json())
+    return figures
+
+
+def test_the_judge_s_figures_are_those_of_its_version():
+    fingerprint = hashlib.sha256(
+        json.dumps(judged_figures(), sort_keys=True).encode()).hexdigest()
+    assert JUDGE_VERSION in FINGERPRINTS, "record the fingerprint of the new judge version"
+    assert fingerprint == FINGERPRINTS[JUDGE_VERSION], (
+        f"the judge's figures changed ({fingerprint}): raise rules.analysis.JUDGE_VERSION "
+        "and record the new fingerprint, or undo the change")
