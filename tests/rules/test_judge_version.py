@@ -24,7 +24,7 @@ from rules.bots import bot_rng, get_bot
 
 #: per judge version, the fingerprint of the decisions judged below
 FINGERPRINTS = {
-    2: "7175eefca2050d25811b214394534e2e5cdbed7ebebef3d8b1782fea05bbfd38",
+    2: "0d9a3f5c5e583679091a38fc184c38552c88bed1c1099970db9920817efa89e7",
 }
 
 BUDGET = AnalysisBudget(iterations=24, samples=4)
@@ -32,9 +32,10 @@ BUDGET = AnalysisBudget(iterations=24, samples=4)
 
 def judged_figures() -> list[dict]:
     figures = []
-    for game, players, plies in (("han", 2, 6), ("hansa", 2, 6)):
+    for game, players, plies in (("han", 2, 6), ("hansa", 2, 6), ("han", 3, 4),
+                                 ("hansa", 4, 6)):
         engine = get_engine(game)
-        seed = f"judge-version:{game}"
+        seed = f"judge-version:{game}:{players}"
         state, log = engine.setup(players, None, seed), []
         for ply in range(plies):
             seat = engine.to_act(state)[0]
