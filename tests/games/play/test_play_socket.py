@@ -46,6 +46,10 @@ def test_two_players_play_over_their_sockets_and_every_ack_follows_the_commit(we
                 Move.objects.filter(match_id=match_id, ply=ply).exists)
             own = await mover.next("update")
             seen = await other.next("update")
+            # on the mover's socket the ack comes before the update of its ply (the ack
+            # is sent at the commit, while the pushes are still being built)
+            received = [(frame["op"], frame.get("ply")) for frame in mover.frames]
+            assert received.index(("ack", ply + 1)) < received.index(("update", ply + 1))
             for update in (own, seen):
                 assert update["since"] == ply and update["ply"] == ply + 1
                 assert [move["ply"] for move in update["moves"]] == [ply]
