@@ -371,24 +371,16 @@ class PlayConnection:
         match_id = parse_match_id(request.fields["match"])
         expected = optional_number(request, "expected_ply")
         the_hub = hub()
-        loop = asyncio.get_running_loop()
-
-        def acknowledge(ply: int) -> None:
-            # in the hub's thread, right after the commit: the ack goes out while the
-            # thread builds the pushes (it is queued before them: the loop runs its
-            # callbacks in order, and the pushes come with the run's result)
-            loop.call_soon_threadsafe(
-                self.enqueue, frame("ack", request.ref, match=str(match_id), ply=ply))
-
         try:
             pushed = await the_hub.run(operations.play_move, self.user, self.ident, match_id,
-                                       request.fields["move"], expected, acknowledge)
+                                       request.fields["move"], expected)
         except ApiError as exc:
             self.enqueue(frame("refused", request.ref, match=str(match_id),
                                status=exc.status_code,
                                error={"code": exc.code, "message": exc.message,
                                       "details": exc.details or {}}))
             return
+        self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
         the_hub.deliver(pushed)  # this process's followers, at once
         the_hub.publish(pushed)  # every other process's
 

@@ -4,7 +4,6 @@ uses."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from games.graphql.auth import user_for_token
@@ -31,15 +30,12 @@ def subscription(match_id: int, since: int | None, user, ident: str) -> dict:
     return pushes.match_body(match, state, moves, user, start)
 
 
-def play_move(user, ident: str, match_id: int, move: Any, expected: int | None,
-              committed: Callable[[int], None]) -> dict:
-    """Submit the move, call ``committed(ply)`` once it is committed (the socket acks it
-    then, without waiting for the pushes), and build its pushes, one per seat and one for
-    spectators (``pushes.move_pushes``): the other web processes get them instead of an
-    announcement that would make each of them read the match."""
+def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) -> dict:
+    """Submit the move (committed when this returns) and build its pushes, one per seat
+    and one for spectators (``pushes.move_pushes``): the other web processes get them
+    instead of an announcement that would make each of them read the match."""
     throttles.check(throttles.MOVE, ident)
     with announced_by_caller(match_id):
         submitted = services.submit_move(match_id=match_id, move=move, user=user,
                                          expected_ply=expected)
-    committed(submitted.match.ply)
     return pushes.move_pushes(submitted.match, submitted.state, submitted.move)
