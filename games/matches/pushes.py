@@ -99,17 +99,12 @@ def move_pushes(match: Match, state: Any, move: Move) -> dict:
     (``services.SubmittedMove.match``)."""
     since = move.ply
     caused = caused_by()
-    frames = {seat_key(seat): update_frame(seat_body(match, state, [move], seat, since),
-                                           caused)
+    frames = {seat_key(seat): wire.frame("update", **seat_body(match, state, [move], seat,
+                                                               since), **caused)
               for seat in [*range(match.players), None]}
     return {"type": PLAY_PUSHES_TYPE, "match_id": match.pk, "since": since,
             "ply": match.ply, "status": match.status, "frames": frames,
             "request_id": request_id.current()}
-
-
-def update_frame(body: dict, caused: dict) -> str:
-    """An ``update`` frame of the play socket (docs/play.md) as its JSON text."""
-    return wire.dumps({"op": "update", **body, **caused}).decode()
 
 
 def caused_by(cause: str | None = None) -> dict:

@@ -14,8 +14,8 @@ from typing import Any
 import orjson
 from django.utils.translation import gettext as _
 
-from infra import wire
 from infra.parsers import MAX_JSON_DEPTH, json_depth
+from infra.wire import frame  # the server's frames, one writer with games/matches/pushes.py
 
 #: close codes (docs/play.md, "Close codes")
 CLOSE_NORMAL = 1000
@@ -118,13 +118,6 @@ def optional_number(request: Request, field: str) -> int | None:
                             _("%(field)s must be a whole number >= 0.") % {"field": field},
                             {"field": field}, ref=request.ref)
     return value
-
-
-def frame(op: str, ref: Any = None, **fields) -> str:
-    """One server frame: ``{"op", "ref"?, ...}`` as JSON text (infra/wire.py: orjson,
-    encoding the pushes is most of what a socket spends per move beside the database)."""
-    body = {"op": op, **({"ref": ref} if ref is not None else {}), **fields}
-    return wire.dumps(body).decode()
 
 
 def error_frame(code: str, message: str, details: dict | None = None, ref: Any = None,
