@@ -36,9 +36,10 @@ class Analysis(models.Model):
     #: it decides every figure of the analysis
     iterations = models.PositiveIntegerField()
     samples = models.PositiveIntegerField()
-    #: the judge that computed it (rules.analysis.JUDGE_VERSION): only today's judge's
-    #: analysis is served, and a request judges another's again in place. db_default: the
-    #: judge of the release before this column, so that release can still insert rows
+    #: the judge that computed it (rules.analysis.JUDGE_VERSION, which the service
+    #: writes): only today's judge's analysis is served, and a request judges another's
+    #: again in place. The defaults are the judge of the release before this column, so
+    #: that release can still insert rows; they stay 2 when the judge moves on
     judge_version = models.PositiveSmallIntegerField(default=2, db_default=2)
     status = models.CharField(max_length=16, choices=AnalysisStatus.choices,
                               default=AnalysisStatus.QUEUED)

@@ -60,10 +60,10 @@ def is_final(body: dict) -> bool:
 
 def analysis_body(analysis: Analysis, match: Match) -> dict:
     """``{"match_id", "status", "rules_version", "judge_version", "budget", "progress",
-    "cpu_seconds",
-    "thresholds"}``, and once final (done, or stopped at the CPU cap) ``"seats"`` (per seat:
-    accuracy, mean loss, labels, key moments) and ``"decisions"`` (per ply: seat, the move
-    played and the best move found, their values, the loss, the label)."""
+    "cpu_seconds", "thresholds"}``, and once final (done, or stopped at the CPU cap)
+    ``"seats"`` (per seat: accuracy, mean loss, labels, key moments) and ``"decisions"``
+    (per ply: seat, the move played and the best move found, their values, the loss, the
+    label)."""
     total = analysis.decisions_total
     percent = round(100 * analysis.decisions_done / total, 1) if total else 100.0
     body = {

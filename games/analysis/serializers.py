@@ -84,8 +84,9 @@ class AnalysisSectionSerializer(serializers.Serializer):
         "decisions are missing) or failed.")
     rules_version = serializers.CharField()
     judge_version = serializers.IntegerField(
-        help_text="The judge that computed it: a new judge (or search) makes a new analysis, "
-        "and the old one is no longer served.")
+        help_text="The judge that computed it. After a release that changes the judge (or "
+        "its search), an analysis of the judge before is not served until a request judges "
+        "it again.")
     budget = AnalysisBudgetSerializer()
     progress = AnalysisProgressBodySerializer()
     cpu_seconds = serializers.FloatField()

@@ -83,8 +83,8 @@ def _find_or_create(match: Match, *, requested_by, limited: bool) -> tuple[Analy
         return analysis, False
     if limited:
         _check_daily_limit(requested_by)
-    analysis = Analysis.objects.create(match=match, **key, requested_by=requested_by,
-                                       decisions_total=match.ply,
+    analysis = Analysis.objects.create(match=match, **key, judge_version=JUDGE_VERSION,
+                                       requested_by=requested_by, decisions_total=match.ply,
                                        heartbeat_at=timezone.now())
     _send_on_commit(analysis.pk)
     return analysis, True

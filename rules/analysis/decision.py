@@ -34,11 +34,11 @@ from rules.rng import SeededRng
 #: its most visited move alone is often not the best of what it saw
 CANDIDATES = 3
 
-#: the judge's version: part of a stored analysis's key with the match, the rules version
-#: and the budget, so an analysis judged otherwise is never served as today's. Raise it
-#: whenever a figure of the same decision would change: this module, the search it asks
-#: (rules/analysis/search.py, rules/bots/ismcts.py), the engines' ``sample_state``.
-#: tests/rules/test_judge_version.py pins one decision's figures per version.
+#: the judge's version, stored with each analysis: one judged by another version is
+#: never served as today's, and the next request judges it again (games/analysis/). Raise
+#: it whenever a figure of the same decision would change: this module, the search it
+#: asks (rules/analysis/search.py, rules/bots/ismcts.py), the engines' ``sample_state``
+#: and rollouts. tests/rules/test_judge_version.py pins 22 decisions' figures per version.
 #: 1: points alone (the search's choice against the move played); 2: results first,
 #: three candidates in common worlds (docs/analysis.md).
 JUDGE_VERSION = 2

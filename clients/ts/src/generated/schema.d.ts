@@ -771,7 +771,7 @@ export interface components {
             /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
             status: string;
             rules_version: string;
-            /** @description The judge that computed it: a new judge (or search) makes a new analysis, and the old one is no longer served. */
+            /** @description The judge that computed it. After a release that changes the judge (or its search), an analysis of the judge before is not served until a request judges it again. */
             judge_version: number;
             budget: components["schemas"]["AnalysisBudget"];
             progress: components["schemas"]["AnalysisProgressBody"];
@@ -808,7 +808,7 @@ export interface components {
             /** @description queued, running, done, stopped (the CPU cap was reached: the later decisions are missing) or failed. */
             status: string;
             rules_version: string;
-            /** @description The judge that computed it: a new judge (or search) makes a new analysis, and the old one is no longer served. */
+            /** @description The judge that computed it. After a release that changes the judge (or its search), an analysis of the judge before is not served until a request judges it again. */
             judge_version: number;
             budget: components["schemas"]["AnalysisBudget"];
             progress: components["schemas"]["AnalysisProgressBody"];
