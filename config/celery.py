@@ -28,7 +28,6 @@ app.set_default()
 app.steps["consumer"].add(ResumeAfterConnect)
 
 
-
 @signals.worker_init.connect
 def _lower_priority(**_kwargs) -> None:
     """Beside web processes on the same cores, the sockets' acks come first (WORKER_NICE).

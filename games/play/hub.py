@@ -185,7 +185,12 @@ class Hub:
         """Send each follower of the match the frame of its seat from a move's pushes
         (``pushes.move_pushes``: encoded once where the move was made), if it was last
         sent the ply the move was made at; one that was not is read up to date instead."""
-        match_id, since, frames = message["match_id"], message["since"], message["frames"]
+        match_id, since = message["match_id"], message["since"]
+        # a release before this one sent bodies, not frames (a rolling restart mixes them):
+        # its followers are read up to date instead, and the listener lives on
+        frames = message.get("frames")
+        if not isinstance(frames, dict):
+            frames = {}
         behind = False
         for socket in self.followers_of(match_id):
             follow = socket.follows.get(match_id)

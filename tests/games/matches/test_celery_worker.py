@@ -145,4 +145,3 @@ def test_a_search_cut_by_the_soft_time_limit_still_plays_a_move(impatient_worker
 def _nice_of(pid: int) -> int:
     # /proc/PID/stat: the 19th field is the nice value (after the command in parentheses)
     return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[16])
-

@@ -47,7 +47,7 @@ def test_two_players_play_over_their_sockets_and_every_ack_follows_the_commit(we
             own = await mover.next("update")
             seen = await other.next("update")
             # on the mover's socket the ack comes before the update of its ply (the ack
-            # is sent at the commit, while the pushes are still being built)
+            # is queued before the process hands the move's pushes to its followers)
             received = [(frame["op"], frame.get("ply")) for frame in mover.frames]
             assert received.index(("ack", ply + 1)) < received.index(("update", ply + 1))
             for update in (own, seen):
