@@ -79,7 +79,8 @@ GAME_EXAMPLE = OpenApiExample(
             {"kind": "greedy", "description": "Plays the move worth the most points at once, "
              "judged from its own view.", "search": None, "strength": {}},
             {"kind": "hard", "description": "Information-set Monte Carlo tree search, 300 "
-             "sampled playouts per move, dealing only hands the game's history allows.",
+             "sampled playouts per move in a two-player game, half as many more per "
+             "further player, dealing only hands the game's history allows.",
              "search": {"iterations": 300, "seconds": 6.0},
              "strength": {"against": [{"opponent": "greedy", "players": 2, "games": 100,
                                        "win_rate": 0.9, "win_ci": [0.83, 0.94],

@@ -32,8 +32,9 @@ def candidate_moves(engine: Engine, view: dict, legal_moves: list[dict], seat: i
                     rng: SeededRng, iterations: int, count: int) -> list[dict]:
     """The ``count`` moves the search rates best for ``seat`` from ``view`` with
     ``iterations`` iterations, its choice first (the root's most visited moves)."""
+    # the analysis's budget is its own: as many iterations at any number of seats
     budget = SearchBudget(iterations=iterations, seconds=_NO_CLOCK_CAP,
-                          rollout_depth=ROLLOUT_DEPTH)
+                          rollout_depth=ROLLOUT_DEPTH, grow_with_seats=False)
     search = IsmctsSearch(engine, view, legal_moves, seat, rng, budget)
     choice = search.run()
     ranked = search.ranked_moves() or [choice]

@@ -20,9 +20,11 @@ BotFunction = Callable[[Engine, dict, list, int, SeededRng], dict]
 
 #: the search levels: IS-MCTS (rules/bots/ismcts.py) differing only in their iteration
 #: budget, which is the level: the same seed plays the same move on a busy or an idle
-#: machine. ``seconds`` is a wall-clock backstop some twenty times a budget's usual time
-#: (about 1 ms of CPU per iteration), below the worker's soft time limit (8 s); a firing
-#: is counted and logged (``rules.bots.ismcts.backstop_firings``).
+#: machine. The iterations are those at two seats; each further seat adds half of them
+#: (``SearchBudget.iterations_for``: hard searches 600 at four). ``seconds`` is a
+#: wall-clock backstop some ten times a budget's usual time at four seats (about 1 ms of
+#: CPU per iteration), below the worker's soft time limit (8 s); a firing is counted and
+#: logged (``rules.bots.ismcts.backstop_firings``).
 SEARCH_LEVELS: dict[str, SearchBudget] = {
     "easy": SearchBudget(iterations=25, seconds=2.0),
     "medium": SearchBudget(iterations=100, seconds=4.0),
@@ -55,14 +57,17 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "random": "Plays any legal move, uniformly at random.",
     "greedy": "Plays the move worth the most points at once, judged from its own view.",
     "easy": "Searches a little: information-set Monte Carlo tree search, "
-            f"{SEARCH_LEVELS['easy'].iterations} sampled playouts per move.",
+            f"{SEARCH_LEVELS['easy'].iterations} sampled playouts per move in a two-player "
+            "game, half as many more per further player.",
     "medium": "Information-set Monte Carlo tree search, "
-              f"{SEARCH_LEVELS['medium'].iterations} sampled playouts per move.",
+              f"{SEARCH_LEVELS['medium'].iterations} sampled playouts per move in a "
+              "two-player game, half as many more per further player.",
     "hard_v1": "The hard level as it played before the search learnt the history's public "
                "knowledge (kept for comparison): information-set Monte Carlo tree search, "
                f"{LEGACY_LEVELS['hard_v1'].iterations} sampled playouts per move.",
     "hard": "Information-set Monte Carlo tree search, "
-            f"{SEARCH_LEVELS['hard'].iterations} sampled playouts per move, dealing only "
+            f"{SEARCH_LEVELS['hard'].iterations} sampled playouts per move in a two-player "
+            "game, half as many more per further player, dealing only "
             "hands the game's history allows.",
 }
 
@@ -126,6 +131,9 @@ def choose_bot_move(
     rng = bot_rng(match_key, ply, seat)
     search, budget = _SEARCHES.get(kind, (None, None))
     if budget is not None and iteration_cap is not None:
-        capped = replace(budget, iterations=max(1, min(budget.iterations, int(iteration_cap))))
+        changes = {"iterations": max(1, min(budget.iterations, int(iteration_cap)))}
+        if isinstance(budget, SearchBudget):  # the cap bounds it at any number of seats
+            changes["grow_with_seats"] = False
+        capped = replace(budget, **changes)
         return search(engine, view, legal_moves, seat, rng, capped)
     return get_bot(kind)(engine, view, legal_moves, seat, rng)

@@ -10,7 +10,7 @@ import math
 import pytest
 
 from rules import get_engine
-from rules.bots import BOT_KINDS
+from rules.bots import BOT_KINDS, bot_rng, choose_bot_move
 from rules.bots.ismcts import (
     IsmctsSearch,
     SearchBudget,
@@ -48,9 +48,29 @@ def test_the_search_plays_a_legal_move_the_same_for_the_same_seed(game, players,
 
     move, run = search("a")
     assert move in legal
-    assert run.iterations == BUDGET.iterations
-    assert run.root.visits == BUDGET.iterations
+    # the budget is for two seats; each further seat adds half of it
+    assert run.iterations == run.root.visits == BUDGET.iterations * players // 2
     assert search("a")[0] == move
+
+
+def test_the_iterations_grow_by_half_the_budget_per_seat_past_two():
+    budget = SearchBudget(iterations=300, seconds=6)
+    assert [budget.iterations_for(seats) for seats in (1, 2, 3, 4, 5)] == [300, 300, 450, 600,
+                                                                          750]
+    fixed = SearchBudget(iterations=300, seconds=6, grow_with_seats=False)
+    assert fixed.iterations_for(4) == 300
+
+
+def test_an_iteration_cap_bounds_the_search_at_four_seats_too():
+    engine, state = _mid_game("hansa", 4, 0)
+    seat = engine.to_act(state)[0]
+    view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+    capped = choose_bot_move("hard", engine, view, legal, seat, match_key="cap", ply=0,
+                             iteration_cap=7)
+    budget = SearchBudget(iterations=7, seconds=1e9, grow_with_seats=False)
+    expected = IsmctsSearch(engine, view, legal, seat, bot_rng("cap", 0, seat), budget)
+    assert capped == expected.run()
+    assert expected.iterations == 7
 
 
 def test_the_clock_cap_stops_the_search_with_a_move_in_hand():
