@@ -31,10 +31,11 @@ prior (``engine.move_value`` from the bot's own view) is put on the same scale: 
 fading with visits.
 
 The budget is a number of iterations at two seats; by default each further seat adds half of
-it (``SearchBudget.iterations_for``), because every iteration then passes through more
-opponents' replies and the searching seat's own moves are seen less often. The wall-clock ``seconds`` is a backstop far above a
-budget's usual time: when it fires, the search is counted (``backstop_firings``) and logged,
-and plays its best move so far. Below the backstop the search is a pure function of (view,
+it (``SearchBudget.iterations_for``): more opponents' replies stand between two of the
+searching seat's moves, so the same number of iterations looks less far into its own
+future. The wall-clock ``seconds`` is a backstop far above a budget's usual time: when it
+fires, the search is counted (``backstop_firings``) and logged, and plays its best move so
+far. Below the backstop the search is a pure function of (view,
 legal moves, seat, rng state): a seed gives the same move on any machine, busy or idle. The
 CPU time a search spent (``cpu_seconds``) is its think time.
 """
