@@ -142,7 +142,7 @@ def report(outcomes: list[dict]) -> str:
         levels = [o for o in outcomes if o["game"] == game and o["check"] == "levels"]
         if levels:
             lines.append(f"{game}: loss per decision, {len(levels)} games: points "
-                         f"[95%], result (share of a win) [95%]")
+                         f"[95%], result (the search's reward) [95%]")
             means = []
             for kind in LEVELS:
                 losses = [x for o in levels for x in o["losses"].get(kind, [])]

@@ -80,7 +80,7 @@ class Analysis(models.Model):
 
 class AnalysedDecision(models.Model):
     """One logged move judged from its seat's view at its ply (values in expected points
-    ahead of the field, results in expected share of the others beaten:
+    ahead of the field, results in the search's mean reward, 0 to 1:
     rules/analysis/decision.py)."""
 
     analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE, related_name="decisions")
@@ -94,7 +94,7 @@ class AnalysedDecision(models.Model):
     # db_default: a running release that knows none of them can still insert a row
     result_played = models.FloatField(default=0.0, db_default=0.0)
     result_best = models.FloatField(default=0.0, db_default=0.0)
-    #: what accuracy reads: the share of a win the move gave away (0 to 1)
+    #: what accuracy reads: the result (the search's reward, 0 to 1) the move gave away
     result_loss = models.FloatField(default=0.0, db_default=0.0)
     #: inaccuracy, mistake, blunder, or "" for a good move
     label = models.CharField(max_length=16, blank=True, default="")

@@ -49,9 +49,10 @@ class AnalysedSeatSerializer(serializers.Serializer):
                                       help_text="0-100; null without a decision to make.")
     mean_loss = serializers.FloatField(help_text="Points lost per decision with a choice.")
     mean_result_loss = serializers.FloatField(
-        help_text="Share of a win lost per decision with a choice.")
+        help_text="Result (the search's reward, 0-1) lost per decision with a choice.")
     result_lost = serializers.FloatField(
-        help_text="Share of a win lost over the match (what accuracy reads).")
+        help_text="Result (the search's reward, 0-1) lost over the match (what accuracy "
+        "reads).")
     labels = LabelCountsSerializer()
     key_moments = KeyMomentSerializer(many=True)
 
@@ -66,8 +67,8 @@ class AnalysedDecisionSerializer(serializers.Serializer):
     value_best = serializers.FloatField()
     loss = serializers.FloatField(help_text="Points given away against the best move.")
     result_played = serializers.FloatField(
-        help_text="Expected share of the other seats beaten (in two players: the chance "
-        "to win).")
+        help_text="The search's mean reward for the seat after the move, 0-1: half the "
+        "share of the other seats beaten, half the margin over the best of them.")
     result_best = serializers.FloatField()
     result_loss = serializers.FloatField()
     label = serializers.CharField(allow_null=True, help_text=_LABEL)

@@ -1,22 +1,25 @@
 """One decision judged from what its seat could know: the move played against the best
 move the search finds, both valued from the seat's view at that ply.
 
-The search (from the view alone) names its ``CANDIDATES`` best moves; they and the move
-played are each played out in the same worlds sampled from the seat's view
-(``engine.sample_state``), with the same rollout randomness (common random numbers), so
-their differences are not drowned by the luck of the worlds drawn. Two figures per move:
+The search (from the view alone) names its ``CANDIDATES`` best moves, then gives the move
+played iterations of its own until it has a tenth of the search's (``search.PLAYED_SHARE``),
+so every move judged is valued the same way: by the search's **result**, its mean reward
+for the seat after that move (half the share of the other seats it finishes ahead of, half
+its margin over the best of them, ``rules.bots.ismcts.rewards_from_scores``), with the
+opponents' replies searched below it. The best move is the candidate with the best result.
+Each move's **value** (points) is the mean of the seat's points ahead of the field (its
+score minus the mean of the other seats') where it is played out in the same worlds sampled
+from the seat's view (``engine.sample_state``), with the same rollout randomness (common
+random numbers), so their differences are not drowned by the luck of the worlds drawn.
 
-- its **value**: the mean of the seat's points ahead of the field (its score minus the
-  mean of the other seats' scores) at the rollout's end;
-- its **result**: the mean share of the other seats the seat finishes ahead of (a tie
-  counts half): its chance to win, in a two-player game.
-
-The best move is the candidate with the best result (then the best value). The points
-lost (``loss``) are what the issue asks for and what the labels read; the result lost
-(``result_loss``) is what accuracy reads: a seat far ahead or far behind cannot change
-who wins, its moves there lose no result whatever points they give away, and the bots
-(whose reward is mostly winning) play such positions loosely. Judged in points, those
-loose moves of a winner made it look the less accurate seat (docs/analysis.md).
+The points lost (``loss``) are what the labels read; the result lost (``result_loss``) is
+what accuracy reads: a seat far ahead or far behind cannot change who wins, its moves there
+lose no result whatever points they give away, and the bots (whose reward is mostly
+winning) play such positions loosely. Judged in points, those loose moves of a winner made
+it look the less accurate seat. Judged by the result of a few moves played out in the
+worlds (judge 2), the move played and the best were compared after one move and eight
+random plies; the search's result also weighs the replies, and the seat it rates more
+accurate wins more often between equal bots (docs/analysis.md).
 
 Nothing here ever gets the true state: only the view, the seat's legal moves and the move
 it played (tests/rules/test_analysis_never_peeks.py).
@@ -40,15 +43,18 @@ CANDIDATES = 3
 #: asks (rules/analysis/search.py, rules/bots/ismcts.py), the engines' ``sample_state``
 #: and rollouts. tests/rules/test_judge_version.py pins 22 decisions' figures per version.
 #: 1: points alone (the search's choice against the move played); 2: results first,
-#: three candidates in common worlds (docs/analysis.md).
-JUDGE_VERSION = 2
+#: three candidates in common worlds; 3: results from the search, the move played given
+#: its share of it (docs/analysis.md).
+JUDGE_VERSION = 3
 
 
 @dataclass(frozen=True)
 class AnalysisBudget:
-    #: search iterations per decision (the hard bot uses 300 per move)
+    #: search iterations per decision (the hard bot uses 300 per move at two seats), and a
+    #: tenth more at most for the move played
     iterations: int = 300
-    #: sampled worlds in which the played move and the candidates are played out
+    #: sampled worlds in which the played move and the candidates are played out (their
+    #: values in points)
     samples: int = 24
 
     def to_json(self) -> dict:
@@ -63,7 +69,8 @@ class DecisionAnalysis:
     #: expected points ahead of the field after the move played / after the best move
     value_played: float
     value_best: float
-    #: expected share of the other seats beaten after each (0 to 1)
+    #: the search's mean reward for the seat after each (0 to 1: half the share of the
+    #: other seats beaten, half the margin over the best of them)
     result_played: float
     result_best: float
     #: legal moves the seat had (1: a forced move, not counted in accuracy)
@@ -95,17 +102,6 @@ def points_ahead(scores: list[float], seat: int) -> float:
     return scores[seat] - (sum(others) / len(others) if others else 0.0)
 
 
-def share_beaten(scores: list[float], seat: int) -> float:
-    """The share of the other seats ``seat`` finishes ahead of, a tie counting half (1.0
-    when alone): in a two-player game 1 for a win, 0.5 a tie, 0 a loss."""
-    others = [score for other, score in enumerate(scores) if other != seat]
-    if not others:
-        return 1.0
-    mine = scores[seat]
-    return sum(1.0 if mine > score else 0.5 if mine == score else 0.0
-               for score in others) / len(others)
-
-
 def analyse_decision(engine: Engine, view: dict, legal_moves: list[dict], seat: int,
                      played: dict, key: str, budget: AnalysisBudget) -> DecisionAnalysis:
     """Judge ``played`` (one of ``legal_moves``) for ``seat`` from ``view``. Every random
@@ -113,14 +109,17 @@ def analyse_decision(engine: Engine, view: dict, legal_moves: list[dict], seat: 
     decision gets the same analysis anywhere)."""
     if played not in legal_moves:
         raise ValueError(f"the move judged is not among seat {seat}'s legal moves")
-    candidates = [played]
+    candidates, rewards = [played], [0.0]
     if len(legal_moves) > 1:
-        found = search.candidate_moves(engine, view, legal_moves, seat,
-                                       SeededRng(f"{key}:search"), budget.iterations,
-                                       CANDIDATES)
-        candidates += [move for move in found if move != played]
+        searched_played, found = search.searched_moves(
+            engine, view, legal_moves, seat, played, SeededRng(f"{key}:search"),
+            budget.iterations, CANDIDATES)
+        rewards = [searched_played.reward]
+        for runner in found:
+            if runner.move != played:
+                candidates.append(runner.move)
+                rewards.append(runner.reward)
     values = [0.0] * len(candidates)
-    results = [0.0] * len(candidates)
     for world_index in range(budget.samples):
         world = engine.sample_state(view, seat, SeededRng(f"{key}:world:{world_index}"))
         for index, move in enumerate(candidates):
@@ -128,10 +127,9 @@ def analyse_decision(engine: Engine, view: dict, legal_moves: list[dict], seat: 
             scores = search.estimated_scores(engine, after,
                                              SeededRng(f"{key}:rollout:{world_index}"))
             values[index] += points_ahead(scores, seat) / budget.samples
-            results[index] += share_beaten(scores, seat) / budget.samples
-    # the best result, then the best value; the move played on a tie (nothing lost)
-    best = max(range(len(candidates)), key=lambda i: (results[i], values[i], i == 0))
+    # the search's best reward, then the best value; the move played on a tie
+    best = max(range(len(candidates)), key=lambda i: (rewards[i], values[i], i == 0))
     return DecisionAnalysis(seat=seat, played=played, best=candidates[best],
                             value_played=values[0], value_best=values[best],
-                            result_played=results[0], result_best=results[best],
+                            result_played=rewards[0], result_best=rewards[best],
                             choices=len(legal_moves))

@@ -1,7 +1,7 @@
 """From losses to words and figures: the label of a decision, the accuracy of a seat and
 its key moments. The labels' thresholds are per game, in points, because a point means
-more in a game of small scores; accuracy reads the result lost (the share of a win), the
-same in every game (docs/analysis.md has the table and how they were chosen)."""
+more in a game of small scores; accuracy reads the result lost (the search's reward, 0 to
+1), the same in every game (docs/analysis.md has the table and how they were chosen)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 LABELS = ("inaccuracy", "mistake", "blunder")
 
 
-#: a seat's accuracy is 100 * exp(-mean result lost / ACCURACY_SCALE): 37 at a fifth of a
-#: win given away per decision, 85 at the medium bot's 3% (Han)
+#: a seat's accuracy is 100 * exp(-mean result lost / ACCURACY_SCALE): 37 at a fifth of the
+#: reward's range given away per decision, about 87 at the medium bot's 0.028 (Han)
 ACCURACY_SCALE = 0.2
 
 

@@ -1,8 +1,8 @@
 """The analysis's one door into the bots' search (rules/bots/ismcts.py): find the moves
-worth judging at a decision and play a position out. Everything else in rules/analysis/
-calls these two functions only, so a change of the search's API (a better search, other
-beliefs from ``engine.sample_state``) is met here, in one module, and the analysis
-improves with it.
+worth judging at a decision, value them as the search sees them, and play a position out.
+Everything else in rules/analysis/ calls these functions only, so a change of the search's
+API (a better search, other beliefs from ``engine.sample_state``) is met here, in one
+module, and the analysis improves with it.
 
 Both draw every random number from the ``rng`` they are given and never see a state the
 seat could not know: the search samples its worlds from the seat's view
@@ -11,7 +11,9 @@ seat could not know: the search samples its worlds from the seat's view
 
 from __future__ import annotations
 
-from rules.bots.ismcts import IsmctsSearch, SearchBudget, play_out
+from dataclasses import dataclass
+
+from rules.bots.ismcts import IsmctsSearch, SearchBudget, move_key, play_out
 from rules.engine import Engine
 from rules.rng import SeededRng
 
@@ -27,18 +29,72 @@ _NO_CLOCK_CAP = 1e9
 #: decision's loss 0.25 against 0.80 at 8 plies, 1,000 Han decisions; docs/analysis.md)
 ROLLOUT_DEPTH = 8
 
+#: the least share of the search's iterations spent on the move played: a move the search
+#: would not have tried (progressive widening grows the root's moves slowly) still gets a
+#: value from the tree, with the opponents' best replies searched below it
+PLAYED_SHARE = 0.1
 
-def candidate_moves(engine: Engine, view: dict, legal_moves: list[dict], seat: int,
-                    rng: SeededRng, iterations: int, count: int) -> list[dict]:
-    """The ``count`` moves the search rates best for ``seat`` from ``view`` with
-    ``iterations`` iterations, its choice first (the root's most visited moves)."""
+
+@dataclass(frozen=True)
+class SearchedMove:
+    move: dict
+    #: iterations through the move at the root
+    visits: int
+    #: the search's mean reward for the seat after it (rules.bots.ismcts.rewards_from_scores:
+    #: half the share of the other seats beaten, half the margin over the best of them)
+    reward: float
+
+
+class _JudgeSearch(IsmctsSearch):
+    """The bots' search, then iterations that take the move played at the root until it
+    has the visits ``force_played`` asks for (none when the search gave it enough)."""
+
+    def __init__(self, *args, played: dict, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.played_key = move_key(played)
+        self.played = played
+        self.forcing = False
+
+    def _pick(self, node, state, mover: int):
+        if self.forcing and node is self.root and mover == self.seat:
+            edge, new = self._root_edge(self.played_key)
+            return edge, self.played, self.played_key, new
+        return super()._pick(node, state, mover)
+
+    def visits_of_played(self) -> int:
+        edge = self.root.edges.get(self.seat, {}).get(self.played_key)
+        return edge.visits if edge else 0
+
+    def force_played(self, least: int) -> None:
+        self.forcing = True
+        try:
+            while self.visits_of_played() < least:
+                self._iterate()
+                self.iterations += 1
+        finally:
+            self.forcing = False
+
+    def searched(self, move: dict) -> SearchedMove:
+        edge = self.root.edges.get(self.seat, {}).get(move_key(move))
+        visits = edge.visits if edge else 0
+        return SearchedMove(move, visits, edge.reward / visits if visits else 0.0)
+
+
+def searched_moves(engine: Engine, view: dict, legal_moves: list[dict], seat: int,
+                   played: dict, rng: SeededRng, iterations: int,
+                   count: int) -> tuple[SearchedMove, list[SearchedMove]]:
+    """The move played and the ``count`` moves the search rates best for ``seat`` from
+    ``view`` (its choice first: the root's most visited moves), each with the visits and
+    the mean reward the search gave it. ``iterations`` is the search's budget; the move
+    played then gets iterations of its own until it has ``PLAYED_SHARE`` of them."""
     # the analysis's budget is its own: as many iterations at any number of seats
     budget = SearchBudget(iterations=iterations, seconds=_NO_CLOCK_CAP,
                           rollout_depth=ROLLOUT_DEPTH, grow_with_seats=False)
-    search = IsmctsSearch(engine, view, legal_moves, seat, rng, budget)
+    search = _JudgeSearch(engine, view, legal_moves, seat, rng, budget, played=played)
     choice = search.run()
     ranked = search.ranked_moves() or [choice]
-    return ranked[:count]
+    search.force_played(max(1, round(PLAYED_SHARE * iterations)))
+    return search.searched(played), [search.searched(move) for move in ranked[:count]]
 
 
 def estimated_scores(engine: Engine, state, rng: SeededRng) -> list[float]:

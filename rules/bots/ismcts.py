@@ -318,6 +318,18 @@ class IsmctsSearch:
         edge, move, key = self._select(available, prior)
         return edge, move, key, False
 
+    def _root_edge(self, key: str) -> tuple[_Edge, bool]:
+        """The searching seat's edge for the root move ``key``, grown if it has none yet,
+        and whether it is new (the analysis gives the move played visits of its own:
+        rules/analysis/search.py)."""
+        edges = self.root.edges.setdefault(self.seat, {})
+        edge = edges.get(key)
+        if edge is None:
+            edge = edges[key] = _Edge()
+            return edge, True
+        edge.available += 1
+        return edge, False
+
     def _width(self, node: _Node) -> int | float:
         """How many moves a seat may have tried at a node (progressive widening: more as it
         is visited more), so a few iterations over a hundred moves still compare some

@@ -16,9 +16,12 @@ from rules.analysis import (
     seat_summary,
     thresholds_for,
 )
-from rules.analysis.decision import CANDIDATES, points_ahead, share_beaten
+from rules.analysis import search
+from rules.analysis.decision import CANDIDATES, points_ahead
 from rules.analysis.grading import ACCURACY_SCALE, decision_accuracy
 from rules.bots import bot_rng, get_bot
+from rules.bots.ismcts import IsmctsSearch, SearchBudget
+from rules.rng import SeededRng
 
 BUDGET = AnalysisBudget(iterations=20, samples=4)
 
@@ -90,18 +93,36 @@ def test_points_ahead_of_the_field():
     assert points_ahead([3], 0) == 3
 
 
-def test_the_share_of_the_others_beaten():
-    assert share_beaten([10, 4, 7], 0) == 1.0
-    assert share_beaten([10, 4, 7], 2) == 0.5
-    assert share_beaten([4, 4], 1) == 0.5  # a tie counts half
-    assert share_beaten([3, 9], 0) == 0.0
-    assert share_beaten([3], 0) == 1.0
+def test_a_move_the_search_would_not_try_still_gets_its_share_of_the_search():
+    """Judge 3: the move played is valued by the search like its candidates. Progressive
+    widening leaves most of a Hansa turn's moves unvisited; one of them, played, gets
+    ``PLAYED_SHARE`` of the iterations of its own, and its mean reward is a reward."""
+    engine = get_engine("hansa")
+    log = _random_log("hansa", 2, "unvisited", 4)
+    decision = list(iter_decisions(engine, 2, None, "unvisited", log))[3]
+    iterations = 60
+    plain = IsmctsSearch(engine, decision.view, decision.legal_moves, decision.seat,
+                         SeededRng("k:search"),
+                         SearchBudget(iterations=iterations, seconds=1e9,
+                                      grow_with_seats=False))
+    plain.run()
+    tried = plain.ranked_moves()
+    untried = [move for move in decision.legal_moves if move not in tried]
+    assert untried, "the position should have moves the search never tried"
+    played, found = search.searched_moves(engine, decision.view, decision.legal_moves,
+                                          decision.seat, untried[0], SeededRng("k:search"),
+                                          iterations, CANDIDATES)
+    assert played.move == untried[0]
+    assert played.visits == round(search.PLAYED_SHARE * iterations)
+    assert 0.0 <= played.reward <= 1.0
+    # the search's own ranking comes first, as without the move played
+    assert [move.move for move in found] == tried[:CANDIDATES]
 
 
 def test_the_best_move_is_the_candidate_with_the_best_result():
-    """The search's candidates and the move played, judged in the same worlds: the best
-    has the highest expected result (then value); neither loss is ever negative, and a
-    position where no candidate changes the result loses no result, whatever its points."""
+    """The search's candidates and the move played, valued by the search's mean reward:
+    the best has the highest (then the highest value in the worlds); neither loss is ever
+    negative, and the move played, when it is the best, loses nothing."""
     engine = get_engine("hansa")
     log = _random_log("hansa", 2, "candidates", 12)
     for d in list(iter_decisions(engine, 2, None, "candidates", log))[:6]:
@@ -124,7 +145,7 @@ def test_labels_and_accuracy_follow_the_thresholds_of_each_game():
     assert thresholds_for("nim") == thresholds_for("another plugin")
     assert decision_accuracy(0) == 100
     assert decision_accuracy(ACCURACY_SCALE) == pytest.approx(36.79, abs=0.01)
-    assert han.to_json()["accuracy_scale"] == ACCURACY_SCALE  # a share of a win: any game
+    assert han.to_json()["accuracy_scale"] == ACCURACY_SCALE  # a reward from 0 to 1: any game
 
 
 def test_a_seat_summary_counts_labels_and_names_key_moments():

@@ -726,7 +726,7 @@ export interface components {
             loss: number;
             /**
              * Format: double
-             * @description Expected share of the other seats beaten (in two players: the chance to win).
+             * @description The search's mean reward for the seat after the move, 0-1: half the share of the other seats beaten, half the margin over the best of them.
              */
             result_played: number;
             /** Format: double */
@@ -755,12 +755,12 @@ export interface components {
             mean_loss: number;
             /**
              * Format: double
-             * @description Share of a win lost per decision with a choice.
+             * @description Result (the search's reward, 0-1) lost per decision with a choice.
              */
             mean_result_loss: number;
             /**
              * Format: double
-             * @description Share of a win lost over the match (what accuracy reads).
+             * @description Result (the search's reward, 0-1) lost over the match (what accuracy reads).
              */
             result_lost: number;
             labels: components["schemas"]["LabelCounts"];
