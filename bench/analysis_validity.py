@@ -143,22 +143,24 @@ def report(outcomes: list[dict]) -> str:
         if levels:
             lines.append(f"{game}: loss per decision, {len(levels)} games: points "
                          f"[95%], result (the search's reward) [95%]")
-            means = []
+            point_means, result_means = [], []
             for kind in LEVELS:
                 losses = [x for o in levels for x in o["losses"].get(kind, [])]
                 results = [x for o in levels for x in o.get("result_losses", {}).get(kind, [])]
                 if len(losses) > 1:
                     mean, low, high = mean_ci(losses)
+                    point_means.append(mean)
                     line = f"  {kind:7s} {mean:6.2f}  [{low:5.2f}, {high:5.2f}]"
                     if len(results) > 1:
                         r_mean, r_low, r_high = mean_ci(results)
-                        means.append(r_mean)
+                        result_means.append(r_mean)
                         line += f"   {r_mean:.4f} [{r_low:.4f}, {r_high:.4f}]"
                     lines.append(f"{line}  ({len(losses)} decisions)")
-            ordered = (len(means) == len(LEVELS)
-                       and all(a > b for a, b in zip(means, means[1:], strict=False)))
-            lines.append(f"  result loss ordered random > greedy > easy > medium > hard: "
-                         f"{ordered}")
+            for name, means in (("points", point_means), ("result", result_means)):
+                ordered = (len(means) == len(LEVELS)
+                           and all(a > b for a, b in zip(means, means[1:], strict=False)))
+                lines.append(f"  {name} lost ordered random > greedy > easy > medium > hard: "
+                             f"{ordered}")
         equals = [o for o in outcomes if o["game"] == game and o["check"] == "equals"]
         if equals:
             lines.append(f"{game}: medium vs medium, {len(equals)} games: the more accurate "
