@@ -61,14 +61,12 @@ class _JudgeSearch(IsmctsSearch):
             return edge, self.played, self.played_key, new
         return super()._pick(node, state, mover)
 
-    def visits_of_played(self) -> int:
-        edge = self.root.edges.get(self.seat, {}).get(self.played_key)
-        return edge.visits if edge else 0
-
     def force_played(self, least: int) -> None:
+        # each forced iteration takes the move played at the root exactly once, so the
+        # number needed is known up front (and the loop is bounded by it)
         self.forcing = True
         try:
-            while self.visits_of_played() < least:
+            for _ in range(least - self.searched(self.played).visits):
                 self._iterate()
                 self.iterations += 1
         finally:
