@@ -13,10 +13,10 @@ from rules.analysis import (
     iter_decisions,
     label,
     match_summary,
+    search,
     seat_summary,
     thresholds_for,
 )
-from rules.analysis import search
 from rules.analysis.decision import CANDIDATES, points_ahead
 from rules.analysis.grading import ACCURACY_SCALE, decision_accuracy
 from rules.bots import bot_rng, get_bot
