@@ -113,6 +113,38 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             _sync_down_until = time.monotonic() + RETRY_SECONDS * 2
             return True
 
+    def members_and_publish(self, groups: list[str], channel: str | None = None,
+                            payload: bytes | None = None) -> list[bool]:
+        """``may_have_members`` of each group, and a PUBLISH of ``payload`` on
+        ``channel`` (infra/pubsub.py's, on the first host), in one round trip for the
+        groups on the first host (every group, with one host): a move's notifications
+        (infra/channel_messages.py ``held``). Redis away: every group may have members
+        (their sends go ahead and fail as they would have), and the message is not
+        published: the play hubs' resync check reads what it announced
+        (games/play/hub.py)."""
+        global _sync_down_until
+        if time.monotonic() < _sync_down_until:
+            return [True] * len(groups)
+        first = [self.consistent_hash(group) == 0 for group in groups]
+        client = self._sync_clients.get(0)
+        if client is None:
+            client = self._sync_clients[0] = _sync_client(self.hosts[0])
+        pipe = client.pipeline(transaction=False)
+        for group, on_first in zip(groups, first, strict=True):
+            if on_first:
+                pipe.exists(self._group_key(group))
+        if channel is not None:
+            pipe.publish(channel, payload)
+        try:
+            answers = iter(pipe.execute())
+        except redis.RedisError:
+            logger.warning("could not ask about groups %s nor publish on %s", groups, channel,
+                           exc_info=True)
+            _sync_down_until = time.monotonic() + RETRY_SECONDS * 2
+            return [True] * len(groups)
+        return [bool(next(answers)) if on_first else self.may_have_members(group)
+                for group, on_first in zip(groups, first, strict=True)]
+
     async def receive(self, channel: str) -> dict:
         while True:
             try:

@@ -6,6 +6,12 @@ open between messages (``async_to_sync`` would open a fresh loop, and so a fresh
 connection, every time). Failures are logged, never raised: a message is a notification,
 and whoever receives it re-reads the database, which is the truth (while Redis is down
 every long-lived connection re-reads when it returns: infra/channel_layer.py).
+
+A move sends two or three messages after its commit: to its match's group, to the next
+player's feed, and the play hubs' PUBLISH (infra/pubsub.py). Asking Redis about each group
+and publishing one by one costs a round trip each, two of them waited for by the thread
+that made the move. Within ``held()`` the group sends are kept back instead, and the
+caller sends them with its PUBLISH in one round trip (``pubsub.publish_with_held``).
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ import concurrent.futures
 import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from channels.layers import get_channel_layer
 
@@ -24,11 +33,20 @@ _loop_lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
 
+#: the group sends kept back by ``held()`` in this context (None: sent at once)
+_held: ContextVar[list[tuple[str, dict]] | None] = ContextVar("held_group_sends",
+                                                               default=None)
+
 
 def send_to_group_soon(group: str, message: dict) -> concurrent.futures.Future | None:
     """Send ``message`` to channel-layer ``group`` from the background loop and return at
-    once: the future of the send (None without a channel layer), which a caller may wait
-    on, for a bounded time, when the order of messages matters."""
+    once: the future of the send (None without a channel layer, or when kept back by
+    ``held()``), which a caller may wait on, for a bounded time, when the order of
+    messages matters."""
+    held_sends = _held.get()
+    if held_sends is not None:
+        held_sends.append((group, message))
+        return None
     try:
         layer = get_channel_layer()
         if layer is None:
@@ -37,13 +55,47 @@ def send_to_group_soon(group: str, message: dict) -> concurrent.futures.Future |
         may_have_members = getattr(layer, "may_have_members", None)
         if may_have_members is not None and not may_have_members(group):
             return None
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
-                                                  _background_loop())
-        future.add_done_callback(_log_failure)
-        return future
+        return _send(layer, group, message)
     except Exception:  # noqa: BLE001 - a notification must never break a committed change
         logger.warning("could not send to %s", group, exc_info=True)
         return None
+
+
+@contextmanager
+def held() -> Iterator[list[tuple[str, dict]]]:
+    """Within this block ``send_to_group_soon`` keeps its (group, message) pairs in the
+    list yielded instead of sending them. The caller must send them once the block is
+    done, with ``send_held`` or ``pubsub.publish_with_held``, whatever happens after."""
+    sends: list[tuple[str, dict]] = []
+    token = _held.set(sends)
+    try:
+        yield sends
+    finally:
+        _held.reset(token)
+
+
+def send_held(sends: list[tuple[str, dict]], have_members: list[bool] | None = None) -> None:
+    """Send the pairs kept back by ``held()``: to the groups ``have_members`` says may have
+    a member (the caller asked Redis for them all at once), or, without it, each asked
+    about on its own as ``send_to_group_soon`` does."""
+    if have_members is None:
+        for group, message in sends:
+            send_to_group_soon(group, message)
+        return
+    layer = get_channel_layer()
+    for (group, message), present in zip(sends, have_members, strict=True):
+        if present:
+            try:
+                _send(layer, group, message)
+            except Exception:  # noqa: BLE001 - as send_to_group_soon
+                logger.warning("could not send to %s", group, exc_info=True)
+
+
+def _send(layer, group: str, message: dict) -> concurrent.futures.Future:
+    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message),
+                                              _background_loop())
+    future.add_done_callback(_log_failure)
+    return future
 
 
 def run_soon(coroutine, what: str) -> concurrent.futures.Future | None:

@@ -15,10 +15,11 @@ import concurrent.futures
 
 import orjson
 import redis.asyncio
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 from infra import wire
-from infra.channel_messages import run_soon
+from infra.channel_messages import run_soon, send_held
 
 #: the channel on which revoked access is announced (accounts/revocation.py): every play
 #: hub listens, and ends the sockets of the user named
@@ -68,3 +69,22 @@ def publish_soon(channel: str, message: dict) -> concurrent.futures.Future | Non
     """PUBLISH from a thread, returning at once: the background loop sends it (a failure
     is logged); the future lets a caller wait a bounded time when order matters."""
     return run_soon(publish(channel, message), f"Pub/Sub channel {channel}")
+
+
+def publish_with_held(channel: str | None, message: dict | None,
+                      sends: list[tuple[str, dict]]) -> None:
+    """PUBLISH ``message`` on ``channel`` (None: nothing to publish) and send the group
+    messages kept back by ``channel_messages.held()``, from a thread: whether each group
+    has a member is asked in the same round trip as the PUBLISH (the channel layer's
+    ``members_and_publish``), and only those are sent to, from the background loop. With
+    another channel layer, each goes as it would on its own."""
+    layer = get_channel_layer()
+    combined = getattr(layer, "members_and_publish", None)
+    if combined is None:
+        send_held(sends)
+        if channel is not None:
+            publish_soon(channel, message)
+        return
+    have_members = combined([group for group, _message in sends], channel,
+                            None if channel is None else encode(message))
+    send_held(sends, have_members)

@@ -14,6 +14,7 @@ from games.matches.bot_turns import think_bot_move
 from games.matches.models import Match, MatchStatus
 from games.matches.parsing import parse_match_id
 from games.matches.services import submit_move
+from infra import channel_messages
 from rules import get_engine
 
 
@@ -49,14 +50,20 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
     )
     # Followed over a play socket: this worker builds each seat's push once, instead of
     # every web process with followers reading the match after an announcement by ply.
+    # The move's group sends (its match's subscribers, the next player's feed) go with
+    # that publish, in one round trip (infra/channel_messages.py ``held``).
     followed = play_announcements.followed_by_play_sockets(match.pk)
     try:
-        with play_announcements.announced_by_caller(match.pk) if followed else nullcontext():
+        with play_announcements.announced_by_caller(match.pk) if followed else nullcontext(), \
+                channel_messages.held() as sends:
             submitted = submit_move(match_id=match.pk, move=move, bot_seat=seat,
                                     expected_ply=ply)
     except (errors.StalePly, errors.NotYourTurn, errors.MatchNotActive, errors.NotSeated):
         return False  # someone else moved first: this task is stale
-    if followed:
-        play_announcements.publish_soon(match.pk, pushes.move_pushes(
-            submitted.match, submitted.state, submitted.move))
+    message = None
+    try:
+        if followed:
+            message = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
+    finally:
+        play_announcements.publish_with_held(match.pk, message, sends)
     return True

@@ -67,6 +67,15 @@ def publish_soon(match_id: int, message: dict) -> None:
     pubsub.publish_soon(play_channel(match_id), message)
 
 
+def publish_with_held(match_id: int, message: dict | None,
+                      sends: list[tuple[str, dict]]) -> None:
+    """PUBLISH ``message`` (None: nothing) to the match's hubs from a thread, with the
+    group sends a move kept back (infra/channel_messages.py ``held``), in one round trip
+    to Redis (infra/pubsub.py ``publish_with_held``)."""
+    pubsub.publish_with_held(None if message is None else play_channel(match_id), message,
+                             sends)
+
+
 # -- does any play socket follow a match? ----------------------------------------------------
 _sync_clients: dict[str, redis.Redis] = {}
 

@@ -372,8 +372,10 @@ class PlayConnection:
         expected = optional_number(request, "expected_ply")
         the_hub = hub()
         try:
-            pushed = await the_hub.run(operations.play_move, self.user, self.ident, match_id,
-                                       request.fields["move"], expected)
+            pushed = await the_hub.run_handing_over(operations.play_move, self.user,
+                                                    self.ident, match_id,
+                                                    request.fields["move"], expected,
+                                                    the_hub.origin)
         except ApiError as exc:
             self.enqueue(frame("refused", request.ref, match=str(match_id),
                                status=exc.status_code,
@@ -381,8 +383,7 @@ class PlayConnection:
                                       "details": exc.details or {}}))
             return
         self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
-        the_hub.deliver(pushed)  # this process's followers, at once
-        the_hub.publish(pushed)  # every other process's
+        the_hub.deliver(pushed)  # this process's followers (the others': published already)
 
 
 async def play_application(scope, receive, send) -> None:

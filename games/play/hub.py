@@ -108,8 +108,8 @@ class Hub:
         self.sockets: set[Socket] = set()
         #: this hub's own messages come back to it on the channels it follows: each starts
         #: with its origin, so the listener drops them unread (its followers had them)
-        self._origin = secrets.token_hex(8)
-        self._own_prefix = pubsub.encode({"origin": self._origin})[:-1]
+        self.origin = secrets.token_hex(8)
+        self._own_prefix = pubsub.encode({"origin": self.origin})[:-1]
 
     # -- threads --------------------------------------------------------------------------
     async def run(self, function, *args) -> Any:
@@ -121,6 +121,25 @@ class Hub:
         return await loop.run_in_executor(self._executor, contextvars.copy_context().run,
                                           partial(_in_thread, translation.get_language(),
                                                   function, *args))
+
+    async def run_handing_over(self, function, *args) -> Any:
+        """Like ``run``, for a function that hands its result over before it is done:
+        ``function(hand_over, *args)`` calls ``hand_over(result)`` once and goes on with
+        what need not hold up its caller (a move's notifications, which cost a round trip
+        to Redis: games/play/operations.py ``play_move``). Returns the result as soon as
+        it is handed over. An exception raised before then is raised here; one raised
+        after is logged."""
+        loop = asyncio.get_running_loop()
+        handed: asyncio.Future = loop.create_future()
+
+        def hand_over(result) -> None:
+            loop.call_soon_threadsafe(_settle, handed, result)
+
+        job = loop.run_in_executor(self._executor, contextvars.copy_context().run,
+                                   partial(_in_thread, translation.get_language(), function,
+                                           hand_over, *args))
+        job.add_done_callback(partial(_finished_after_hand_over, handed))
+        return await handed
 
     def _keep_running(self, name: str, job) -> None:
         task = self._tasks.get(name)
@@ -205,14 +224,6 @@ class Hub:
         if behind:
             self.refresh_soon(match_id, message["ply"],
                               request_id.sane(message.get("request_id")))
-
-    def publish(self, message: dict) -> None:
-        """Send a move's pushes to the other processes following the match (best effort:
-        a lost one is caught by the resync check)."""
-        task = asyncio.get_running_loop().create_task(self._connection().publish(
-            announcements.play_channel(message["match_id"]),
-            pubsub.encode({"origin": self._origin, **message})))
-        task.add_done_callback(_log_failed_publish)
 
     # -- announcements over Pub/Sub ---------------------------------------------------------
     async def _listen(self) -> None:
@@ -350,9 +361,25 @@ class Hub:
                     socket.revoke()
 
 
-def _log_failed_publish(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        logger.warning("could not publish a move's pushes", exc_info=task.exception())
+def _settle(handed: asyncio.Future, result) -> None:
+    if not handed.done():
+        handed.set_result(result)
+
+
+def _finished_after_hand_over(handed: asyncio.Future, job: asyncio.Future) -> None:
+    """``run_handing_over``'s job ended: a failure before its hand-over is the caller's;
+    one after is logged; a job that returned without handing over gives its return."""
+    failure = None if job.cancelled() else job.exception()
+    if handed.done():
+        if failure is not None:
+            logger.warning("play thread failed after handing its result over",
+                           exc_info=failure)
+    elif job.cancelled():
+        handed.cancel()
+    elif failure is not None:
+        handed.set_exception(failure)
+    else:
+        handed.set_result(job.result())
 
 
 # -- the database side (run in the hub's threads) -------------------------------------------

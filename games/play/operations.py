@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.graphql.auth import user_for_token
-from games.matches import pushes, selectors, services
+from games.matches import play_announcements, pushes, selectors, services
 from games.matches.play_announcements import announced_by_caller
-from infra import throttles
+from infra import channel_messages, throttles
 
 
 def authenticate(token: Any, ident: str):
@@ -30,12 +30,24 @@ def subscription(match_id: int, since: int | None, user, ident: str) -> dict:
     return pushes.match_body(match, state, moves, user, start)
 
 
-def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) -> dict:
-    """Submit the move (committed when this returns) and build its pushes, one per seat
-    and one for spectators (``pushes.move_pushes``): the other web processes get them
-    instead of an announcement that would make each of them read the match."""
+def play_move(hand_over, user, ident: str, match_id: int, move: Any, expected: int | None,
+              origin: str) -> None:
+    """Submit the move (committed before anything is handed over) and build its pushes,
+    one per seat and one for spectators (``pushes.move_pushes``), handed over to the
+    socket at once (``Hub.run_handing_over``). Then the other web processes get them,
+    instead of an announcement that would make each of them read the match: published
+    here, marked with the calling hub's ``origin`` (its own listener drops them), in one
+    round trip with the move's group sends (the match's subscribers, the next player's
+    feed), which the commit kept back for it."""
     throttles.check(throttles.MOVE, ident)
-    with announced_by_caller(match_id):
+    with announced_by_caller(match_id), channel_messages.held() as sends:
         submitted = services.submit_move(match_id=match_id, move=move, user=user,
                                          expected_ply=expected)
-    return pushes.move_pushes(submitted.match, submitted.state, submitted.move)
+    message = None
+    try:
+        pushed = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
+        hand_over(pushed)
+        message = {"origin": origin, **pushed}
+    finally:
+        # the commit's group sends go even if the pushes could not be built
+        play_announcements.publish_with_held(match_id, message, sends)
