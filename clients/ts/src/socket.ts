@@ -22,6 +22,7 @@
  * - 4401 (token refused or revoked) ends the client: no reconnect, `onAuthLost`.
  */
 import { PlayError } from "./errors.js";
+import { nextTask } from "./next-task.js";
 import type { GameName, MoveOf } from "./moves.js";
 import type {
   ClientMessage,
@@ -585,10 +586,10 @@ export class PlayClient {
       const acked = this.#receive(this.#inbox.shift());
       if (acked && !flush) {
         this.#paused = true;
-        setTimeout(() => {
+        nextTask(() => {
           this.#paused = false;
           this.#drain();
-        }, 0);
+        });
       }
     }
   }
