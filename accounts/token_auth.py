@@ -4,9 +4,10 @@ Every API request authenticates, so this runs more than anything else. DRF's
 ``TokenAuthentication`` builds an ORM query (token joined to all 14 user columns) on every
 call, and building it costs more CPU than PostgreSQL spends answering it (measured for
 issue 14; docs/capacity.md). This subclass asks the same question in fixed SQL for the
-columns a request uses (the user's id, username and flags; the rest load on first access,
-as deferred fields do) and answers exactly as DRF does: 401 for an unknown key or an
-inactive user. Nothing is cached, so a revoked token stops working at once.
+columns a request uses (the user's id, username, flags and password hash; the rest load
+on first access, as deferred fields do) and answers exactly as DRF does: 401 for an
+unknown key or an inactive user. Nothing is cached, so a revoked token stops working at
+once.
 
 A key holding a control character is refused as an unknown key is, before any query:
 PostgreSQL cannot take a NUL byte, and such a key was a 500 (issue 21). The websocket's
@@ -27,8 +28,10 @@ from accounts.narrow_users import user_attnames, user_fields
 from infra.prepared import prepared_cursor
 from infra.text_inputs import CONTROL_CHARACTERS
 
-#: the user columns a request reads (permissions, seats, display)
-USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")
+#: the user columns a request reads (permissions, seats, display), and the password's
+#: hash, which a play socket keeps from its hello to notice a password change
+#: (games/play/operations.py): read here, it costs its sockets no second query
+USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser", "password")
 
 
 @cache

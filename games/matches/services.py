@@ -47,8 +47,9 @@ from rules import IllegalMove, get_engine
 logger = logging.getLogger(__name__)
 
 
-def _start_locked(match: Match) -> Match:
-    """Deal the game (engine.setup) and make the match active. The match row is locked."""
+def _start_locked(match: Match, seats: list[Seat] | None = None) -> Match:
+    """Deal the game (engine.setup) and make the match active. The match row is locked.
+    ``seats``: the match's seats, when the caller holds them all already."""
     engine = get_engine(match.game)
     state = engine.setup(match.players, match.options, match.seed)
     match.state = engine.to_json(state)
@@ -59,7 +60,8 @@ def _start_locked(match: Match) -> Match:
     sync_clocks(match, state)
     match.save(update_fields=["state", "ply", "status", "to_act", "started_at", "updated_at",
                               *CLOCK_FIELDS])
-    seats = list(match.seats.all())
+    if seats is None:
+        seats = list(match.seats.all())
     feed.announce_started(match, seats)
     schedule_follow_up(match, state, seats)
     return match
@@ -149,9 +151,13 @@ def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
     AuthenticationRequired."""
     require_user(user)
     match = lock_match(match_id)
-    if match.seats.filter(user=user).exists():
+    # one read of the seats answers "seated already?", "which are free?" and, once this
+    # seat is taken, "full?", and gives the start its seats
+    seats = list(match.seats.all())
+    if any(seat.user_id == user.pk for seat in seats):
         raise errors.AlreadySeated()
-    free = free_positions(match)
+    taken = {seat.position for seat in seats}
+    free = [position for position in range(match.players) if position not in taken]
     if match.status != MatchStatus.OPEN:
         if not free:
             raise errors.MatchFull(details={"status": match.status})
@@ -169,7 +175,8 @@ def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
             seat = Seat.objects.create(match=match, position=position, user=user)
     except IntegrityError:  # a concurrent join won the seat despite the lock (defensive)
         raise errors.SeatTaken(details={"position": position}) from None
-    start_if_full(match)
+    if len(free) == 1:  # this was the last free seat
+        _start_locked(match, sorted([*seats, seat], key=lambda held: held.position))
     if match.status == MatchStatus.OPEN:
         touch(match)
         schedule_follow_up(match, None)

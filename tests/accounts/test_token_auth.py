@@ -36,6 +36,16 @@ def test_a_token_gives_its_user_and_itself_in_one_statement(user_and_token):
     assert found_user.email == "narrow@example.com"  # other columns load on access
 
 
+def test_a_play_socket_hello_reads_its_user_and_password_hash_in_one_statement(user_and_token):
+    from games.play import operations
+
+    user, token = user_and_token
+    with CaptureQueriesContext(connection) as context:
+        found_user, password_at_hello = operations.authenticate(token.key, "addr:127.0.0.1")
+    assert len(context.captured_queries) == 1
+    assert found_user.pk == user.pk and password_at_hello == user.password
+
+
 def test_unknown_key_and_inactive_user_are_refused_like_drf(user_and_token):
     user, token = user_and_token
     with pytest.raises(AuthenticationFailed, match="Invalid token"):

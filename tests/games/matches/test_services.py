@@ -52,6 +52,29 @@ def test_the_last_join_starts_the_match(make_user):
     assert sorted(selectors.to_act_of(match)) == [0, 1, 2]  # Hansa opens with a keep
 
 
+def test_the_last_join_reads_the_seats_once_and_starts_with_all_of_them(make_user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.feed.models import FeedEvent
+
+    ann, bob = make_user(), make_user()
+    match = match_services.create_match(user=ann, game="han", players=2)
+    with CaptureQueriesContext(connection) as context:
+        seat = match_services.join_match(user=bob, match_id=match.pk)
+    seat_reads = [query["sql"] for query in context.captured_queries
+                  if query["sql"].startswith("SELECT") and '"games_seat"' in query["sql"]]
+    assert len(seat_reads) == 1
+    assert seat.position == 1
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ACTIVE
+    # the start told both people, and the first to act that it is their turn
+    started = FeedEvent.objects.filter(kind="match_started", payload__match_id=match.pk)
+    assert sorted(started.values_list("user_id", flat=True)) == [ann.pk, bob.pk]
+    with pytest.raises(errors.AlreadySeated):
+        match_services.join_match(user=bob, match_id=match.pk)
+
+
 def test_leave_frees_the_seat_only_while_open(make_user):
     ann, bob = make_user(), make_user()
     match = match_services.create_match(user=ann, game="hansa", players=3)
