@@ -20,33 +20,27 @@ finds a gap is read up to date instead. A lost message (Redis away, a process ki
 between its commit and its push) is caught by a check of the followed matches' plies every
 PLAY_RESYNC_SECONDS.
 
-Database work runs in a small pool of threads of this process (``run``): Django's ORM is
-synchronous, and a socket never blocks the event loop that serves all the others.
+Database work runs in a small pool of threads of this process (``run``,
+games/play/threads.py), and what it does is in games/play/operations.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import secrets
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import redis.asyncio
 from django.conf import settings
-from django.db import close_old_connections
-from django.utils import translation
-from rest_framework.authtoken.models import Token
 
 from accounts.revocation import ACCESS_REVOKED_TYPE
 from games.matches import play_announcements as announcements
-from games.matches import pushes
-from games.matches.models import Match
 from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
 from games.matches.pushes import seat_key
+from games.play import operations
+from games.play.threads import PlayThreads
 from infra import pubsub
 from infra.observability import request_id
 
@@ -85,22 +79,11 @@ class _MatchFollowers:
                 del self.causes[next(iter(self.causes))]
 
 
-def _in_thread(language: str, function, *args):
-    """Run ``function`` as a request would: with a usable database connection, given back
-    to the pool afterwards (as Channels' database_sync_to_async does), in the caller's
-    language (a thread keeps no language between the sockets it serves)."""
-    close_old_connections()
-    try:
-        with translation.override(language):
-            return function(*args)
-    finally:
-        close_old_connections()
-
-
 class Hub:
     def __init__(self) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=settings.PLAY_THREADS,
-                                            thread_name_prefix="play")
+        threads = PlayThreads()
+        #: database work off the event loop (games/play/threads.py)
+        self.run, self.run_handing_over = threads.run, threads.run_handing_over
         self._matches: dict[int, _MatchFollowers] = {}
         self._redis: redis.asyncio.Redis | None = None
         self._pubsub = None  # subscribed to the followed matches' channels while it lives
@@ -110,36 +93,6 @@ class Hub:
         #: with its origin, so the listener drops them unread (its followers had them)
         self.origin = secrets.token_hex(8)
         self._own_prefix = pubsub.encode({"origin": self.origin})[:-1]
-
-    # -- threads --------------------------------------------------------------------------
-    async def run(self, function, *args) -> Any:
-        """``function(*args)`` in one of the hub's threads, in the caller's context (its
-        request id: infra/observability/request_id.py)."""
-        loop = asyncio.get_running_loop()
-        # the socket's language and request id go along: the thread's refusals are in
-        # its language, and its log lines carry its id
-        return await loop.run_in_executor(self._executor, contextvars.copy_context().run,
-                                          partial(_in_thread, translation.get_language(),
-                                                  function, *args))
-
-    async def run_handing_over(self, function, *args) -> Any:
-        """Like ``run``, for a function that hands its result over before it is done:
-        ``function(hand_over, *args)`` calls ``hand_over(result)`` once and goes on with
-        what need not hold up its caller (a move's notifications, which cost a round trip
-        to Redis: games/play/operations.py ``play_move``). Returns the result as soon as
-        it is handed over. An exception raised before then is raised here; one raised
-        after is logged."""
-        loop = asyncio.get_running_loop()
-        handed: asyncio.Future = loop.create_future()
-
-        def hand_over(result) -> None:
-            loop.call_soon_threadsafe(_settle, handed, result)
-
-        job = loop.run_in_executor(self._executor, contextvars.copy_context().run,
-                                   partial(_in_thread, translation.get_language(), function,
-                                           hand_over, *args))
-        job.add_done_callback(partial(_finished_after_hand_over, handed))
-        return await handed
 
     def _keep_running(self, name: str, job) -> None:
         task = self._tasks.get(name)
@@ -283,7 +236,7 @@ class Hub:
             if not followed:
                 continue
             try:
-                now = await self.run(_plies_and_statuses, followed)
+                now = await self.run(operations.plies_and_statuses, followed)
             except Exception:  # noqa: BLE001 - the database is away: next time
                 logger.warning("play hub could not check its matches", exc_info=True)
                 continue
@@ -319,7 +272,8 @@ class Hub:
                 if not readers:
                     return
                 try:
-                    bodies = await self.run(_bodies_from_database, match_id, readers)
+                    bodies = await self.run(operations.bodies_from_database, match_id,
+                                            readers)
                 except Exception:  # noqa: BLE001 - the resync check tries again
                     logger.warning("play hub could not read match %s", match_id,
                                    exc_info=True)
@@ -352,63 +306,14 @@ class Hub:
             if not holders:
                 continue
             try:
-                current = await self.run(_access_now, {socket.token for socket in holders})
+                current = await self.run(operations.access_now,
+                                       {socket.token for socket in holders})
             except Exception:  # noqa: BLE001 - the database is away: check again next time
                 logger.warning("play hub could not check access", exc_info=True)
                 continue
             for socket in holders:
                 if current.get(socket.token) != socket.password_at_hello:
                     socket.revoke()
-
-
-def _settle(handed: asyncio.Future, result) -> None:
-    if not handed.done():
-        handed.set_result(result)
-
-
-def _finished_after_hand_over(handed: asyncio.Future, job: asyncio.Future) -> None:
-    """``run_handing_over``'s job ended: a failure before its hand-over is the caller's;
-    one after is logged; a job that returned without handing over gives its return."""
-    failure = None if job.cancelled() else job.exception()
-    if handed.done():
-        if failure is not None:
-            logger.warning("play thread failed after handing its result over",
-                           exc_info=failure)
-    elif job.cancelled():
-        handed.cancel()
-    elif failure is not None:
-        handed.set_exception(failure)
-    else:
-        handed.set_result(job.result())
-
-
-# -- the database side (run in the hub's threads) -------------------------------------------
-def _access_now(tokens: set[str]) -> dict[str, str]:
-    """Each token that still opens the API, with its user's password hash now."""
-    return dict(Token.objects.filter(key__in=tokens, user__is_active=True)
-                .values_list("key", "user__password"))
-
-
-def _plies_and_statuses(match_ids: list[int]) -> dict[int, tuple[int, str]]:
-    return {pk: (ply, status) for pk, ply, status in
-            Match.objects.filter(pk__in=match_ids).values_list("pk", "ply", "status")}
-
-
-def _bodies_from_database(match_id: int, readers) -> dict:
-    """Each reader's ``update`` from one read of the match and its moves since the oldest
-    ply any of them was sent."""
-    oldest = min(since for _socket, _user, since in readers)
-    try:
-        match, state, moves = pushes.load_since(match_id, oldest)
-    except Exception:  # noqa: BLE001 - the match vanished (deleted by an admin)
-        logger.info("match %s could not be read for its followers", match_id, exc_info=True)
-        return {}
-    bodies = {}
-    for socket, user, since in readers:
-        since = min(since, match.ply)
-        shown = [move for move in moves if move.ply >= since]
-        bodies[socket] = pushes.match_body(match, state, shown, user, since)
-    return bodies
 
 
 _hub: Hub | None = None

@@ -1,15 +1,22 @@
-"""The database side of the play socket's operations (games/play/connection.py), run in
-the hub's threads: each checks its rate limit, then calls the services and selectors REST
-uses."""
+"""The database side of the play socket (games/play/connection.py) and of its hub
+(games/play/hub.py), run in the hub's threads (games/play/threads.py): a socket's
+operations each check their rate limit, then call the services and selectors REST uses;
+the hub reads what its followers are sent."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+from rest_framework.authtoken.models import Token
 
 from games.graphql.auth import user_for_token
 from games.matches import play_announcements, pushes, selectors, services
+from games.matches.models import Match
 from games.matches.play_announcements import announced_by_caller
 from infra import channel_messages, throttles
+
+logger = logging.getLogger(__name__)
 
 
 def authenticate(token: Any, ident: str):
@@ -34,11 +41,11 @@ def play_move(hand_over, user, ident: str, match_id: int, move: Any, expected: i
               origin: str) -> None:
     """Submit the move (committed before anything is handed over) and build its pushes,
     one per seat and one for spectators (``pushes.move_pushes``), handed over to the
-    socket at once (``Hub.run_handing_over``). Then the other web processes get them,
-    instead of an announcement that would make each of them read the match: published
-    here, marked with the calling hub's ``origin`` (its own listener drops them), in one
-    round trip with the move's group sends (the match's subscribers, the next player's
-    feed), which the commit kept back for it."""
+    socket at once (games/play/threads.py ``run_handing_over``). Then the other web
+    processes get them, instead of an announcement that would make each of them read the
+    match: published here, marked with the calling hub's ``origin`` (its own listener
+    drops them), in one round trip with the move's group sends (the match's subscribers,
+    the next player's feed), which the commit kept back for it."""
     throttles.check(throttles.MOVE, ident)
     with announced_by_caller(match_id), channel_messages.held() as sends:
         submitted = services.submit_move(match_id=match_id, move=move, user=user,
@@ -51,3 +58,32 @@ def play_move(hand_over, user, ident: str, match_id: int, move: Any, expected: i
     finally:
         # the commit's group sends go even if the pushes could not be built
         play_announcements.publish_with_held(match_id, message, sends)
+
+
+# -- what the hub reads for its followers (games/play/hub.py) --------------------------------
+def access_now(tokens: set[str]) -> dict[str, str]:
+    """Each token that still opens the API, with its user's password hash now."""
+    return dict(Token.objects.filter(key__in=tokens, user__is_active=True)
+                .values_list("key", "user__password"))
+
+
+def plies_and_statuses(match_ids: list[int]) -> dict[int, tuple[int, str]]:
+    return {pk: (ply, status) for pk, ply, status in
+            Match.objects.filter(pk__in=match_ids).values_list("pk", "ply", "status")}
+
+
+def bodies_from_database(match_id: int, readers) -> dict:
+    """Each reader's ``update`` from one read of the match and its moves since the oldest
+    ply any of them was sent."""
+    oldest = min(since for _socket, _user, since in readers)
+    try:
+        match, state, moves = pushes.load_since(match_id, oldest)
+    except Exception:  # noqa: BLE001 - the match vanished (deleted by an admin)
+        logger.info("match %s could not be read for its followers", match_id, exc_info=True)
+        return {}
+    bodies = {}
+    for socket, user, since in readers:
+        since = min(since, match.ply)
+        shown = [move for move in moves if move.ply >= since]
+        bodies[socket] = pushes.match_body(match, state, shown, user, since)
+    return bodies

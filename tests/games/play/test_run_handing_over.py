@@ -1,4 +1,4 @@
-"""``Hub.run_handing_over`` (games/play/hub.py): a play thread hands a move's pushes to
+"""``PlayThreads.run_handing_over`` (games/play/threads.py): a play thread hands a move's pushes to
 its socket as soon as they are built and then sends the move's notifications; the socket
 must get the result at the hand-over, a failure before it, and never one after it."""
 
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from games.play.hub import Hub
+from games.play.threads import PlayThreads
 
 
 def test_the_result_comes_at_the_hand_over_while_the_thread_goes_on():
@@ -22,7 +22,7 @@ def test_the_result_comes_at_the_hand_over_while_the_thread_goes_on():
         finished.set()
 
     async def scenario():
-        result = await Hub().run_handing_over(job, 21)
+        result = await PlayThreads().run_handing_over(job, 21)
         still_running = not finished.is_set()
         finish.set()
         return result, still_running
@@ -36,7 +36,7 @@ def test_a_failure_before_the_hand_over_is_the_callers():
         raise ValueError("illegal move")
 
     async def scenario():
-        await Hub().run_handing_over(job)
+        await PlayThreads().run_handing_over(job)
 
     with pytest.raises(ValueError, match="illegal move"):
         asyncio.run(scenario())
@@ -48,7 +48,7 @@ def test_a_failure_after_the_hand_over_is_logged_not_raised(caplog):
         raise RuntimeError("redis away")
 
     async def scenario():
-        result = await Hub().run_handing_over(job)
+        result = await PlayThreads().run_handing_over(job)
         await asyncio.sleep(0.2)  # the job's end reaches the loop
         return result
 
@@ -58,6 +58,6 @@ def test_a_failure_after_the_hand_over_is_logged_not_raised(caplog):
 
 def test_a_job_that_never_hands_over_gives_its_return():
     async def scenario():
-        return await Hub().run_handing_over(lambda hand_over: "returned")
+        return await PlayThreads().run_handing_over(lambda hand_over: "returned")
 
     assert asyncio.run(scenario()) == "returned"

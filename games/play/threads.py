@@ -1,0 +1,87 @@
+"""The play sockets' database work, off the event loop: a small pool of threads per web
+process (``PLAY_THREADS``). Django's ORM is synchronous, and a socket must never block
+the event loop that serves all the others (games/play/hub.py holds one pool per process).
+
+A job runs as a request would: with a usable database connection, given back to the pool
+afterwards (as Channels' ``database_sync_to_async`` does), in the caller's language and
+context (its request id: infra/observability/request_id.py), so its refusals are in the
+socket's language and its log lines carry the socket's id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import translation
+
+logger = logging.getLogger(__name__)
+
+
+class PlayThreads:
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=settings.PLAY_THREADS,
+                                            thread_name_prefix="play")
+
+    def _submit(self, function, *args) -> asyncio.Future:
+        return asyncio.get_running_loop().run_in_executor(
+            self._executor, contextvars.copy_context().run,
+            partial(_in_thread, translation.get_language(), function, *args))
+
+    async def run(self, function, *args) -> Any:
+        """``function(*args)`` in one of the threads, in the caller's context."""
+        return await self._submit(function, *args)
+
+    async def run_handing_over(self, function, *args) -> Any:
+        """Like ``run``, for a function that hands its result over before it is done:
+        ``function(hand_over, *args)`` calls ``hand_over(result)`` once and goes on with
+        what need not hold up its caller (a move's notifications, which cost a round trip
+        to Redis: games/play/operations.py ``play_move``). Returns the result as soon as
+        it is handed over. An exception raised before then is raised here; one raised
+        after is logged."""
+        loop = asyncio.get_running_loop()
+        handed: asyncio.Future = loop.create_future()
+
+        def hand_over(result) -> None:
+            loop.call_soon_threadsafe(_settle, handed, result)
+
+        job = self._submit(function, hand_over, *args)
+        job.add_done_callback(partial(_finished_after_hand_over, handed))
+        return await handed
+
+
+def _in_thread(language: str, function, *args):
+    """Run ``function`` as a request would (module doc)."""
+    close_old_connections()
+    try:
+        with translation.override(language):
+            return function(*args)
+    finally:
+        close_old_connections()
+
+
+def _settle(handed: asyncio.Future, result) -> None:
+    if not handed.done():
+        handed.set_result(result)
+
+
+def _finished_after_hand_over(handed: asyncio.Future, job: asyncio.Future) -> None:
+    """``run_handing_over``'s job ended: a failure before its hand-over is the caller's;
+    one after is logged; a job that returned without handing over gives its return."""
+    failure = None if job.cancelled() else job.exception()
+    if handed.done():
+        if failure is not None:
+            logger.warning("play thread failed after handing its result over",
+                           exc_info=failure)
+    elif job.cancelled():
+        handed.cancel()
+    elif failure is not None:
+        handed.set_exception(failure)
+    else:
+        handed.set_result(job.result())
