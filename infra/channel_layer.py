@@ -99,51 +99,44 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         group send (two commands, an asyncio pipeline), which was 5% of a web process's
         CPU under the peer benchmark (py-spy, docs/capacity.md). A group of only expired
         members counts as present: the send that follows drops them, as before."""
-        global _sync_down_until
-        if time.monotonic() < _sync_down_until:
-            return True
-        index = self.consistent_hash(group)
-        client = self._sync_clients.get(index)
-        if client is None:
-            client = self._sync_clients[index] = _sync_client(self.hosts[index])
-        try:
-            return bool(client.exists(self._group_key(group)))
-        except redis.RedisError:
-            # the asynchronous send reports the outage; don't wait on Redis at every move
-            _sync_down_until = time.monotonic() + RETRY_SECONDS * 2
-            return True
+        return self.members_and_publish([group])[0]
 
     def members_and_publish(self, groups: list[str], channel: str | None = None,
                             payload: bytes | None = None) -> list[bool]:
         """``may_have_members`` of each group, and a PUBLISH of ``payload`` on
-        ``channel`` (infra/pubsub.py's, on the first host), in one round trip for the
-        groups on the first host (every group, with one host): a move's notifications
+        ``channel`` (infra/pubsub.py's, on the first host): one round trip per host asked,
+        so one with a single host. A move's notifications go this way
         (infra/channel_messages.py ``held``). Redis away: every group may have members
-        (their sends go ahead and fail as they would have), and the message is not
-        published: the play hubs' resync check reads what it announced
-        (games/play/hub.py)."""
+        (their sends go ahead and fail as they would have), the message is not published
+        (the play hubs' resync check reads what it announced: games/play/hub.py), and
+        Redis is not asked again for a second, so a move waits on it at most once."""
         global _sync_down_until
         if time.monotonic() < _sync_down_until:
             return [True] * len(groups)
-        first = [self.consistent_hash(group) == 0 for group in groups]
-        client = self._sync_clients.get(0)
-        if client is None:
-            client = self._sync_clients[0] = _sync_client(self.hosts[0])
-        pipe = client.pipeline(transaction=False)
-        for group, on_first in zip(groups, first, strict=True):
-            if on_first:
+        by_host: dict[int, list[str]] = {0: []} if channel is not None else {}
+        for group in groups:
+            by_host.setdefault(self.consistent_hash(group), []).append(group)
+        present: dict[str, bool] = {}
+        for index, asked in by_host.items():
+            client = self._sync_clients.get(index)
+            if client is None:
+                client = self._sync_clients[index] = _sync_client(self.hosts[index])
+            pipe = client.pipeline(transaction=False)
+            for group in asked:
                 pipe.exists(self._group_key(group))
-        if channel is not None:
-            pipe.publish(channel, payload)
-        try:
-            answers = iter(pipe.execute())
-        except redis.RedisError:
-            logger.warning("could not ask about groups %s nor publish on %s", groups, channel,
-                           exc_info=True)
-            _sync_down_until = time.monotonic() + RETRY_SECONDS * 2
-            return [True] * len(groups)
-        return [bool(next(answers)) if on_first else self.may_have_members(group)
-                for group, on_first in zip(groups, first, strict=True)]
+            if index == 0 and channel is not None:
+                pipe.publish(channel, payload)
+            try:
+                answers = pipe.execute()
+            except redis.RedisError:
+                if channel is not None:
+                    logger.warning("could not ask about groups %s nor publish on %s",
+                                   groups, channel, exc_info=True)
+                # the asynchronous sends report the outage; don't wait on Redis every move
+                _sync_down_until = time.monotonic() + RETRY_SECONDS * 2
+                return [True] * len(groups)
+            present.update(zip(asked, map(bool, answers), strict=False))
+        return [present[group] for group in groups]
 
     async def receive(self, channel: str) -> dict:
         while True:
