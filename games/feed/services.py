@@ -65,7 +65,9 @@ def _people(match: Match, seats) -> list[int]:
     bot finished for them (games.clocks.seat_players: a timeout, a resignation, an admin's
     hand-over)."""
     if match.status in ENDED_STATUSES:
-        return list(players_by_seat(seats, match.incidents.order_by("id")).values())
+        from games.clocks.selectors import incident_rows  # as clocks_of below
+
+        return list(players_by_seat(seats, incident_rows(match)).values())
     return [seat.user_id for seat in seats if seat.user_id is not None]
 
 

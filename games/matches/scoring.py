@@ -15,9 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.clocks.outcome import final_result
+from games.clocks.selectors import incident_rows
 from games.dispatch import RATED_ANALYSIS_TASK, enqueue
 from games.matches.follow_up import schedule_follow_up
-from games.matches.guards import lock_match
+from games.matches.guards import lock_match_to_play
 from games.matches.models import MatchStatus, Result
 from games.matches.replay import replay_state
 from games.ratings.services import rate_match
@@ -31,7 +32,9 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     """Write the ``Result`` rows of a match whose game is over and mark it finished.
     Idempotent: a finished match is left alone, unless ``rescore`` (admin) asks to rebuild
     the state from the log and rewrite the results. Returns True when it wrote results."""
-    match = lock_match(match_id)
+    # the seats, their users and the incidents with the lock (two statements, one round
+    # trip): the result, the ratings and the feed read them from the match's cache
+    match = lock_match_to_play(match_id)
     if match.status == MatchStatus.FINISHED and not rescore:
         return False
     if match.status not in (MatchStatus.SCORING, MatchStatus.FINISHED):
@@ -43,31 +46,31 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     else:
         state = engine.from_json(match.state)
     # The engine's result with resignations and forfeits on top (games/clocks/outcome.py).
-    result = final_result(engine, state, match.players, match.incidents.all())
+    result = final_result(engine, state, match.players, incident_rows(match))
     if result is None:
         logger.error("match %s is in %s but its game is not over", match.pk, match.status)
         return False
     Result.objects.filter(match=match).delete()
-    Result.objects.bulk_create(
-        [
-            Result(
-                match=match,
-                seat=position,
-                score=int(result["scores"][position]),
-                rank=int(result["ranks"][position]),
-                breakdown=_breakdown_of(result, position),
-            )
-            for position in range(match.players)
-        ]
-    )
+    results = [
+        Result(
+            match=match,
+            seat=position,
+            score=int(result["scores"][position]),
+            rank=int(result["ranks"][position]),
+            breakdown=_breakdown_of(result, position),
+        )
+        for position in range(match.players)
+    ]
+    Result.objects.bulk_create(results)
     match.status = MatchStatus.FINISHED
     match.to_act = []
     match.finished_at = match.finished_at or timezone.now()
     match.save(update_fields=["state", "status", "to_act", "finished_at", "updated_at"])
-    rated = rate_match(match)  # in this transaction: results and ratings land together, once
+    # in this transaction: results and ratings land together, once
+    rated = rate_match(match, {row.seat: row.rank for row in results})
     if rated and settings.ANALYSE_RATED_MATCHES:  # docs/analysis.md
         transaction.on_commit(lambda: enqueue(RATED_ANALYSIS_TASK, match.pk), robust=True)
-    schedule_follow_up(match, None)
+    schedule_follow_up(match, None, list(match.seats.all()))
     return True
 
 

@@ -19,11 +19,13 @@ import logging
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.clocks.models import FORFEIT_KINDS, IncidentKind
 from games.clocks.outcome import apply_forfeits
 from games.clocks.seat_players import player_of
+from games.clocks.selectors import incident_rows
 from games.matches.models import Match, MatchStatus, Result
 from games.ratings.models import Rating, RatingChange
 
@@ -62,15 +64,24 @@ def is_rated(match: Match, seats: list, incidents: list) -> bool:
 
 def _locked_ratings(user_ids: list[int], game: str) -> dict[int, Rating]:
     """The ratings of ``user_ids`` in ``game``, created at openskill's prior if missing,
-    locked in user id order (two matches sharing players never deadlock)."""
-    for user_id in sorted(set(user_ids)):
-        Rating.objects.get_or_create(
-            user_id=user_id, game=game,
-            defaults={"mu": MODEL.mu, "sigma": MODEL.sigma,
-                      "ordinal": MODEL.rating().ordinal()},
-        )
-    locked = Rating.objects.select_for_update().filter(user_id__in=user_ids, game=game)
-    return {rating.user_id: rating for rating in locked.order_by("user_id")}
+    locked in user id order (two matches sharing players never deadlock). Players rated
+    before (the usual case) cost one statement; the first match of a player two more."""
+    wanted = sorted(set(user_ids))
+    locked = _lock_ratings(wanted, game)
+    missing = [user_id for user_id in wanted if user_id not in locked]
+    if missing:
+        # ignore_conflicts: a concurrent scoring may create the same row first
+        Rating.objects.bulk_create(
+            [Rating(user_id=user_id, game=game, mu=MODEL.mu, sigma=MODEL.sigma,
+                    ordinal=MODEL.rating().ordinal()) for user_id in missing],
+            ignore_conflicts=True)
+        locked = _lock_ratings(wanted, game)
+    return locked
+
+
+def _lock_ratings(user_ids: list[int], game: str) -> dict[int, Rating]:
+    rows = Rating.objects.select_for_update().filter(user_id__in=user_ids, game=game)
+    return {rating.user_id: rating for rating in rows.order_by("user_id")}
 
 
 def _rated_holder(seat, incidents) -> int:
@@ -94,17 +105,21 @@ def _ranks_with_losses(ranks: dict[int, int], incidents, players: int) -> dict[i
     return dict(enumerate(redone["ranks"]))
 
 
-@transaction.atomic
-def rate_match(match: Match) -> bool:
+@transaction.atomic(savepoint=False)  # all or nothing with the caller's results
+def rate_match(match: Match, ranks: dict[int, int] | None = None) -> bool:
     """Move the ratings of ``match``'s players by its results, once. The caller holds the
-    match row's lock (the scoring service). Returns True when ratings changed."""
+    match row's lock (the scoring service). ``ranks``: each seat's stored rank, when the
+    caller has just written them (else they are read). The seats and incidents come from
+    the match's prefetch cache when the caller loaded them with it
+    (``games.matches.guards.lock_match_to_play``). Returns True when ratings changed."""
     if RatingChange.objects.filter(match=match).exists():
         return False
     seats = list(match.seats.all())
-    incidents = list(match.incidents.order_by("id"))
+    incidents = incident_rows(match)
     if not is_rated(match, seats, incidents):
         return False
-    ranks = dict(Result.objects.filter(match=match).values_list("seat", "rank"))
+    if ranks is None:
+        ranks = dict(Result.objects.filter(match=match).values_list("seat", "rank"))
     if len(ranks) != match.players:
         logger.error("match %s is finished without a result per seat", match.pk)
         return False
@@ -119,7 +134,8 @@ def rate_match(match: Match) -> bool:
              for holder in holders]
     seat_ranks = [ranks[seat.position] for seat in seats]
     updated = MODEL.rate(teams, ranks=seat_ranks)
-    changes = []
+    now = timezone.now()
+    changes, moved = [], []
     for seat, holder, rank, (new,) in zip(seats, holders, seat_ranks, updated, strict=True):
         if holder not in movable:
             continue
@@ -132,7 +148,9 @@ def rate_match(match: Match) -> bool:
         rating.mu, rating.sigma, rating.ordinal = new.mu, new.sigma, new.ordinal()
         rating.rated_matches += 1
         rating.rated_wins += int(rank == 1)  # ties share rank 1 (rulings Q1, H12)
-        rating.save(update_fields=["mu", "sigma", "ordinal", "rated_matches", "rated_wins",
-                                   "updated_at"])
+        rating.updated_at = now  # bulk_update does not stamp auto_now fields itself
+        moved.append(rating)
+    Rating.objects.bulk_update(moved, ["mu", "sigma", "ordinal", "rated_matches",
+                                       "rated_wins", "updated_at"])
     RatingChange.objects.bulk_create(changes)
     return bool(changes)

@@ -245,3 +245,35 @@ def test_a_timeout_is_a_loss_for_the_player_even_if_the_bot_then_wins(make_user)
         pytest.approx(pair) for pair in expected]
     assert RatingChange.objects.get(user=alice).rank == 3
     assert not Rating.objects.filter(user__username="bot:greedy").exists()
+
+
+def test_scoring_costs_ten_statements_and_stamps_the_moved_ratings(make_user):
+    """Scoring reads the match with its seats and incidents once, with its lock (one round
+    trip), and hands them to the ratings and the feed, which read nothing more but the
+    ratings themselves; the ratings are written in one statement (bulk_update, which does
+    not stamp ``auto_now`` fields by itself: the service does). Ten statements for two
+    players rated before (docs/capacity.md): the lock, the read, the old results out, the
+    results in, the match, "rated already?", the ratings' lock, their update, the
+    changes, the "match finished" feed events."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    users = [make_user() for _ in range(2)]
+    play_to_end(human_match(users), dict(enumerate(users)))  # both are rated now
+    match = play_to_end(human_match(users), dict(enumerate(users)))
+    # undo the second match's scoring, to time it again
+    RatingChange.objects.filter(match=match).delete()
+    Result.objects.filter(match=match).delete()
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.SCORING)
+    stamped = dict(Rating.objects.filter(user__in=users).values_list("user_id", "updated_at"))
+    with CaptureQueriesContext(connection) as context:
+        assert scoring.score_match(match_id=match.pk) is True
+    statements = [query["sql"] for query in context.captured_queries
+                  if query["sql"] not in ("BEGIN", "COMMIT")]
+    assert len(statements) == 10, "\n".join(statements)
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED
+    assert RatingChange.objects.filter(match=match).count() == 2
+    for user_id, updated_at in Rating.objects.filter(user__in=users).values_list(
+            "user_id", "updated_at"):
+        assert updated_at > stamped[user_id]
+        assert Rating.objects.get(user_id=user_id, game="han").rated_matches == 3
