@@ -76,22 +76,26 @@ def _statement() -> str:
     seat_user_json = _json_object("u", shown)
     incident_json = _json_object("i", _concrete(Incident))
     incident_user_json = _json_object("iu", shown)
+    user_table, user_pk = user.db_table, user.pk.column
+    # Each seat's (and incident's) user by its key, in a subquery of its own: a join made
+    # PostgreSQL hash the whole user table for every read (a sequential scan per move,
+    # growing with the users), where the subquery is one index lookup per seat.
     return (
         f"SELECT {match_columns}, {creator_columns}, "
         f"(SELECT coalesce(json_agg(json_build_array({seat_json}, "
-        f"CASE WHEN u.\"{user.pk.column}\" IS NULL THEN NULL ELSE {seat_user_json} END) "
+        f"(SELECT {seat_user_json} FROM \"{user_table}\" u "
+        f"WHERE u.\"{user_pk}\" = s.\"{seat.get_field('user').column}\")) "
         f"ORDER BY s.\"{seat.get_field('position').column}\"), '[]') "
-        f"FROM \"{seat.db_table}\" s LEFT JOIN \"{user.db_table}\" u "
-        f"ON u.\"{user.pk.column}\" = s.\"{seat.get_field('user').column}\" "
+        f"FROM \"{seat.db_table}\" s "
         f"WHERE s.\"{seat.get_field('match').column}\" = m.\"{match.pk.column}\"), "
         f"(SELECT coalesce(json_agg(json_build_array({incident_json}, "
-        f"CASE WHEN iu.\"{user.pk.column}\" IS NULL THEN NULL ELSE {incident_user_json} END) "
+        f"(SELECT {incident_user_json} FROM \"{user_table}\" iu "
+        f"WHERE iu.\"{user_pk}\" = i.\"{incident.get_field('user').column}\")) "
         f"ORDER BY i.\"{incident.pk.column}\"), '[]') "
-        f"FROM \"{incident.db_table}\" i LEFT JOIN \"{user.db_table}\" iu "
-        f"ON iu.\"{user.pk.column}\" = i.\"{incident.get_field('user').column}\" "
+        f"FROM \"{incident.db_table}\" i "
         f"WHERE i.\"{incident.get_field('match').column}\" = m.\"{match.pk.column}\") "
-        f"FROM \"{match.db_table}\" m LEFT JOIN \"{user.db_table}\" c "
-        f"ON c.\"{user.pk.column}\" = m.\"{match.get_field('created_by').column}\" "
+        f"FROM \"{match.db_table}\" m LEFT JOIN \"{user_table}\" c "
+        f"ON c.\"{user_pk}\" = m.\"{match.get_field('created_by').column}\" "
         f"WHERE m.\"{match.pk.column}\" = %s"
     )
 
