@@ -38,7 +38,7 @@ def database_from_url(url: str) -> dict:
     if parsed.scheme not in {"postgres", "postgresql"}:
         raise ValueError(f"DATABASE_URL must be a postgres:// URL, not {parsed.scheme!r}")
     return {
-        "ENGINE": "django.db.backends.postgresql",
+        "ENGINE": "infra.postgresql",  # Django's, JSON written by orjson
         "NAME": unquote(parsed.path.lstrip("/")),
         "USER": unquote(parsed.username or ""),
         "PASSWORD": unquote(parsed.password or ""),

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with JSON written by orjson (``base.py``)."""
