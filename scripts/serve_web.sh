@@ -7,6 +7,7 @@
 # container image and the benchmarks, so all of them serve the same way.
 #
 #   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)  UVICORN
+#   LOG_LEVEL (INFO; uvicorn's own lines too)
 #   WEB_START_TIMEOUT_S (60)
 #   PROMETHEUS_MULTIPROC_DIR: where the processes write their metrics (docs/operations.md
 #   "Metrics"). Given, it is the caller's (scripts/run.sh empties it and runs the exporter
@@ -49,6 +50,8 @@ args=(
     --timeout-worker-healthcheck "${WEB_START_TIMEOUT_S:-60}"
     # JSON lines from the supervisor too (the workers' come from settings.LOGGING)
     --log-config "$ROOT/config/uvicorn_logging.json"
+    # uvicorn's own lines (two per websocket opened) at LOG_LEVEL, as every other logger
+    --log-level "$(printf '%s' "${LOG_LEVEL:-INFO}" | tr '[:upper:]' '[:lower:]')"
     # longer than a client's or load balancer's idle reuse: closing a kept-alive
     # connection just as the client reuses it drops that request (seen under load at 5 s)
     --timeout-keep-alive "${WEB_KEEP_ALIVE_S:-75}"
