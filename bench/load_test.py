@@ -168,6 +168,15 @@ def start_exporter(args, env: dict) -> None:
     print(f"[load] metrics on http://127.0.0.1:{port}/metrics", flush=True)
 
 
+def metric_directories(args) -> list[Path]:
+    """Where the web processes write their metrics: the exporter's directory
+    (``--metrics-port``), else each instance's own (scripts/serve_web.sh's default)."""
+    if args.metrics_port is not None:
+        return [VAR / "prometheus"]
+    return [ROOT / ".var" / f"prometheus-web-{args.port + instance}"
+            for instance in range(args.instances)]
+
+
 def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen], list[str]]:
     """The web and the worker processes of every instance, and the instances' base URLs."""
     env = service_env(args)
@@ -269,6 +278,7 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     and the checks on the matches it made."""
     started = timezone.now()
     memory = socket_checks.Memory(web, prefix) if args.socket else None
+    answered = socket_checks.answer_buckets(metric_directories(args)) if args.socket else {}
     locust = start_locust(args, matches, hosts, tokens_file, prefix)
     rolling = rolling_restart_later(args, web, workers) \
         if args.rolling_restart_at is not None else None
@@ -294,6 +304,9 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     rows = locust_rows(Path(f"{prefix}_stats.csv"))
     move_row = rows.get("move ack" if args.socket else "move", {})
     socket_part = socket_checks.results(prefix, match_ids, memory) if memory else {}
+    if memory:
+        socket_part["server_answers"] = socket_checks.server_answers(
+            answered, socket_checks.answer_buckets(metric_directories(args)))
     return {
         **socket_part,
         "matches": matches, "seconds": (ended - started).total_seconds(), "rows": rows,

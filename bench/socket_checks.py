@@ -5,8 +5,8 @@ sockets were told against the move log. Django must be set up before this is imp
 It prints, besides load_test's own figures: ``move ack`` p50/p95/p99 (a move sent to its
 ``ack``), ``bot reply push`` p50/p99 (a human move's ack to the push of the bot's reply),
 the hellos and subscriptions, the gaps or doubled moves any socket saw in its pushes,
-the error frames, every acknowledged move found in the log (none lost), and the web
-tier's memory per open socket.
+the error frames, every acknowledged move found in the log (none lost), the web tier's
+memory per open socket, and the acks by the server's own clock (``server_answers``).
 
 Memory per open socket: the resident memory (VmRSS) of every process of the web tier
 (the uvicorn supervisors and their worker processes), summed, sampled once before the
@@ -131,6 +131,50 @@ class Memory:
                      f"{(after - before) / count / 1024:.1f} KiB per open socket")
 
 
+def answer_buckets(directories: list[Path]) -> dict[float, float]:
+    """The play sockets' acks so far by the server's own clock: the web processes'
+    ``play_move_answer_seconds{outcome="ack"}`` histogram (infra/observability/metrics.py,
+    a move's frame read to its ack queued), summed over ``directories`` (their
+    PROMETHEUS_MULTIPROC_DIR): the cumulative count at each bucket's bound, in seconds."""
+    from prometheus_client import CollectorRegistry
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    counts: dict[float, float] = {}
+    for directory in directories:
+        if not directory.is_dir():
+            continue
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=str(directory))
+        for family in registry.collect():
+            for sample in family.samples:
+                if sample.name == "play_move_answer_seconds_bucket" \
+                        and sample.labels.get("outcome") == "ack":
+                    bound = float(sample.labels["le"])
+                    counts[bound] = counts.get(bound, 0) + sample.value
+    return counts
+
+
+def server_answers(before: dict[float, float], after: dict[float, float]) -> str:
+    """One line on the acks of a run (``after`` less ``before``) by the server's clock:
+    how many came within 50 ms (the target's bound, one of the buckets), and the bucket
+    bound under which half, 95% and 99% of them came. Set beside the client's ``move
+    ack`` line, the difference is the time outside the server's window: the network, the
+    web process's event loop before it read the frame, and the load client itself."""
+    counts = {bound: after[bound] - before.get(bound, 0) for bound in after}
+    total = counts.get(float("inf"), 0)
+    if not total:
+        return "move ack by the server's clock: not recorded"
+
+    def bound_of(share: float) -> str:
+        bound = min(b for b, n in counts.items() if n >= share * total)
+        return "over 10 s" if bound == float("inf") else f"<= {1000 * bound:g} ms"
+
+    within = 100 * counts.get(0.05, 0) / total
+    return (f"move ack by the server's clock (frame read to ack queued): n={total:.0f}, "
+            f"{within:.1f}% within 50 ms; p50 {bound_of(0.5)}, p95 {bound_of(0.95)}, "
+            f"p99 {bound_of(0.99)}")
+
+
 def results(prefix: Path, match_ids: list[int], memory: Memory) -> dict:
     """What the socket users recorded, checked against the log (``check_acks``)."""
     record_file = Path(f"{prefix}_record.json")
@@ -179,3 +223,5 @@ def print_socket_lines(result: dict) -> None:
           f"acknowledged: {len(acks['unacked'])} (not a match's last: "
           f"{len(acks['suspicious'])} {acks['suspicious'][:10]})")
     print(result["memory"])
+    if result.get("server_answers"):
+        print(result["server_answers"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -367,6 +368,7 @@ class PlayConnection:
             self.close(CLOSE_SERVER_ERROR)
 
     async def _op_move(self, request: Request) -> None:
+        started = time.perf_counter()
         self._signed_in(request)
         match_id = parse_match_id(request.fields["match"])
         expected = optional_number(request, "expected_ply")
@@ -381,8 +383,11 @@ class PlayConnection:
                                status=exc.status_code,
                                error={"code": exc.code, "message": exc.message,
                                       "details": exc.details or {}}))
+            metrics.play_move_answered(time.perf_counter() - started, acknowledged=False)
             return
         self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
+        # the server's share of a move's round trip (docs/operations.md "Metrics")
+        metrics.play_move_answered(time.perf_counter() - started, acknowledged=True)
         the_hub.deliver(pushed)  # this process's followers (the others': published already)
 
 

@@ -43,6 +43,11 @@ RUN_BUCKETS = (*FAST_BUCKETS, 30.0, 60.0, 120.0, 300.0, 600.0)
 TASK_RUN_SECONDS = Histogram(
     "celery_task_run_seconds", "Time a task ran, by queue, task and outcome.",
     ["queue", "task", "outcome"], buckets=RUN_BUCKETS)
+PLAY_MOVE_ANSWER_SECONDS = Histogram(
+    "play_move_answer_seconds",
+    "A move over the play socket, from its frame read to its answer queued on the socket "
+    "(the wait for a play thread and the commit included), by outcome (ack, refused).",
+    ["outcome"], buckets=FAST_BUCKETS)
 OPEN_SOCKETS = Gauge(
     "websocket_connections_open", "Websockets open now, by kind (play, graphql).",
     ["socket"], multiprocess_mode="livesum")
@@ -76,6 +81,10 @@ def move_committed(game: str, *, by_bot: bool) -> None:
 
 def move_refused(code: str, *, by_bot: bool) -> None:
     MOVE_REFUSALS.labels(code, "bot" if by_bot else "player").inc()
+
+
+def play_move_answered(seconds: float, *, acknowledged: bool) -> None:
+    PLAY_MOVE_ANSWER_SECONDS.labels("ack" if acknowledged else "refused").observe(seconds)
 
 
 def throttled(scope: str) -> None:

@@ -183,6 +183,7 @@ def test_a_played_match_in_metrics_and_in_correlated_logs_that_hold_no_secret(tm
     assert _value(scrape, "game_move_refusals_total", code="stale_ply", mover="player") == 1
     assert _value(scrape, "game_bot_think_seconds_count", level="random") \
         >= moves.filter(seat=1).count()
+    assert _value(scrape, "play_move_answer_seconds_count", outcome="ack") == len(seen["refs"])
     assert _value(scrape, "throttle_refusals_total", scope="anon_read") >= 1
     moves_route = _value(scrape, "django_http_requests_latency_seconds_by_view_method_count",
                          view="match-moves", method="POST")
