@@ -235,3 +235,31 @@ def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(
                                         bot_kind="random", for_good=True)
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ACTIVE
     assert enqueued == [(match.pk, 1, 0)]
+
+
+def test_the_sweep_reads_no_state_of_matches_where_a_person_is_to_act(make_user):
+    """Matches people walked away from (idle, a person to act) cost the sweep nothing per
+    match: it tells them apart by ``Match.to_act`` in a fixed number of statements, and
+    reads the state only where a bot is to act (games/matches/recovery.py)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    waiting_for_a_person, waiting_for_the_bot = [], []
+    for index in range(6):  # Han, two seats taking turns: whoever starts is to act
+        match = match_services.create_match(user=make_user(), game="han", players=2,
+                                            bot_seats={1 - index % 2: "greedy"},
+                                            creator_seat=index % 2)
+        match.refresh_from_db()
+        bot = 1 - index % 2
+        (waiting_for_the_bot if bot in selectors.to_act_of(match)
+         else waiting_for_a_person).append(match.pk)
+    assert waiting_for_a_person and waiting_for_the_bot  # both kinds are there
+    with CaptureQueriesContext(connection) as context:
+        counts = recovery.resume_stalled_matches(idle_seconds=0)
+    assert counts == {"bot_turns": len(waiting_for_the_bot), "scorings": 0}
+    statements = [query["sql"] for query in context.captured_queries
+                  if not query["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    # scoring candidates, idle matches with a bot seat, their bot seats, the bots' states
+    assert len(statements) == 4, "\n".join(statements)
+    state_reads = [sql for sql in statements if '"games_match"."state"' in sql]
+    assert len(state_reads) == 1
