@@ -11,8 +11,9 @@ from typing import Any
 from games.matches import errors, play_announcements, pushes
 from games.matches.bot_randomness import bot_key
 from games.matches.bot_turns import think_bot_move
-from games.matches.models import Match, MatchStatus
+from games.matches.models import MatchStatus
 from games.matches.parsing import parse_match_id
+from games.matches.rows import load_match
 from games.matches.services import submit_move
 from infra import channel_messages
 from rules import get_engine
@@ -24,12 +25,14 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
     only ``engine.view(state, seat)`` and ``engine.legal_moves(state, seat)``.
     Returns True when a move landed."""
     try:
-        match = Match.objects.get(pk=parse_match_id(match_id))
-    except (Match.DoesNotExist, errors.MatchNotFound):
+        # the match with its seats in one prepared statement (games/matches/rows.py)
+        match = load_match(parse_match_id(match_id))
+    except errors.MatchNotFound:
         return False
-    if match.status != MatchStatus.ACTIVE or match.ply != ply:
+    if match is None or match.status != MatchStatus.ACTIVE or match.ply != ply:
         return False
-    seat_row = match.seats.filter(position=seat, bot_kind__isnull=False).first()
+    seat_row = next((row for row in match.seats.all()
+                     if row.position == seat and row.bot_kind is not None), None)
     if seat_row is None:
         return False
     engine = get_engine(match.game)

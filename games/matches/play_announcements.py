@@ -19,6 +19,7 @@ is never shown to anyone.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -86,9 +87,14 @@ FOLLOWED_CHECK_TIMEOUT_SECONDS = 0.25
 
 def followed_by_play_sockets(match_id: int) -> bool:
     """Whether some web process's hub listens on the match's channel (PUBSUB NUMSUB, one
-    round trip): only then is a bot's move worth building every seat's push for. Redis
-    away: False, and the move is announced by ply as before (whose publish is logged and
-    dropped; the hubs' resync check catches up)."""
+    round trip, or this process's answer of the last ``FOLLOWED_ANSWER_SECONDS``): only
+    then is a bot's move worth building every seat's push for. Redis away: False, and the
+    move is announced by ply as before (whose publish is logged and dropped; the hubs'
+    resync check catches up)."""
+    now = time.monotonic()
+    known = _answers.get(match_id)
+    if known is not None and known[0] > now:
+        return known[1]
     url = pubsub.redis_url()
     client = _sync_clients.get(url)
     if client is None:
@@ -100,4 +106,27 @@ def followed_by_play_sockets(match_id: int) -> bool:
     except redis.RedisError:
         logger.info("could not ask whether match %s is followed", match_id, exc_info=True)
         return False
-    return bool(counts and counts[0][1])
+    followed = bool(counts and counts[0][1])
+    _remember(match_id, followed, now)
+    return followed
+
+
+#: how long a process trusts its answer for a match. Either answer is safe when stale: a
+#: stale "followed" builds pushes nobody reads, a stale "not followed" announces the move
+#: by ply, and the hubs that follow read it themselves (a REST move's path). What it
+#: saves: a round trip to Redis per bot move of a match played over sockets (the bots of
+#: a match answer every few seconds, well within it).
+FOLLOWED_ANSWER_SECONDS = 30.0
+#: answers kept at most; past it, the expired ones go
+FOLLOWED_ANSWERS_KEPT = 10_000
+_answers: dict[int, tuple[float, bool]] = {}
+
+
+def _remember(match_id: int, followed: bool, now: float) -> None:
+    global _answers
+    if len(_answers) >= FOLLOWED_ANSWERS_KEPT:
+        # a new dict, swapped in whole: the worker's other threads read the old one
+        _answers = {key: value for key, value in _answers.items() if value[0] > now}
+        if len(_answers) >= FOLLOWED_ANSWERS_KEPT:
+            _answers = {}
+    _answers[match_id] = (now + FOLLOWED_ANSWER_SECONDS, followed)

@@ -88,3 +88,26 @@ def test_a_followed_bots_move_comes_with_each_seats_push(make_user):
                        reader=reader, known=known_card_ids(match, 1, reader),
                        where=f"bot move push to {key}")
     assert ann.username in {seat.get("user") for seat in ann_body["seats"]}
+
+
+def test_a_stale_answer_of_nobody_following_still_reaches_a_new_follower(make_user,
+                                                                          monkeypatch):
+    """A worker trusts its answer for a while (play_announcements.FOLLOWED_ANSWER_SECONDS):
+    a follower that arrives meanwhile is told of the bot's move by ply, as a REST move is
+    announced, and once the answer expires it gets the pushes ready-made."""
+    from games.matches import play_announcements
+
+    _ann, match = _hansa_against_a_bot(make_user)
+    assert followed_by_play_sockets(match.pk) is False  # remembered
+    client, channel = _listener(match.pk)
+    try:
+        assert followed_by_play_sockets(match.pk) is False  # still the remembered answer
+        assert bot_moves.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
+        kinds = [message["type"] for message in _messages(channel, time.monotonic() + 2)]
+        assert kinds == [MATCH_UPDATE_TYPE], kinds
+        # the answer expires: the worker asks again and hears of the follower
+        monkeypatch.setattr(play_announcements, "_answers", {})
+        assert followed_by_play_sockets(match.pk) is True
+    finally:
+        channel.close()
+        client.close()
