@@ -82,7 +82,9 @@ def check_bot_kind(kind: Any) -> str:
     return kind
 
 
-def free_positions(match: Match) -> list[int]:
-    """The positions of ``match`` nobody (person or bot) holds, lowest first: one query."""
-    taken = set(match.seats.values_list("position", flat=True))
+def free_positions(match: Match, seats: list | None = None) -> list[int]:
+    """The positions of ``match`` nobody (person or bot) holds, lowest first: one query,
+    or none when the caller holds the match's ``seats`` already."""
+    taken = {seat.position for seat in seats} if seats is not None \
+        else set(match.seats.values_list("position", flat=True))
     return [position for position in range(match.players) if position not in taken]

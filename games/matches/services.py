@@ -156,8 +156,7 @@ def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
     seats = list(match.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         raise errors.AlreadySeated()
-    taken = {seat.position for seat in seats}
-    free = [position for position in range(match.players) if position not in taken]
+    free = free_positions(match, seats)
     if match.status != MatchStatus.OPEN:
         if not free:
             raise errors.MatchFull(details={"status": match.status})
