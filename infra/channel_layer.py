@@ -135,6 +135,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
                 # the asynchronous sends report the outage; don't wait on Redis every move
                 _sync_down_until = time.monotonic() + RETRY_SECONDS * 2
                 return [True] * len(groups)
+            # the groups' EXISTS answers first; host 0's last answer is the PUBLISH's
             present.update(zip(asked, map(bool, answers), strict=False))
         return [present[group] for group in groups]
 

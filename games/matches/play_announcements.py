@@ -117,7 +117,7 @@ def followed_by_play_sockets(match_id: int) -> bool:
 #: saves: a round trip to Redis per bot move of a match played over sockets (the bots of
 #: a match answer every few seconds, well within it).
 FOLLOWED_ANSWER_SECONDS = 30.0
-#: answers kept at most; past it, the expired ones go
+#: answers kept at most; past it they are all forgotten (each is only a saved round trip)
 FOLLOWED_ANSWERS_KEPT = 10_000
 _answers: dict[int, tuple[float, bool]] = {}
 
@@ -125,8 +125,5 @@ _answers: dict[int, tuple[float, bool]] = {}
 def _remember(match_id: int, followed: bool, now: float) -> None:
     global _answers
     if len(_answers) >= FOLLOWED_ANSWERS_KEPT:
-        # a new dict, swapped in whole: the worker's other threads read the old one
-        _answers = {key: value for key, value in _answers.items() if value[0] > now}
-        if len(_answers) >= FOLLOWED_ANSWERS_KEPT:
-            _answers = {}
+        _answers = {}  # a new dict, swapped in whole: other threads may read the old one
     _answers[match_id] = (now + FOLLOWED_ANSWER_SECONDS, followed)

@@ -20,9 +20,9 @@ def resume_stalled_matches(*, idle_seconds: float = 30.0) -> dict:
 
     Its cost does not grow with the matches people walked away from (idle, a person to
     act, no clock): those are told apart by ``Match.to_act`` (the engine's answer, written
-    with every snapshot) without reading their state, in three statements however many
-    there are. Only a match where a bot seat is among those to act has its state read,
-    and the engine asked again."""
+    with every snapshot) without reading their state: three statements however many
+    there are, and one more for the states of the matches where a bot seat is among
+    those to act, whose engine is asked again."""
     cutoff = timezone.now() - timedelta(seconds=idle_seconds)
     counts = {"bot_turns": 0, "scorings": 0}
     for match_id in Match.objects.filter(
@@ -37,7 +37,7 @@ def resume_stalled_matches(*, idle_seconds: float = 30.0) -> dict:
     for match_id, position in Seat.objects.filter(
         match_id__in=list(idle), bot_kind__isnull=False
     ).values_list("match_id", "position"):
-        if position in (idle[match_id] or ()):
+        if position in idle[match_id]:
             bots.setdefault(match_id, set()).add(position)
     for match in Match.objects.filter(pk__in=list(bots)).only("pk", "game", "ply", "state"):
         engine = get_engine(match.game)
