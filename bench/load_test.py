@@ -168,13 +168,17 @@ def start_exporter(args, env: dict) -> None:
     print(f"[load] metrics on http://127.0.0.1:{port}/metrics", flush=True)
 
 
-def metric_directories(args) -> list[Path]:
-    """Where the web processes write their metrics: the exporter's directory
-    (``--metrics-port``), else each instance's own (scripts/serve_web.sh's default)."""
+def web_metrics_directory(args, instance: int) -> Path:
+    """Where an instance's web processes write their metrics: the exporter's directory
+    (``--metrics-port``), else one of the instance's own, given to it here."""
     if args.metrics_port is not None:
-        return [VAR / "prometheus"]
-    return [ROOT / ".var" / f"prometheus-web-{args.port + instance}"
-            for instance in range(args.instances)]
+        return VAR / "prometheus"
+    return VAR / f"prometheus-web-{instance}"
+
+
+def metric_directories(args) -> list[Path]:
+    """Every directory the web processes write their metrics to."""
+    return sorted({web_metrics_directory(args, instance) for instance in range(args.instances)})
 
 
 def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen], list[str]]:
@@ -185,8 +189,13 @@ def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen],
     web, workers, hosts = [], [], []
     for instance in range(args.instances):
         port = args.port + instance
+        metrics = web_metrics_directory(args, instance)
+        if args.metrics_port is None:  # given, it is ours to empty (scripts/serve_web.sh)
+            shutil.rmtree(metrics, ignore_errors=True)
+            metrics.mkdir(parents=True)
         web.append(start([str(ROOT / "scripts" / "serve_web.sh")],
-                         {**env, "HOST": "127.0.0.1", "PORT": str(port)},
+                         {**env, "HOST": "127.0.0.1", "PORT": str(port),
+                          "PROMETHEUS_MULTIPROC_DIR": str(metrics)},
                          VAR / f"web-{instance}.log"))
         for worker in range(args.workers):
             workers.append(start_worker(env, instance, worker))
