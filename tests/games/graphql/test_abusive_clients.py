@@ -146,9 +146,12 @@ def test_sixteen_abusive_clients_leave_the_health_check_fast(hero_match, make_us
           f"{statistics.median(idle):.1f} ms; under abuse median "
           f"{statistics.median(loaded):.1f} ms, p90 {p90:.1f} ms, max {loaded[-1]:.1f} ms "
           f"({len(loaded)} checks); abusers' answers {dict(outcomes)}")
-    # Before the caps: 3-4.8 s with eight clients. Bounds generous for a shared machine.
-    assert statistics.median(loaded) < 150, loaded
-    assert p90 < 600, loaded
+    # Before the caps the median was 1.7-2.8 s (3-4.8 s with eight clients); with them it is
+    # about 110 ms here, and 229 ms once on a fresh machine that ran at half speed (half the
+    # abusers' answers too). The bounds keep a tenfold margin from the uncapped server while
+    # leaving room for a shared machine's slow minute.
+    assert statistics.median(loaded) < 500, loaded
+    assert p90 < 1500, loaded
     assert not [code for code in outcomes if isinstance(code, int) and code >= 500]
     assert outcomes["query_too_costly"] > 0 and outcomes["too_many_concurrent"] > 0
     assert sum(outcomes.values()) > 10 * CLIENTS  # they kept at it
