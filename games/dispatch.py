@@ -16,6 +16,9 @@ Services call these from ``transaction.on_commit``. Two things make that safe:
   the move whose send found the outage waits for it: two connection attempts (refused at
   once by a stopped Redis; the broker's ``socket_connect_timeout``, 1 s, each against an
   unanswering one: docs/operations.md "Redis goes away: the API");
+- a caller that answers someone before its follow-up work (a move over the play socket:
+  games/play/operations.py) keeps its sends back with ``sends_after``, so that the
+  broker's round trip and kombu's work come after the answer instead of before it;
 - with ``CELERY_TASK_ALWAYS_EAGER`` (tests, the ``play_bots`` command) tasks run inline.
   A bot-only match would then nest one bot turn inside the commit of the previous one,
   hundreds deep; instead the first enqueue drains a queue in a loop (a trampoline), so
@@ -28,6 +31,8 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from celery import current_app
@@ -82,9 +87,30 @@ def enqueue(task_name: str, *args) -> None:
     _send(task_name, args, "the sweep will retry it")
 
 
+@contextmanager
+def sends_after() -> Iterator[None]:
+    """Within this block, this thread's task sends wait; they go when it ends, however it
+    ends (a send held is a commit's follow-up: the commit has happened). Eager mode runs
+    tasks inline as before. Nested blocks send at the outermost one's end."""
+    if getattr(_local, "held", None) is not None:
+        yield
+        return
+    _local.held = held = []
+    try:
+        yield
+    finally:
+        _local.held = None
+        for task_name, args, fallback, options in held:
+            _send(task_name, args, fallback, **options)
+
+
 def _send(task_name: str, args: tuple, fallback: str, **options) -> None:
     """Send now unless an outage paused sending; a failure starts the pause. ``fallback``
-    says in the log what catches the task instead."""
+    says in the log what catches the task instead. Inside ``sends_after``: later."""
+    held = getattr(_local, "held", None)
+    if held is not None:
+        held.append((task_name, args, fallback, options))
+        return
     if _outage.pausing():
         logger.warning("broker unreachable: %s%r not sent; %s", task_name, args, fallback)
         return

@@ -10,6 +10,7 @@ from typing import Any
 
 from rest_framework.authtoken.models import Token
 
+from games import dispatch
 from games.graphql.auth import user_for_token
 from games.matches import play_announcements, pushes, selectors, services
 from games.matches.models import Match
@@ -45,19 +46,24 @@ def play_move(hand_over, user, ident: str, match_id: int, move: Any, expected: i
     processes get them, instead of an announcement that would make each of them read the
     match: published here, marked with the calling hub's ``origin`` (its own listener
     drops them), in one round trip with the move's group sends (the match's subscribers,
-    the next player's feed), which the commit kept back for it."""
+    the next player's feed), which the commit kept back for it. The commit's tasks are
+    sent last (``dispatch.sends_after``)."""
     throttles.check(throttles.MOVE, ident)
-    with announced_by_caller(match_id), channel_messages.held() as sends:
-        submitted = services.submit_move(match_id=match_id, move=move, user=user,
-                                         expected_ply=expected)
-    message = None
-    try:
-        pushed = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
-        hand_over(pushed)
-        message = {"origin": origin, **pushed}
-    finally:
-        # the commit's group sends go even if the pushes could not be built
-        play_announcements.publish_with_held(match_id, message, sends)
+    # The tasks the commit sends (a bot's turn, the scoring) go last, after the ack and
+    # the pushes: kombu's send costs as much CPU as building the pushes, and the bot's
+    # reply only waits for it by the publish's round trip.
+    with dispatch.sends_after():
+        with announced_by_caller(match_id), channel_messages.held() as sends:
+            submitted = services.submit_move(match_id=match_id, move=move, user=user,
+                                             expected_ply=expected)
+        message = None
+        try:
+            pushed = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
+            hand_over(pushed)
+            message = {"origin": origin, **pushed}
+        finally:
+            # the commit's group sends go even if the pushes could not be built
+            play_announcements.publish_with_held(match_id, message, sends)
 
 
 # -- what the hub reads for its followers (games/play/hub.py) --------------------------------
