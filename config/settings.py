@@ -241,6 +241,10 @@ SPECTACULAR_SETTINGS = {
 }
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
+# kombu's Redis transport, minus a new Redis client per command (config/celery_transport.py);
+# another broker (sentinel, TLS, ...) keeps kombu's own transport for its scheme
+if CELERY_BROKER_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "config.celery_transport:Transport"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
