@@ -153,6 +153,12 @@ class Engine(ABC):
         only. Used by the greedy bot; 0 where a game cannot tell."""
         return 0.0
 
+    def move_values(self, view: dict, seat: int, moves: list[dict]) -> list[float]:
+        """``move_value`` of each of ``moves``, in order, from one view: what the bots ask
+        when they weigh every legal move. A game whose estimate starts from work that
+        depends on the view only (Hansa) overrides it to do that work once."""
+        return [self.move_value(view, seat, move) for move in moves]
+
     def sample_state(self, view: dict, seat: int, rng: Any) -> Any:
         """A determinization: a full state consistent with everything ``seat`` knows, drawn
         from ``rng`` (a ``SeededRng``) for what it cannot see (other hands, face-down cards,

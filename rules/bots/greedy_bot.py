@@ -1,4 +1,4 @@
-"""The greedy bot: the move with the most immediate points (``engine.move_value``, judged
+"""The greedy bot: the move with the most immediate points (``engine.move_values``, judged
 from the seat's own view), ties broken by the seeded RNG so it does not always play the
 first of equals."""
 
@@ -15,8 +15,8 @@ def choose_greedy_move(
         raise ValueError(f"seat {seat} has no legal move to choose from")
     best_value = None
     best_moves: list[dict] = []
-    for move in legal_moves:
-        value = engine.move_value(view, seat, move)
+    for move, value in zip(legal_moves, engine.move_values(view, seat, legal_moves),
+                           strict=True):
         if best_value is None or value > best_value:
             best_value, best_moves = value, [move]
         elif value == best_value:

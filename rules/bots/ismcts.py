@@ -242,8 +242,9 @@ class IsmctsSearch:
         for the best, negative for the rest. It orders the first visits and fades."""
         if not self.budget.prior_weight:
             return {}
-        values = {key: self.engine.move_value(self.view, self.seat, move)
-                  for move, key in zip(self.legal, self.root_keys, strict=True)}
+        values = dict(zip(self.root_keys,
+                          self.engine.move_values(self.view, self.seat, self.legal),
+                          strict=True))
         high = max(values.values())
         if high <= min(values.values()):
             return {}

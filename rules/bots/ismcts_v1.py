@@ -163,8 +163,9 @@ class IsmctsSearch:
         choice rather than from a random one."""
         if not self.budget.prior_weight:
             return {}
-        values = {key: self.engine.move_value(self.view, self.seat, move)
-                  for move, key in zip(self.legal, self.root_keys, strict=True)}
+        values = dict(zip(self.root_keys,
+                          self.engine.move_values(self.view, self.seat, self.legal),
+                          strict=True))
         low, high = min(values.values()), max(values.values())
         if high <= low:
             return {}

@@ -219,6 +219,11 @@ class HansaEngine(Engine):
 
         return estimate_move_value(self.data, view, seat, move)
 
+    def move_values(self, view: dict, seat: int, moves: list[dict]) -> list[float]:
+        from rules.hansa.heuristics import estimate_move_values
+
+        return estimate_move_values(self.data, view, seat, moves)
+
     def sample_state(self, view: dict, seat: int, rng: SeededRng) -> HansaState:
         """Hidden cards, deck orders and others' pending choices drawn from ``rng``
         (rules/hansa/determinize.py)."""

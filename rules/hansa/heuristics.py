@@ -55,12 +55,29 @@ def _round_profit(data: HansaData, seat: int, totals, prosperity, my_pieces) -> 
 
 
 def estimate_move_value(data: HansaData, view: dict, seat: int, move: dict) -> float:
-    if not isinstance(move, dict):
-        return 0.0
+    return estimate_move_values(data, view, seat, [move])[0]
+
+
+def estimate_move_values(data: HansaData, view: dict, seat: int,
+                         moves: list[dict]) -> list[float]:
+    """``estimate_move_value`` of each move. What the seat knows, the board's snapshot and
+    the profit before any move depend on the view only: worked out once, and each move
+    is judged on its own copy of the snapshot."""
     known = _known_cards(view, seat)
     totals, prosperity, pieces = _snapshot(data, view)
-    my_pieces = list(pieces[seat])
-    before = _round_profit(data, seat, totals, prosperity, my_pieces)
+    before = _round_profit(data, seat, totals, prosperity, pieces[seat])
+    return [
+        _move_value(data, seat, move, known, [row[:] for row in totals], prosperity[:],
+                    pieces[seat], before) if isinstance(move, dict) else 0.0
+        for move in moves
+    ]
+
+
+def _move_value(data: HansaData, seat: int, move: dict, known: dict[str, dict],
+                totals: list[list[int]], prosperity: list[int], pieces_before: list[int],
+                before: int) -> float:
+    """One move's estimate on ``totals`` and ``prosperity``, this move's own copies."""
+    my_pieces = list(pieces_before)
     bonus = 0.0
     move_type = move.get("type")
 
@@ -100,7 +117,7 @@ def estimate_move_value(data: HansaData, view: dict, seat: int, move: dict) -> f
             bonus += PARLIAMENT_WEIGHT * card["trade_power"] if card else 0.0
     elif move_type == "store":
         kept = move.get("pieces") or {}
-        for colour, owned in enumerate(pieces[seat]):
+        for colour, owned in enumerate(pieces_before):
             new = kept.get(data.colours[colour], 0)
             totals[colour][seat] += new - owned
             my_pieces[colour] = new

@@ -140,6 +140,27 @@ def test_move_value_counts_a_taken_luxury_piece():
     assert eng.move_value(view, 0, {"type": "choose_start", "seat": 1}) == 0.0
 
 
+def test_move_values_judges_each_move_on_its_own_board():
+    """``move_values`` works out the view's snapshot once (what the bots ask); a move that
+    changes the board (a card played, a piece taken, a marker moved) must not change the
+    board the next move is judged on: each list's values equal each move judged alone."""
+    eng = engine()
+    state = start_game(2, seed="value-list")
+    for seat in range(2):
+        state.face_up[seat] = []
+        set_pieces(state, seat, {})
+    lon, bru = cards_where(city="London"), cards_where(city="Bruges", luxury=True)
+    set_hand(state, 0, [lon[0], lon[1]])
+    set_row(state, "London", [bru[0], lon[2]], pieces={bru[0]: "yellow"})
+    view = eng.view(state, 0)
+    moves = eng.legal_moves(state, 0)
+    assert len({move["type"] for move in moves}) > 1  # board-changing kinds side by side
+    alone = [eng.move_value(view, 0, move) for move in moves]
+    assert eng.move_values(view, 0, moves) == alone
+    assert eng.move_values(view, 0, moves[::-1]) == alone[::-1]
+    assert len(set(alone)) > 1  # the moves differ in worth: a shared board would show
+
+
 def test_result_before_the_end_does_not_count_face_down_persons():
     # the rulebook turns face-down cards up only at Final Scoring; until then the standings
     # (and their tie-break) must not tell how many person types lie face down
