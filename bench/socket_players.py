@@ -98,7 +98,7 @@ class PlaySocket:
         # skip_utf8_validation: without the optional wsaccel, websocket-client checks each
         # text frame's UTF-8 byte by byte in Python, three quarters of this client's CPU
         # under load (py-spy), which the server then lacks on a shared machine. Decoding
-        # the frame (str, in C) and json.loads still refuse bad UTF-8.
+        # the frame (str, in C) and orjson.loads still refuse bad UTF-8.
         self.ws = websocket.create_connection(url, timeout=ANSWER_S, enable_multithread=True,
                                               skip_utf8_validation=True)
         self.ws.send(json.dumps({"op": "hello", "token": token, "ref": "hello"}))

@@ -16,13 +16,14 @@ Services call these from ``transaction.on_commit``. Two things make that safe:
   the move whose send found the outage waits for it: two connection attempts (refused at
   once by a stopped Redis; the broker's ``socket_connect_timeout``, 1 s, each against an
   unanswering one: docs/operations.md "Redis goes away: the API");
-- a caller that answers someone before its follow-up work (a move over the play socket:
-  games/play/operations.py) keeps its sends back with ``sends_after``, so that the
-  broker's round trip and kombu's work come after the answer instead of before it;
 - with ``CELERY_TASK_ALWAYS_EAGER`` (tests, the ``play_bots`` command) tasks run inline.
   A bot-only match would then nest one bot turn inside the commit of the previous one,
   hundreds deep; instead the first enqueue drains a queue in a loop (a trampoline), so
   the stack stays flat whatever the length of the game.
+
+A caller that answers someone before its follow-up work (a move over the play socket:
+games/play/operations.py) keeps its sends back with ``sends_after``, so that the broker's
+round trip and kombu's work come after the answer instead of before it.
 """
 
 from __future__ import annotations

@@ -124,15 +124,22 @@ def test_move_value_prefers_the_trade_that_wins_a_prosperous_city():
     assert best["type"] == "trade" and best["card"] == lon[8]
 
 
-def test_move_value_counts_a_taken_luxury_piece():
-    eng = engine()
-    state = start_game(2, seed="value-piece")
+def _london_row_with_a_luxury_piece(seed: str):
+    """Two seats with empty Kontors; seat 0 holds two London cards, and London's row
+    offers a Bruges luxury card carrying a yellow piece beside a plain London card."""
+    state = start_game(2, seed=seed)
     for seat in range(2):
         state.face_up[seat] = []
         set_pieces(state, seat, {})
     lon, bru = cards_where(city="London"), cards_where(city="Bruges", luxury=True)
     set_hand(state, 0, [lon[0], lon[1]])
     set_row(state, "London", [bru[0], lon[2]], pieces={bru[0]: "yellow"})
+    return state, lon, bru
+
+
+def test_move_value_counts_a_taken_luxury_piece():
+    eng = engine()
+    state, lon, bru = _london_row_with_a_luxury_piece("value-piece")
     view = eng.view(state, 0)
     with_piece = eng.move_value(view, 0, {"type": "trade", "card": lon[0], "take": bru[0]})
     without = eng.move_value(view, 0, {"type": "trade", "card": lon[0], "take": lon[2]})
@@ -145,13 +152,7 @@ def test_move_values_judges_each_move_on_its_own_board():
     changes the board (a card played, a piece taken, a marker moved) must not change the
     board the next move is judged on: each list's values equal each move judged alone."""
     eng = engine()
-    state = start_game(2, seed="value-list")
-    for seat in range(2):
-        state.face_up[seat] = []
-        set_pieces(state, seat, {})
-    lon, bru = cards_where(city="London"), cards_where(city="Bruges", luxury=True)
-    set_hand(state, 0, [lon[0], lon[1]])
-    set_row(state, "London", [bru[0], lon[2]], pieces={bru[0]: "yellow"})
+    state, _lon, _bru = _london_row_with_a_luxury_piece("value-list")
     view = eng.view(state, 0)
     moves = eng.legal_moves(state, 0)
     assert len({move["type"] for move in moves}) > 1  # board-changing kinds side by side
