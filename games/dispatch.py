@@ -23,7 +23,9 @@ Services call these from ``transaction.on_commit``. Two things make that safe:
 
 A caller that answers someone before its follow-up work (a move over the play socket:
 games/play/operations.py) keeps its sends back with ``sends_after``, so that the broker's
-round trip and kombu's work come after the answer instead of before it.
+round trip and kombu's work come after the answer instead of before it. A worker playing
+a bot's turn holds back that same bot's next turn with ``bot_turn_played_here``, so that it
+can play a turn of several moves in one task (games/matches/bot_moves.py).
 """
 
 from __future__ import annotations
@@ -187,7 +189,54 @@ class _BrokerOutage:
 _outage = _BrokerOutage()
 
 
+class HeldBotTurn:
+    """The next turn of one bot seat, held back by ``bot_turn_played_here``: ``ply`` is the
+    ply a commit asked that bot to play at (None while nothing is held); ``taken`` the last
+    one the caller took to play itself."""
+
+    def __init__(self, match_id: int, seat: int) -> None:
+        self.match_id, self.seat = match_id, seat
+        self.ply: int | None = None
+        self.taken: int | None = None
+
+    def take(self) -> int:
+        """The held ply, for the caller to play itself: it is no longer sent."""
+        ply, self.ply = self.ply, None
+        if ply is None:
+            raise LookupError("no bot turn is held")
+        self.taken = ply
+        return ply
+
+
+@contextmanager
+def bot_turn_played_here(match_id: int, seat: int) -> Iterator[HeldBotTurn]:
+    """Within this block, a commit's enqueue of the bot at ``seat`` of ``match_id`` is held
+    instead of sent (its other sends go as usual): the worker playing that bot may play the
+    next move itself (``HeldBotTurn.take``), sparing the broker's round trip and a task's
+    overhead per move of a turn of several. A turn still held when the block ends,
+    however it ends, is sent then, so a turn never stalls on a task that stopped early.
+    A block ended by an exception with nothing held sends the turn it last took: that
+    move may not have landed, and the task's retry starts again from its first ply, which
+    it finds played (a turn that did land makes the sent task a no-op)."""
+    previous = getattr(_local, "bot_turn", None)
+    _local.bot_turn = held = HeldBotTurn(match_id, seat)
+    try:
+        yield held
+    except BaseException:
+        if held.ply is None:
+            held.ply = held.taken
+        raise
+    finally:
+        _local.bot_turn = previous
+        if held.ply is not None:
+            enqueue(BOT_TURN_TASK, match_id, seat, held.ply)
+
+
 def enqueue_bot_turn(match_id: int, seat: int, ply: int) -> None:
+    held = getattr(_local, "bot_turn", None)
+    if held is not None and (held.match_id, held.seat) == (match_id, seat):
+        held.ply = ply
+        return
     enqueue(BOT_TURN_TASK, match_id, seat, ply)
 
 

@@ -1,13 +1,24 @@
 """A bot seat's turn, as the worker plays it (games.matches.tasks.play_bot_turn): read the
 match, let the bot think from its seat's view, submit the move through the move service,
 and hand the play sockets that follow the match each seat's push ready-made.
+
+A turn of several moves (Han's placements, a Hansa action after another) is played in the
+same task while it stays quick (``_may_play_on``): the commit's enqueue of the bot's next
+move is held back (``dispatch.bot_turn_played_here``) and the task plays that move itself,
+from the state it has just written, instead of a new task reading it again after a trip
+through the broker. Every move is still its own transaction, checked under the match's
+lock, and pushed on its own. A turn the task does not finish is enqueued as before.
 """
 
 from __future__ import annotations
 
+import time
 from contextlib import nullcontext
 from typing import Any
 
+from django.conf import settings
+
+from games import dispatch
 from games.matches import errors, play_announcements, pushes
 from games.matches.bot_randomness import bot_key
 from games.matches.bot_turns import think_bot_move
@@ -17,13 +28,15 @@ from games.matches.rows import load_match
 from games.matches.services import submit_move
 from infra import channel_messages
 from rules import get_engine
+from rules.bots.registry import longest_think_seconds
 
 
 def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
     """Let the bot at ``seat`` move, if the match is still at ``ply`` and the seat owes a
     decision; otherwise do nothing (a duplicated or retried task is a no-op). The bot sees
-    only ``engine.view(state, seat)`` and ``engine.legal_moves(state, seat)``.
-    Returns True when a move landed."""
+    only ``engine.view(state, seat)`` and ``engine.legal_moves(state, seat)``. It plays on
+    while its turn goes on and stays quick (module docstring). Returns True when a move
+    landed."""
     try:
         # the match with its seats in one prepared statement (games/matches/rows.py)
         match = load_match(parse_match_id(match_id))
@@ -31,14 +44,47 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
         return False
     if match is None or match.status != MatchStatus.ACTIVE or match.ply != ply:
         return False
+    engine = get_engine(match.game)
+    state = engine.from_json(match.state)
+    started = time.monotonic()
+    moved = False
+    with dispatch.bot_turn_played_here(match.pk, seat) as next_turn:
+        while True:
+            submitted = _play_one_move(match, engine, state, seat)
+            if submitted is None:
+                return moved
+            moved = True
+            if next_turn.ply != submitted.match.ply or \
+                    not _may_play_on(submitted.match, seat, started):
+                return True  # a turn still held is enqueued as the block ends
+            next_turn.take()
+            match, state = submitted.match, submitted.state
+
+
+def _may_play_on(match, seat: int, started: float) -> bool:
+    """Whether the task has time for the bot's next move: what it has spent so far and the
+    bot's longest think fit in half the task's soft time limit, so that a slow machine or
+    a slow commit still leaves the move's storage well inside it. A search level whose
+    backstop alone is that long (medium, hard) plays one move per task, as before."""
+    kind = next((row.bot_kind for row in match.seats.all() if row.position == seat), None)
+    if kind is None:
+        return False
+    spent = time.monotonic() - started
+    return spent + longest_think_seconds(kind) < settings.BOT_TURN_SOFT_TIME_LIMIT / 2
+
+
+def _play_one_move(match, engine, state, seat: int):
+    """The bot's move at the match's ply, submitted and pushed; None if the seat is no
+    bot's, owes no decision or was beaten to it."""
+    ply = match.ply
+    if match.status != MatchStatus.ACTIVE:
+        return None
     seat_row = next((row for row in match.seats.all()
                      if row.position == seat and row.bot_kind is not None), None)
     if seat_row is None:
-        return False
-    engine = get_engine(match.game)
-    state = engine.from_json(match.state)
+        return None
     if seat not in engine.to_act(state):
-        return False
+        return None
     # The bot thinks without holding the lock; submit_move re-checks the ply under it.
     move = think_bot_move(
         seat_row.bot_kind,
@@ -62,11 +108,11 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
             submitted = submit_move(match_id=match.pk, move=move, bot_seat=seat,
                                     expected_ply=ply)
     except (errors.StalePly, errors.NotYourTurn, errors.MatchNotActive, errors.NotSeated):
-        return False  # someone else moved first: this task is stale
+        return None  # someone else moved first: this task is stale
     message = None
     try:
         if followed:
             message = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
     finally:
         play_announcements.publish_with_held(match.pk, message, sends)
-    return True
+    return submitted

@@ -108,6 +108,13 @@ def get_bot(kind: str) -> BotFunction:
     return _BOTS[kind]
 
 
+def longest_think_seconds(kind: str) -> float:
+    """The longest a ``kind`` bot may think over one move: a search level's wall-clock
+    backstop; 0 for the bots that only weigh the legal moves (random, greedy)."""
+    _search, budget = _SEARCHES.get(kind, (None, None))
+    return budget.seconds if budget is not None else 0.0
+
+
 def bot_rng(match_key: object, ply: int, seat: int) -> SeededRng:
     """The bot's own randomness, seeded from ``match_key`` (in the service a secret derived
     from the match seed, games/matches/bot_randomness.py), the ply and the seat, so the same match,

@@ -4,6 +4,7 @@ leak checker that builds its forbidden strings from the true (hidden) state.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 from typing import Any
@@ -34,6 +35,20 @@ def isolate_test_celery() -> None:
     celery_app.conf.task_default_queue = TEST_QUEUE
     celery_app.conf.task_routes = {"games.tasks.play_bot_turn": {"queue": TEST_BOT_QUEUE},
                                    "games.analysis.tasks.*": {"queue": TEST_ANALYSIS_QUEUE}}
+
+
+def queued_tasks() -> list[tuple[str, list]]:
+    """(task name, args) of every message waiting in the test queues, oldest first."""
+    found = []
+    with celery_app.connection_for_write() as conn:
+        client = conn.default_channel.client
+        for queue in (TEST_QUEUE, TEST_BOT_QUEUE):
+            # kombu LPUSHes and consumers BRPOP: the oldest message is at the right end
+            for raw in reversed(client.lrange(queue, 0, -1)):
+                message = json.loads(raw)
+                body = json.loads(base64.b64decode(message["body"]))
+                found.append((message["headers"]["task"], body[0]))
+    return found
 
 
 @contextlib.contextmanager
