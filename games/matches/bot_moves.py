@@ -58,7 +58,21 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
                     not _may_play_on(submitted.match, seat, started):
                 return True  # a turn still held is enqueued as the block ends
             next_turn.take()
-            match, state = submitted.match, submitted.state
+            match = submitted.match
+            state = engine.from_json(_as_read_back(match.state))
+
+
+def _as_read_back(value: Any) -> Any:
+    """``value`` as PostgreSQL's ``jsonb`` gives it back: the keys of every object ordered
+    by their length in bytes, then bytewise. The next move is thought from the state as a
+    new task would read it, so that key order (a Hansa view can follow it) never makes
+    the move depend on whether it was played in the same task."""
+    if isinstance(value, dict):
+        return {key: _as_read_back(value[key])
+                for key in sorted(value, key=lambda key: (len(key.encode()), key.encode()))}
+    if isinstance(value, list):
+        return [_as_read_back(item) for item in value]
+    return value
 
 
 def _may_play_on(match, seat: int, started: float) -> bool:

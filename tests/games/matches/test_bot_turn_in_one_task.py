@@ -4,12 +4,16 @@ Real PostgreSQL commits and the real broker's test queues."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connection
 
 from games import dispatch
 from games.matches import bot_moves, selectors, services
 from games.matches.models import Match, MatchStatus, Move
+from rules import get_engine
+from rules.bots.registry import choose_bot_move
 from tests.games.support import TEST_SEED, queued_tasks
 from tests.workers import purge_test_queue
 
@@ -117,3 +121,23 @@ def test_a_later_move_that_fails_sends_its_turn_back(make_user, queues, monkeypa
     assert bot_moves.play_bot_turn(match_id=match_id, seat=BOT, ply=start + 1) is True
     assert set(_seats_since(match_id, start)) == {BOT}
     assert len(_seats_since(match_id, start)) >= 2
+
+
+@pytest.mark.parametrize("game", ["han", "hansa"])
+def test_the_next_move_is_thought_from_the_state_as_postgresql_gives_it_back(game):
+    """A move played on in the same task starts from the state a new task would read: the
+    same keys in the same order (a Hansa view follows the state's key order)."""
+    engine = get_engine(game)
+    state = engine.setup(2, None, f"read-back-{game}")
+    for ply in range(120):
+        if engine.is_over(state):
+            break
+        written = engine.to_json(state)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT %s::jsonb::text", [json.dumps(written)])
+            stored = json.loads(cursor.fetchone()[0])
+        assert json.dumps(bot_moves._as_read_back(written)) == json.dumps(stored)
+        seat = engine.to_act(state)[0]
+        move = choose_bot_move("greedy", engine, engine.view(state, seat),
+                               engine.legal_moves(state, seat), seat, match_key="k", ply=ply)
+        state, _events = engine.apply(state, seat, move)
