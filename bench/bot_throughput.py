@@ -4,7 +4,8 @@
 
 For each set-up and each number of worker processes it starts that many Celery workers,
 starts ``--matches`` two-bot Han matches (greedy against greedy, every seat a bot), and
-counts the moves the workers land in ``--seconds``. Set-ups:
+counts the moves the workers land in ``--seconds``, and the workers' CPU time per move
+(their processes and children, user and system). Set-ups:
 
 - ``before``: how workers ran before issue 14: prefork, one child per worker process, no
   pool (a new PostgreSQL session for every task);
@@ -37,6 +38,7 @@ os.environ.update(QUEUES)
 prepare()
 
 import django  # noqa: E402
+import psutil  # noqa: E402
 
 django.setup()
 
@@ -84,12 +86,24 @@ def wait_ready(count: int, timeout: float = 60) -> None:
     raise SystemExit("the workers did not answer in time")
 
 
-def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, int]:
+def cpu_seconds(workers: list[subprocess.Popen]) -> float:
+    """User and system CPU of the worker processes and their children so far."""
+    total = 0.0
+    for worker in workers:
+        process = psutil.Process(worker.pid)
+        for each in (process, *process.children(recursive=True)):
+            times = each.cpu_times()
+            total += times.user + times.system
+    return total
+
+
+def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, int, float]:
     workers = start_workers(processes, SETUPS[setup_name], logs)
     created = []
     try:
         wait_ready(processes)
         sessions_before = pg_sessions()
+        cpu_before = cpu_seconds(workers)
         started = time.monotonic()
         for _ in range(args.matches):
             match = match_services.create_match(user=None, game="han", players=2, take_seat=False,
@@ -97,6 +111,7 @@ def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, i
             created.append(match.pk)
         time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
         elapsed = time.monotonic() - started
+        cpu = cpu_seconds(workers) - cpu_before
         moves = Move.objects.filter(match_id__in=created).count()
         sessions = pg_sessions() - sessions_before
     finally:
@@ -105,7 +120,7 @@ def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, i
             for queue in QUEUES.values():
                 conn.default_channel.queue_purge(queue)
         Match.objects.filter(pk__in=created).delete()
-    return moves / elapsed, sessions
+    return moves / elapsed, sessions, 1000 * cpu / max(moves, 1)
 
 
 def main() -> None:
@@ -113,15 +128,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--setups", nargs="+", choices=list(SETUPS), default=list(SETUPS))
     args = parser.parse_args()
     logs = ROOT / ".var" / "bench-bots"
     logs.mkdir(parents=True, exist_ok=True)
     print(f"{args.matches} greedy-vs-greedy Han matches, {args.seconds:.0f} s per measure")
-    print(f"{'set-up':<8} {'worker processes':>16} {'bot turns/s':>12} {'new PG sessions':>16}")
+    print(f"{'set-up':<8} {'worker processes':>16} {'bot moves/s':>12} {'new PG sessions':>16} "
+          f"{'worker CPU ms/move':>19}")
     for processes in args.workers:
-        for setup_name in SETUPS:
-            rate, sessions = measure(setup_name, processes, args, logs)
-            print(f"{setup_name:<8} {processes:>16} {rate:>12.1f} {sessions:>16}", flush=True)
+        for setup_name in args.setups:
+            rate, sessions, cpu_per_move = measure(setup_name, processes, args, logs)
+            print(f"{setup_name:<8} {processes:>16} {rate:>12.1f} {sessions:>16} "
+                  f"{cpu_per_move:>19.2f}", flush=True)
 
 
 if __name__ == "__main__":
