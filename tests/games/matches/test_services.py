@@ -239,8 +239,9 @@ def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(
 
 def test_the_sweep_reads_no_state_of_matches_where_a_person_is_to_act(make_user):
     """Matches people walked away from (idle, a person to act) cost the sweep nothing per
-    match: it tells them apart by ``Match.to_act`` in a fixed number of statements, and
-    reads the state only where a bot is to act (games/matches/recovery.py)."""
+    match: PostgreSQL tells them apart by ``Match.to_act`` in a fixed number of
+    statements, and the state is read only where a bot is to act
+    (games/matches/recovery.py)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -259,7 +260,10 @@ def test_the_sweep_reads_no_state_of_matches_where_a_person_is_to_act(make_user)
     assert counts == {"bot_turns": len(waiting_for_the_bot), "scorings": 0}
     statements = [query["sql"] for query in context.captured_queries
                   if not query["sql"].startswith(("SAVEPOINT", "RELEASE"))]
-    # scoring candidates, idle matches with a bot seat, their bot seats, the bots' states
-    assert len(statements) == 4, "\n".join(statements)
+    # scoring candidates, the bot seats to act in idle matches, the bots' states
+    assert len(statements) == 3, "\n".join(statements)
     state_reads = [sql for sql in statements if '"games_match"."state"' in sql]
     assert len(state_reads) == 1
+    # the seats read are the bots' to act only: the matches waiting on a person stay
+    # in the database (the statement selects seats by the match's to_act)
+    assert "\"to_act\" @> (ARRAY[" in statements[1], statements[1]
