@@ -5,7 +5,7 @@
 For each set-up and each number of worker processes it starts that many Celery workers,
 starts ``--matches`` two-bot Han matches (greedy against greedy, every seat a bot), and
 counts the moves the workers land in ``--seconds``, and the workers' CPU time per move
-(their processes and children, user and system). Set-ups:
+(their process trees: bench/cpu_accounting.py). Set-ups:
 
 - ``before``: how workers ran before issue 14: prefork, one child per worker process, no
   pool (a new PostgreSQL session for every task);
@@ -38,7 +38,7 @@ os.environ.update(QUEUES)
 prepare()
 
 import django  # noqa: E402
-import psutil  # noqa: E402
+from cpu_accounting import tree_cpu_seconds  # noqa: E402
 
 django.setup()
 
@@ -86,24 +86,13 @@ def wait_ready(count: int, timeout: float = 60) -> None:
     raise SystemExit("the workers did not answer in time")
 
 
-def cpu_seconds(workers: list[subprocess.Popen]) -> float:
-    """User and system CPU of the worker processes and their children so far."""
-    total = 0.0
-    for worker in workers:
-        process = psutil.Process(worker.pid)
-        for each in (process, *process.children(recursive=True)):
-            times = each.cpu_times()
-            total += times.user + times.system
-    return total
-
-
 def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, int, float]:
     workers = start_workers(processes, SETUPS[setup_name], logs)
     created = []
     try:
         wait_ready(processes)
         sessions_before = pg_sessions()
-        cpu_before = cpu_seconds(workers)
+        cpu_before = tree_cpu_seconds([worker.pid for worker in workers])
         started = time.monotonic()
         for _ in range(args.matches):
             match = match_services.create_match(user=None, game="han", players=2, take_seat=False,
@@ -111,7 +100,7 @@ def measure(setup_name: str, processes: int, args, logs: Path) -> tuple[float, i
             created.append(match.pk)
         time.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
         elapsed = time.monotonic() - started
-        cpu = cpu_seconds(workers) - cpu_before
+        cpu = tree_cpu_seconds([worker.pid for worker in workers]) - cpu_before
         moves = Move.objects.filter(match_id__in=created).count()
         sessions = pg_sessions() - sessions_before
     finally:
