@@ -47,8 +47,10 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_WORKER_CONSUMER = "config.celery_consumer:Consumer"
 # A message delivered to a worker that dies (kill -9, OOM, lost host) stays "unacked" in
 # Redis until the visibility timeout, then a live worker requeues it. It must exceed our
-# longest task (a sweep, about 1 s) plus the largest retry countdown (10 s: games/
-# task_options.py); kombu's default hour left a killed worker's match stalled.
+# longest task (a bot's turn: a search's backstop is at most 6 s, and a turn of several
+# quick moves stops playing on at half of BOT_TURN_SOFT_TIME_LIMIT, games/matches/
+# bot_moves.py) plus the largest retry countdown (10 s: games/task_options.py); kombu's
+# default hour left a killed worker's match stalled.
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 30)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,

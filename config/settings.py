@@ -245,9 +245,12 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
 if CELERY_BROKER_URL.startswith("redis://"):
     CELERY_BROKER_TRANSPORT = "config.celery_transport:Transport"
 
-# Bots (issue 12): a search level stops at its own wall-clock cap (at most 1.5 s); past this
-# soft limit a bot turn plays greedy instead (games/matches/bot_turns.py). The iteration cap, when
-# set, lowers every search level's iterations (tests, slow machines).
+# Bots (issue 12): a search level stops at its iteration budget, or at its wall-clock
+# backstop (at most 6 s: rules/bots/registry.py); past this soft limit (prefork workers) a
+# bot turn plays the search's best move so far, or greedy's (games/matches/bot_turns.py),
+# and a turn of several quick moves stops playing on in one task at half of it
+# (games/matches/bot_moves.py). The iteration cap, when set, lowers every search level's
+# iterations (tests, slow machines).
 BOT_TURN_SOFT_TIME_LIMIT = float(env_str("BOT_TURN_SOFT_TIME_LIMIT", "8"))
 _bot_cap = env_str("BOT_SEARCH_ITERATION_CAP", "")
 BOT_SEARCH_ITERATION_CAP = int(_bot_cap) if _bot_cap else None
