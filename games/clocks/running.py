@@ -61,10 +61,10 @@ def sync_clocks(match: Match, state: Any | None, seats=None, *, mover: int | Non
     new = sorted({due for due, old in zip(deadlines, before, strict=True)
                   if due is not None and due != old})
     if new:
-        match_id = match.pk
-
         def schedule() -> None:
+            # the id read at commit: a match being created is dealt (and its clocks
+            # started) before its row is written (games/matches/services.py create_match)
             for due in new:
-                enqueue_deadline_check(match_id, due)
+                enqueue_deadline_check(match.pk, due)
 
         transaction.on_commit(schedule, robust=True)

@@ -47,9 +47,9 @@ from rules import IllegalMove, get_engine
 logger = logging.getLogger(__name__)
 
 
-def _start_locked(match: Match, seats: list[Seat] | None = None) -> Match:
-    """Deal the game (engine.setup) and make the match active. The match row is locked.
-    ``seats``: the match's seats, when the caller holds them all already."""
+def _deal(match: Match, seats: list[Seat]) -> Any:
+    """Deal the game (engine.setup) into ``match``, in memory, and make it active (or
+    scoring, for a game over at once); returns the state. The caller saves the match."""
     engine = get_engine(match.game)
     state = engine.setup(match.players, match.options, match.seed)
     match.state = engine.to_json(state)
@@ -57,13 +57,24 @@ def _start_locked(match: Match, seats: list[Seat] | None = None) -> Match:
     match.status = MatchStatus.SCORING if engine.is_over(state) else MatchStatus.ACTIVE
     match.to_act = to_act_now(match, engine, state)
     match.started_at = timezone.now()
-    sync_clocks(match, state)
-    match.save(update_fields=["state", "ply", "status", "to_act", "started_at", "updated_at",
-                              *CLOCK_FIELDS])
-    if seats is None:
-        seats = list(match.seats.all())
+    sync_clocks(match, state, seats)
+    return state
+
+
+def _announce_start(match: Match, state: Any, seats: list[Seat]) -> None:
     feed.announce_started(match, seats)
     schedule_follow_up(match, state, seats)
+
+
+def _start_locked(match: Match, seats: list[Seat] | None = None) -> Match:
+    """Deal the game and make the match active. The match row is locked.
+    ``seats``: the match's seats, when the caller holds them all already."""
+    if seats is None:
+        seats = list(match.seats.all())
+    state = _deal(match, seats)
+    match.save(update_fields=["state", "ply", "status", "to_act", "started_at", "updated_at",
+                              *CLOCK_FIELDS])
+    _announce_start(match, state, seats)
     return match
 
 
@@ -129,15 +140,21 @@ def create_match(
     match.seed_commitment = seed_commitment(match.seed)
     match.rules_version = setup.rules_version
     match.created_by = user
-    match.save()
-    Seat.objects.bulk_create(
-        [Seat(match=match, position=position, bot_kind=kind) for position, kind in bots.items()]
-    )
+    seats = [Seat(match=match, position=position, bot_kind=kind)
+             for position, kind in bots.items()]
     if seat_for_creator is not None:
-        Seat.objects.create(match=match, position=seat_for_creator, user=user)
-    match = Match.objects.select_for_update().get(pk=match.pk)
-    start_if_full(match)
-    if match.status == MatchStatus.OPEN:
+        seats.append(Seat(match=match, position=seat_for_creator, user=user))
+    seats.sort(key=lambda seat: seat.position)
+    # A match whose seats are all given here is dealt before its row is written, and
+    # starts from these objects: one INSERT each for the match and its seats, instead of
+    # writing it open, reading it and its seats back, and writing it again.
+    full = len(seats) == players
+    state = _deal(match, seats) if full else None
+    match.save()
+    Seat.objects.bulk_create(seats)
+    if full:
+        _announce_start(match, state, seats)
+    else:
         schedule_follow_up(match, None)
     return match
 

@@ -75,6 +75,32 @@ def test_the_last_join_reads_the_seats_once_and_starts_with_all_of_them(make_use
         match_services.join_match(user=bob, match_id=match.pk)
 
 
+def test_a_match_full_at_creation_is_written_once_and_starts_from_its_own_seats(make_user):
+    """The creator and the bots fill every seat: the match row goes in dealt and active,
+    its seats in one statement, and nothing is read back or written twice."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.feed.models import FeedEvent
+
+    ann = make_user()
+    with CaptureQueriesContext(connection) as context:
+        match = match_services.create_match(user=ann, game="han", players=3,
+                                            bot_seats={0: "greedy", 2: "random"})
+    statements = [query["sql"] for query in context.captured_queries]
+    assert not [sql for sql in statements if sql.startswith(("SELECT", "UPDATE"))]
+    assert len([sql for sql in statements if sql.startswith('INSERT INTO "games_match"')]) == 1
+    assert len([sql for sql in statements if sql.startswith('INSERT INTO "games_seat"')]) == 1
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.status == MatchStatus.ACTIVE and stored.ply == 0 and stored.started_at
+    assert stored.state == match.state and list(stored.to_act) == list(match.to_act)
+    assert [(seat.position, seat.bot_kind, seat.user_id) for seat in stored.seats.all()] == [
+        (0, "greedy", None), (1, None, ann.pk), (2, "random", None)]
+    # the start told the person, as a start by the last join does
+    assert FeedEvent.objects.filter(kind="match_started", payload__match_id=match.pk,
+                                    user=ann).exists()
+
+
 def test_leave_frees_the_seat_only_while_open(make_user):
     ann, bob = make_user(), make_user()
     match = match_services.create_match(user=ann, game="hansa", players=3)
