@@ -6,7 +6,10 @@ It prints, besides load_test's own figures: ``move ack`` p50/p95/p99 (a move sen
 ``ack``), ``bot reply push`` p50/p99 (a human move's ack to the push of the bot's reply),
 the hellos and subscriptions, the gaps or doubled moves any socket saw in its pushes,
 the error frames, every acknowledged move found in the log (none lost), the web tier's
-memory per open socket, and the acks by the server's own clock (``server_answers``).
+memory per open socket, the acks by the server's own clock (``server_answers``), and
+where the slow acks and replies fell in time (``slow_windows``): spread over the run, or
+in bursts, and how many matches were created in the worst windows against the others
+(the waves of matches ending and starting that a load test's common start makes).
 
 Memory per open socket: the resident memory (VmRSS) of every process of the web tier
 (the uvicorn supervisors and their worker processes), summed, sampled once before the
@@ -20,7 +23,9 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import time
+from collections import defaultdict
 from pathlib import Path
 
 import websocket
@@ -29,6 +34,10 @@ from games.matches.models import Match, Move, Seat
 
 #: sockets opened (and closed) per web process before the first memory sample
 WARM_UP_SOCKETS_PER_PROCESS = 6
+#: an event slower than this counts as slow for ``slow_windows`` (the issue's ack target)
+SLOW_MS = {"move ack": 50, "bot reply push": 500}
+#: the run is cut into windows of this many seconds for ``slow_windows``
+WINDOW_S = 10
 
 
 def _tree(roots: list[int]) -> list[int]:
@@ -179,8 +188,43 @@ def results(prefix: Path, match_ids: list[int], memory: Memory) -> dict:
     """What the socket users recorded, checked against the log (``check_acks``)."""
     record_file = Path(f"{prefix}_record.json")
     record = json.loads(record_file.read_text()) if record_file.exists() else {}
+    created = [moment.timestamp() for moment in Match.objects.filter(pk__in=match_ids)
+               .values_list("created_at", flat=True)]
     return {"record": record, "memory": memory.line,
-            "acks": check_acks(record, match_ids)}
+            "acks": check_acks(record, match_ids),
+            "slow_windows": slow_windows(record.get("timings", {}), created)}
+
+
+def slow_windows(timings: dict[str, list], created: list[float]) -> list[str]:
+    """For each timed event: how many were slow (``SLOW_MS``), what share of them the
+    worst tenth of the run's ``WINDOW_S``-second windows holds (a tenth when spread
+    evenly, near all in bursts), and matches created per second in those windows and in
+    the rest."""
+    lines = []
+    for name, samples in sorted(timings.items()):
+        limit = SLOW_MS.get(name)
+        if not samples or limit is None:
+            continue
+        start = min(when for when, _ms in samples)
+        slow_in = defaultdict(int)
+        for when, ms in samples:
+            slow_in[int((when - start) // WINDOW_S)] += ms > limit
+        windows = int((max(when for when, _ms in samples) - start) // WINDOW_S) + 1
+        ranked = sorted(range(windows), key=lambda window: -slow_in[window])
+        worst = set(ranked[:max(1, windows // 10)])
+        slow = sum(slow_in.values())
+        created_in = defaultdict(int)
+        for when in created:
+            if 0 <= when - start < windows * WINDOW_S:
+                created_in[int((when - start) // WINDOW_S)] += 1
+        rest = [window for window in range(windows) if window not in worst]
+        lines.append(
+            f"{name} over {limit} ms: {slow} of {len(samples)} ({slow / len(samples):.1%}); "
+            f"the worst {len(worst)} of {windows} {WINDOW_S}-s windows hold "
+            f"{sum(slow_in[w] for w in worst) / max(slow, 1):.0%} of them; matches created "
+            f"per second in those windows {_per_second(created_in, worst):.1f}, in the rest "
+            f"{_per_second(created_in, rest):.1f}")
+    return lines
 
 
 def check_acks(record: dict, match_ids: list[int]) -> dict:
@@ -207,6 +251,10 @@ def check_acks(record: dict, match_ids: list[int]) -> dict:
                                                      status="finished").count()}
 
 
+def _per_second(counts: dict[int, int], windows) -> float:
+    return statistics.fmean(counts[window] for window in windows) / WINDOW_S if windows else 0.0
+
+
 def print_socket_lines(result: dict) -> None:
     rows, acks, record = result["rows"], result["acks"], result["record"]
     for name in ("move ack", "bot reply push", "player hello", "spectator hello",
@@ -223,5 +271,7 @@ def print_socket_lines(result: dict) -> None:
           f"acknowledged: {len(acks['unacked'])} (not a match's last: "
           f"{len(acks['suspicious'])} {acks['suspicious'][:10]})")
     print(result["memory"])
+    for line in result.get("slow_windows", []):
+        print(line)
     if result.get("server_answers"):
         print(result["server_answers"])

@@ -59,10 +59,13 @@ TOKENS = json.loads(open(os.environ["LOAD_TOKENS"]).read()) if "LOAD_TOKENS" in 
 THINK = (float(os.environ.get("THINK_MIN_S", 5)), float(os.environ.get("THINK_MAX_S", 10)))
 SEED = int(os.environ.get("LOAD_SEED", 14))
 ANSWER_S = 60.0
+#: the events whose every time is kept with the moment it ended (RECORD["timings"])
+TIMED = ("move ack", "bot reply push")
 
 _numbers = itertools.count()
 #: what load_test.py reads after the run (this locust process's users together)
-RECORD: dict = {"acks": [], "push_gaps": 0, "pushes": 0, "error_frames": {}, "closed": 0}
+RECORD: dict = {"acks": [], "timings": {}, "push_gaps": 0, "pushes": 0, "error_frames": {},
+                "closed": 0}
 _open_sockets = 0
 
 
@@ -192,8 +195,12 @@ class SocketPlayer(FastHttpUser):
     def fire(self, name: str, started: float, outcome) -> None:
         """One locust event of type WS: a failure when ``outcome`` is an exception."""
         failed = isinstance(outcome, Exception)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        if name in TIMED:  # when each came, for bursts (socket_checks.slowest_seconds)
+            RECORD["timings"].setdefault(name, []).append([round(time.time(), 3),
+                                                           round(elapsed_ms, 1)])
         self.environment.events.request.fire(
-            request_type="WS", name=name, response_time=(time.perf_counter() - started) * 1000,
+            request_type="WS", name=name, response_time=elapsed_ms,
             response_length=0, exception=outcome if failed else None, context={})
 
     def on_start(self) -> None:
