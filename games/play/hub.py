@@ -87,6 +87,7 @@ class Hub:
         self._matches: dict[int, _MatchFollowers] = {}
         self._redis: redis.asyncio.Redis | None = None
         self._pubsub = None  # subscribed to the followed matches' channels while it lives
+        self._opening = asyncio.Lock()  # one opening of it at a time (``_open_pubsub``)
         self._tasks: dict[str, asyncio.Task] = {}
         self.sockets: set[Socket] = set()
         #: this hub's own messages come back to it on the channels it follows: each starts
@@ -129,20 +130,30 @@ class Hub:
 
     async def _open_pubsub(self) -> None:
         """Subscribe to the revocations and to every followed match's channel; what was
-        announced while this process was not listening is read now."""
-        self._pubsub = self._connection().pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(pubsub.ACCESS_REVOKED_CHANNEL,
-                                     *(announcements.play_channel(match_id)
-                                       for match_id in self._matches))
+        announced while this process was not listening is read now. The connection is
+        the hub's only once it is subscribed, and one opening runs at a time: before,
+        the listener and the first sockets' follows raced over a half-open one at start
+        (the listener read it before it had a connection and reopened it after 0.5 s, and
+        a second follow could subscribe on a connection that the first then replaced)."""
+        async with self._opening:
+            if self._pubsub is not None:
+                return  # another coroutine opened it while this one waited
+            opened = self._connection().pubsub(ignore_subscribe_messages=True)
+            await opened.subscribe(pubsub.ACCESS_REVOKED_CHANNEL,
+                                   *(announcements.play_channel(match_id)
+                                     for match_id in self._matches))
+            self._pubsub = opened
         for match_id in list(self._matches):
             self.refresh_soon(match_id)
 
     async def _subscription(self, action: str, match_id: int) -> None:
         try:
             if self._pubsub is None:
-                if action == "subscribe":  # the match is in _matches already
-                    await self._open_pubsub()
-                return
+                if action != "subscribe":
+                    return  # the next opening subscribes to the followed matches only
+                # an opening that began before this match was followed did not include
+                # it: subscribed below too (again, at worst: Redis takes that as a no-op)
+                await self._open_pubsub()
             await getattr(self._pubsub, action)(announcements.play_channel(match_id))
         except Exception:  # noqa: BLE001 - the listener subscribes again on reconnect
             logger.warning("play hub could not %s match %s", action, match_id, exc_info=True)

@@ -1,0 +1,64 @@
+"""A play hub's Pub/Sub connection on a real Redis, opened by the first follows of a web
+process (games/play/hub.py ``_open_pubsub``): sockets that follow different matches at
+the same moment, as the first sockets after a start do, are all heard, and the listener
+never reads a half-open connection (which used to cost a warning, a reconnect after 0.5 s
+and a reread of every followed match)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from games.matches.play_announcements import PLAY_PUSHES_TYPE, play_channel
+from games.play.hub import Follow, Hub
+from infra import pubsub
+
+MATCHES = (101, 102, 103, 104)
+
+
+class _Socket:
+    def __init__(self, match_id: int) -> None:
+        self.follows = {match_id: Follow(ply=3, status="active", seat=0)}
+        self.sent: list[str] = []
+
+    def enqueue(self, text: str) -> None:
+        self.sent.append(text)
+
+
+async def _nothing() -> None:
+    await asyncio.Event().wait()
+
+
+def test_follows_at_once_on_a_fresh_hub_are_all_heard_without_a_reconnect(caplog):
+    caplog.set_level(logging.WARNING, logger="games.play.hub")
+
+    async def scenario() -> tuple[list[_Socket], list]:
+        hub = Hub()
+        refreshed = []
+        hub.refresh_soon = lambda match_id, ply=None, cause=None: refreshed.append(match_id)
+        hub._resync = _nothing  # the database safety net is not under test here
+        sockets = [_Socket(match_id) for match_id in MATCHES]
+        await asyncio.gather(*(hub.follow(socket, match_id)
+                               for socket, match_id in zip(sockets, MATCHES, strict=True)))
+        await asyncio.sleep(0.3)  # the listener runs, reading the connection
+        publisher = hub._connection()
+        for match_id in MATCHES:
+            await publisher.publish(play_channel(match_id), pubsub.encode({
+                "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": match_id,
+                "since": 3, "ply": 4, "status": "active", "frames": {"0": f"frame {match_id}"}}))
+        for _ in range(50):
+            if all(socket.sent for socket in sockets):
+                break
+            await asyncio.sleep(0.1)
+        for task in hub._tasks.values():
+            task.cancel()
+        await hub._pubsub.aclose()
+        await publisher.aclose()
+        return sockets, refreshed
+
+    sockets, refreshed = asyncio.run(scenario())
+    assert [socket.sent for socket in sockets] == [[f"frame {m}"] for m in MATCHES]
+    assert [record.getMessage() for record in caplog.records] == []
+    # opened once: the followed matches were read up to date at most once each
+    assert len(refreshed) == len(set(refreshed))
+
