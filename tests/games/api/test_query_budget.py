@@ -36,6 +36,11 @@ LEGAL_MOVES_BUDGET = 2
 EVENTS_BUDGET = 3
 #: token + user, one narrow read of the match's version (no state JSON)
 NOT_MODIFIED_BUDGET = 2
+#: a match whose seats the request fills (the creator and a bot): token + user, the match
+#: (dealt already), its seats in one statement, the creator's two feed events ("match
+#: started", "your turn"), then the match with its seats for the answer. Before session
+#: 11: 11 (the match written open, read back with its seats twice, then updated).
+CREATE_FULL_MATCH_BUDGET = 6
 
 
 def _statements(context: CaptureQueriesContext) -> list[str]:
@@ -82,6 +87,16 @@ def test_a_rest_move_stays_within_its_query_budget(han_match):
         assert sum(sql.startswith("SELECT") and '"state"' in sql
                    for sql in statements) == 1, statements
         assert response.json()["match"]["ply"] == legal["ply"] + 1
+
+
+def test_creating_a_full_match_stays_within_its_query_budget(make_user, make_auth_client):
+    client = make_auth_client(make_user())
+    body = {"game": "han", "players": 2, "bot_seats": {"1": "greedy"}}
+    response, statements = _count(lambda: client.post("/api/v1/matches/", body, format="json"))
+    assert response.status_code == 201, response.content
+    assert response.json()["status"] == "active"
+    statements = [sql for sql in statements if sql not in ("BEGIN", "COMMIT")]
+    assert len(statements) <= CREATE_FULL_MATCH_BUDGET, "\n".join(statements)
 
 
 def test_polls_stay_within_their_query_budget(han_match):
