@@ -79,9 +79,13 @@ def _start_locked(match: Match, seats: list[Seat] | None = None) -> Match:
 
 
 def start_if_full(match: Match) -> None:
-    """Start an open match (locked) whose seats are all taken now."""
-    if match.status == MatchStatus.OPEN and not free_positions(match):
-        _start_locked(match)
+    """Start an open match (locked) whose seats are all taken now: one read of its seats
+    answers "full?" and gives the start its seats."""
+    if match.status != MatchStatus.OPEN:
+        return
+    seats = list(match.seats.all())
+    if not free_positions(match, seats):
+        _start_locked(match, seats)
 
 
 # -- seats ------------------------------------------------------------------------------------
@@ -148,7 +152,7 @@ def create_match(
     # A match whose seats are all given here is dealt before its row is written, and
     # starts from these objects: one INSERT each for the match and its seats, instead of
     # writing it open, reading it and its seats back, and writing it again.
-    full = len(seats) == players
+    full = not free_positions(match, seats)
     state = _deal(match, seats) if full else None
     match.save()
     Seat.objects.bulk_create(seats)
