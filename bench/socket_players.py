@@ -196,7 +196,7 @@ class SocketPlayer(FastHttpUser):
         """One locust event of type WS: a failure when ``outcome`` is an exception."""
         failed = isinstance(outcome, Exception)
         elapsed_ms = (time.perf_counter() - started) * 1000
-        if name in TIMED:  # when each came, for bursts (socket_checks.slowest_seconds)
+        if name in TIMED:  # when each came, for bursts (socket_checks.slow_windows)
             RECORD["timings"].setdefault(name, []).append([round(time.time(), 3),
                                                            round(elapsed_ms, 1)])
         self.environment.events.request.fire(
