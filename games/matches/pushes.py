@@ -97,9 +97,20 @@ def move_pushes(match: Match, state: Any, move: Move) -> dict:
     hub sends each follower the text of its seat (games/play/hub.py). ``match`` is the
     match after the move, with its seats and users loaded
     (``services.SubmittedMove.match``)."""
-    since = move.ply
+    return _pushes(match, state, [move], since=move.ply)
+
+
+def status_pushes(match: Match, state: Any) -> dict:
+    """``move_pushes`` for a change without a move (the scoring that finishes a match:
+    games/matches/finishing.py): each seat's ``update`` at the match's ply, carrying its
+    new status and no moves. A hub sends it to a follower sent that ply with another
+    status, once."""
+    return _pushes(match, state, [], since=match.ply)
+
+
+def _pushes(match: Match, state: Any, moves: list[Move], since: int) -> dict:
     caused = caused_by()
-    frames = {seat_key(seat): wire.frame("update", **seat_body(match, state, [move], seat,
+    frames = {seat_key(seat): wire.frame("update", **seat_body(match, state, moves, seat,
                                                                since), **caused)
               for seat in [*range(match.players), None]}
     return {"type": PLAY_PUSHES_TYPE, "match_id": match.pk, "since": since,

@@ -19,7 +19,7 @@ from games.clocks.selectors import incident_rows
 from games.dispatch import RATED_ANALYSIS_TASK, enqueue
 from games.matches.follow_up import schedule_follow_up
 from games.matches.guards import lock_match_to_play
-from games.matches.models import MatchStatus, Result
+from games.matches.models import Match, MatchStatus, Result
 from games.matches.replay import replay_state
 from games.ratings.services import rate_match
 from rules import get_engine
@@ -27,18 +27,25 @@ from rules import get_engine
 logger = logging.getLogger(__name__)
 
 
-@transaction.atomic
 def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     """Write the ``Result`` rows of a match whose game is over and mark it finished.
     Idempotent: a finished match is left alone, unless ``rescore`` (admin) asks to rebuild
     the state from the log and rewrite the results. Returns True when it wrote results."""
+    return scored_match(match_id=match_id, rescore=rescore) is not None
+
+
+@transaction.atomic
+def scored_match(*, match_id: Any, rescore: bool = False) -> tuple[Match, Any] | None:
+    """``score_match``, returning the finished match (its seats, their users and its
+    incidents loaded) and its engine state when it wrote results, else None: what the
+    finished match's pushes are built from (games/matches/finishing.py)."""
     # the seats, their users and the incidents with the lock (two statements, one round
     # trip): the result, the ratings and the feed read them from the match's cache
     match = lock_match_to_play(match_id)
     if match.status == MatchStatus.FINISHED and not rescore:
-        return False
+        return None
     if match.status not in (MatchStatus.SCORING, MatchStatus.FINISHED):
-        return False
+        return None
     engine = get_engine(match.game)
     if rescore:
         state = replay_state(match)  # the log is the truth; the snapshot only a cache
@@ -49,7 +56,7 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     result = final_result(engine, state, match.players, incident_rows(match))
     if result is None:
         logger.error("match %s is in %s but its game is not over", match.pk, match.status)
-        return False
+        return None
     Result.objects.filter(match=match).delete()
     results = [
         Result(
@@ -71,7 +78,7 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
     if rated and settings.ANALYSE_RATED_MATCHES:  # docs/analysis.md
         transaction.on_commit(lambda: enqueue(RATED_ANALYSIS_TASK, match.pk), robust=True)
     schedule_follow_up(match, None, list(match.seats.all()))
-    return True
+    return match, state
 
 
 def _breakdown_of(result: dict, position: int) -> Any:

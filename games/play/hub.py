@@ -4,13 +4,14 @@ A process holds one Redis Pub/Sub connection, subscribed to the channel of each 
 least one of its sockets follows (games.matches.play_announcements). Two kinds of message
 arrive there:
 
-- a move made over a play socket, or a bot's move, comes with its pushes ready-made, one
+- a move made over a play socket, a bot's move, or the scoring that ends a match
+  (games/matches/finishing.py), comes with its pushes ready-made, one
   frame per seat and one for spectators, already encoded (``PLAY_PUSHES_TYPE``,
   games.matches.pushes.move_pushes: sent by the process where the move was made, which
   also hands them to its own sockets at once, or by the worker that played the bot): a
   follower is sent the text of its seat as it came, and no process reads the match
   again;
-- any other change (a REST move, a join, a timeout, the end) is announced by match,
+- any other change (a REST move, a join, a timeout) is announced by match,
   ply and status only (games.matches.notifications), and the process brings its followers
   up to date with one read of the match whatever their number (``pushes.load_since``).
 
@@ -167,8 +168,11 @@ class Hub:
     def deliver(self, message: dict) -> None:
         """Send each follower of the match the frame of its seat from a move's pushes
         (``pushes.move_pushes``: encoded once where the move was made), if it was last
-        sent the ply the move was made at; one that was not is read up to date instead."""
+        sent the ply the move was made at; one that was not is read up to date instead.
+        A change without a move (``pushes.status_pushes``: the end) is sent to a follower
+        at its ply that was not sent its status yet."""
         match_id, since = message["match_id"], message["since"]
+        shown = (message["ply"], message["status"])
         # a release before this one sent bodies, not frames (a rolling restart mixes them):
         # its followers are read up to date instead, and the listener lives on
         frames = message.get("frames")
@@ -177,8 +181,8 @@ class Hub:
         behind = False
         for socket in self.followers_of(match_id):
             follow = socket.follows.get(match_id)
-            if follow is None or follow.ply > since:
-                continue  # sent already (this process made the move) or further on
+            if follow is None or follow.ply > since or (follow.ply, follow.status) == shown:
+                continue  # sent already (this process made the change) or further on
             text = frames.get(seat_key(follow.seat))
             if follow.ply < since or not isinstance(text, str):
                 behind = True

@@ -47,3 +47,23 @@ def test_a_message_of_the_release_before_reads_the_followers_up_to_date():
     hub.deliver(_message(bodies={"0": {"seat": 0}}))
     assert socket.sent == [] and socket.follows[7].ply == 3
     assert refreshed == [(7, 4)]
+
+
+def test_an_end_without_a_move_reaches_each_follower_at_its_ply_once():
+    """``pushes.status_pushes`` (the scoring's end: since == ply): a follower sent that
+    ply with another status gets it, once; one already sent the end gets nothing; one
+    behind is read up to date."""
+    at_ply, finished, behind = (_Socket(seat=0, ply=4), _Socket(seat=None, ply=4),
+                                _Socket(seat=0, ply=3))
+    at_ply.follows[7].status = "scoring"
+    finished.follows[7].status = "finished"
+    hub, refreshed = _hub_following(at_ply, finished, behind)
+    end = _message(since=4, ply=4, status="finished",
+                   frames={"0": '{"op":"update","status":"finished"}', "1": "x",
+                           SPECTATOR: '{"op":"update","seat":null}'})
+    hub.deliver(end)
+    assert refreshed == [(7, 4)]  # the one behind, read up to date
+    hub.deliver(end)  # again (a retried scoring): nothing more
+    assert at_ply.sent == ['{"op":"update","status":"finished"}']
+    assert at_ply.follows[7].status == "finished"
+    assert finished.sent == [] and behind.sent == []
