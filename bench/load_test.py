@@ -44,6 +44,14 @@ scrape during the run; the window of each size is printed (UTC) for its queries
 service stays up ``--metrics-linger`` seconds (15) after the last size, so that a scrape
 comes after the last move.
 
+``--ramp-s R``: the users start evenly over R seconds instead of ``--spawn-rate`` per
+second, and the run goes on ``--minutes`` after the ramp; locust's figures, the CPU, the
+moves per second, the server's clock and the slow windows count from the ramp's end (the
+checks cover the whole run). At the default spawn rate every match starts within the
+first seconds, so matches of one game end, and their next ones start, in waves that
+return every match length (docs/capacity.md, session 11); a service's matches start when
+their players come, which a ramp as long as a match comes nearer to.
+
 ``--socket``: people play over the play socket (bench/socket_players.py: a player's and a
 spectator's socket per match), with the figures and checks of bench/socket_checks.py.
 
@@ -244,12 +252,20 @@ def start_locust(args, matches: int, hosts: list[str], tokens_file: Path,
     if args.socket:
         env.update(LOAD_MODE="socket", LOAD_RECORD=f"{prefix}_record.json",
                    LOAD_SOCKETS=f"{prefix}_sockets")
+    ramp = ["--reset-stats"] if args.ramp_s else []  # locust's figures: after the ramp
     return subprocess.Popen(
         [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
-         "-u", str(matches), "-r", str(args.spawn_rate), "-t", f"{args.minutes * 60:.0f}s",
+         "-u", str(matches), "-r", str(spawn_rate(args, matches)),
+         "-t", f"{(args.ramp_s or 0) + args.minutes * 60:.0f}s", *ramp,
          "--host", hosts[0], "--csv", str(prefix), "--only-summary", "--stop-timeout", "15",
          "--loglevel", "WARNING"],
         cwd=ROOT, env=env)
+
+
+def spawn_rate(args, matches: int) -> float:
+    """Users started per second: ``--spawn-rate``, or with ``--ramp-s`` as many as spread
+    the starts evenly over the ramp."""
+    return matches / args.ramp_s if args.ramp_s else args.spawn_rate
 
 
 def cpu_meter(args, web: list[subprocess.Popen], workers: list[subprocess.Popen],
@@ -285,17 +301,27 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
              prefix: Path) -> dict:
     """One size: locust for ``--minutes`` with CPU accounted over its run, then the race
     and the checks on the matches it made."""
-    started = timezone.now()
+    started = began = timezone.now()  # the figures' window; the run's (the checks')
     memory = socket_checks.Memory(web, prefix) if args.socket else None
     answered = socket_checks.answer_buckets(metric_directories(args)) if args.socket else {}
     locust = start_locust(args, matches, hosts, tokens_file, prefix)
+    # with --ramp-s, every figure but the checks counts from the ramp's end
+    measured_from = time.time() + (args.ramp_s or 0)
     rolling = rolling_restart_later(args, web, workers) \
         if args.rolling_restart_at is not None else None
     try:
         meter, notes = cpu_meter(args, web, workers, locust)
-        meter.start()
+        if not args.ramp_s:
+            meter.start()
         if memory:  # once every user holds its two sockets: the memory they cost
-            memory.sample(locust, 2 * matches, timeout=matches / args.spawn_rate + 60)
+            memory.sample(locust, 2 * matches,
+                          timeout=matches / spawn_rate(args, matches) + 60)
+        if args.ramp_s:
+            time.sleep(max(0.0, measured_from - time.time()))
+            if args.socket:
+                answered = socket_checks.answer_buckets(metric_directories(args))
+            meter.start()
+            started = timezone.now()
         # wait for locust to end without reaping it, so its CPU can still be read
         os.waitid(os.P_PID, locust.pid, os.WEXITED | os.WNOWAIT)
         cpu = meter.stop()
@@ -308,11 +334,12 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
         rolling.join(timeout=600)
     race = race_check(hosts, json.loads(tokens_file.read_text()))
     match_ids = list(Match.objects.filter(created_by__username__startswith="load-",
-                                          created_at__gte=started)
+                                          created_at__gte=began)
                      .values_list("pk", flat=True))
     rows = locust_rows(Path(f"{prefix}_stats.csv"))
     move_row = rows.get("move ack" if args.socket else "move", {})
-    socket_part = socket_checks.results(prefix, match_ids, memory) if memory else {}
+    socket_part = socket_checks.results(prefix, match_ids, memory,
+                                        since=measured_from) if memory else {}
     if memory:
         socket_part["server_answers"] = socket_checks.server_answers(
             answered, socket_checks.answer_buckets(metric_directories(args)))
@@ -320,7 +347,8 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
         **socket_part,
         "matches": matches, "seconds": (ended - started).total_seconds(), "rows": rows,
         "window": (started, ended),
-        "moves": Move.objects.filter(match_id__in=match_ids, created_at__lte=ended).count(),
+        "moves": Move.objects.filter(match_id__in=match_ids, created_at__gte=started,
+                                     created_at__lte=ended).count(),
         "human_moves": int(move_row.get("Request Count", 0)) -
         int(move_row.get("Failure Count", 0)),
         "replies": bot_replies_ms(match_ids), "race": race, "checks": check_matches(match_ids),
@@ -356,7 +384,8 @@ def print_size(args, result: dict) -> None:
     # none lost when the log holds at least as many (a move in flight as locust stopped
     # may be logged yet not counted)
     print(f"human moves acknowledged (201): {result['human_moves']}, in the log: "
-          f"{result['human_moves_logged']}")
+          f"{result['human_moves_logged']}"
+          + (" (acknowledged: after the ramp; the log: the whole run)" if args.ramp_s else ""))
     if args.rolling_restart_at is not None:
         rolled = result["rolled"]
         print("rolling restart: " + (
@@ -416,6 +445,9 @@ def main() -> None:
     parser.add_argument("--worker-threads", type=int, default=4)
     parser.add_argument("--port", type=int, default=8410)
     parser.add_argument("--spawn-rate", type=float, default=20)
+    parser.add_argument("--ramp-s", type=float, default=None, metavar="R",
+                        help="start the users evenly over R seconds, then run --minutes "
+                        "more; the figures (not the checks) count from the ramp's end")
     parser.add_argument("--think", type=float, nargs=2, default=(5.0, 10.0))
     parser.add_argument("--poll", type=float, default=1.0)
     parser.add_argument("--rolling-restart-at", type=float, default=None, metavar="S",

@@ -184,15 +184,20 @@ def server_answers(before: dict[float, float], after: dict[float, float]) -> str
             f"p99 {bound_of(0.99)}")
 
 
-def results(prefix: Path, match_ids: list[int], memory: Memory) -> dict:
-    """What the socket users recorded, checked against the log (``check_acks``)."""
+def results(prefix: Path, match_ids: list[int], memory: Memory,
+            since: float | None = None) -> dict:
+    """What the socket users recorded, checked against the log (``check_acks``: every
+    ack of the run); the slow windows of the times recorded from ``since`` on (the end of
+    load_test.py's ``--ramp-s``)."""
     record_file = Path(f"{prefix}_record.json")
     record = json.loads(record_file.read_text()) if record_file.exists() else {}
     created = [moment.timestamp() for moment in Match.objects.filter(pk__in=match_ids)
                .values_list("created_at", flat=True)]
     return {"record": record, "memory": memory.line,
             "acks": check_acks(record, match_ids),
-            "slow_windows": slow_windows(record.get("timings", {}), created)}
+            "slow_windows": slow_windows(
+                {name: [sample for sample in samples if since is None or sample[0] >= since]
+                 for name, samples in record.get("timings", {}).items()}, created)}
 
 
 def slow_windows(timings: dict[str, list], created: list[float]) -> list[str]:

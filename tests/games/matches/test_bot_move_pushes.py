@@ -8,7 +8,6 @@ import time
 
 import orjson
 import pytest
-import redis
 
 from games.matches import bot_moves
 from games.matches import services as match_services
@@ -17,30 +16,12 @@ from games.matches.play_announcements import (
     MATCH_UPDATE_TYPE,
     PLAY_PUSHES_TYPE,
     followed_by_play_sockets,
-    play_channel,
 )
 from games.matches.pushes import SPECTATOR
-from infra import pubsub
+from tests.games import play_channel
 from tests.games.support import assert_no_leak, known_card_ids, true_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _listener(match_id: int):
-    """A Pub/Sub connection on the match's play channel: what a web process's hub holds."""
-    client = redis.Redis.from_url(pubsub.redis_url())
-    channel = client.pubsub(ignore_subscribe_messages=True)
-    channel.subscribe(play_channel(match_id))
-    return client, channel
-
-
-def _messages(channel, until: float) -> list[dict]:
-    found = []
-    while time.monotonic() < until:
-        message = channel.get_message(timeout=0.2)
-        if message and message["type"] == "message":
-            found.append(orjson.loads(message["data"]))
-    return found
 
 
 def _hansa_against_a_bot(make_user):
@@ -56,11 +37,11 @@ def test_nobody_follows_a_new_match(make_user):
 
 def test_a_followed_bots_move_comes_with_each_seats_push(make_user):
     ann, match = _hansa_against_a_bot(make_user)
-    client, channel = _listener(match.pk)
+    client, channel = play_channel.listener(match.pk)
     try:
         assert followed_by_play_sockets(match.pk) is True
         assert bot_moves.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
-        messages = _messages(channel, time.monotonic() + 2)
+        messages = play_channel.messages(channel, time.monotonic() + 2)
     finally:
         channel.close()
         client.close()
@@ -99,11 +80,12 @@ def test_a_stale_answer_of_nobody_following_still_reaches_a_new_follower(make_us
 
     _ann, match = _hansa_against_a_bot(make_user)
     assert followed_by_play_sockets(match.pk) is False  # remembered
-    client, channel = _listener(match.pk)
+    client, channel = play_channel.listener(match.pk)
     try:
         assert followed_by_play_sockets(match.pk) is False  # still the remembered answer
         assert bot_moves.play_bot_turn(match_id=match.pk, seat=1, ply=0) is True
-        kinds = [message["type"] for message in _messages(channel, time.monotonic() + 2)]
+        heard = play_channel.messages(channel, time.monotonic() + 2)
+        kinds = [message["type"] for message in heard]
         assert kinds == [MATCH_UPDATE_TYPE], kinds
         # the answer expires: the worker asks again and hears of the follower
         monkeypatch.setattr(play_announcements, "_answers", {})

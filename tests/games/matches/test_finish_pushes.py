@@ -10,7 +10,6 @@ import time
 
 import orjson
 import pytest
-import redis
 
 from games.clocks import services as clock_services
 from games.matches import finishing, pushes
@@ -20,29 +19,12 @@ from games.matches.play_announcements import (
     MATCH_UPDATE_TYPE,
     PLAY_PUSHES_TYPE,
     followed_by_play_sockets,
-    play_channel,
 )
 from games.matches.pushes import SPECTATOR
-from infra import pubsub, wire
+from infra import wire
+from tests.games import play_channel
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _listener(match_id: int):
-    """A Pub/Sub connection on the match's play channel: what a web process's hub holds."""
-    client = redis.Redis.from_url(pubsub.redis_url())
-    channel = client.pubsub(ignore_subscribe_messages=True)
-    channel.subscribe(play_channel(match_id))
-    return client, channel
-
-
-def _messages(channel, until: float) -> list[dict]:
-    found = []
-    while time.monotonic() < until:
-        message = channel.get_message(timeout=0.2)
-        if message and message["type"] == "message":
-            found.append(orjson.loads(message["data"]))
-    return found
 
 
 def _resigned_against_a_bot(make_user, game: str) -> Match:
@@ -68,14 +50,14 @@ def _as_a_hub_reads_it(match_id: int, seat: int | None) -> dict:
 @pytest.mark.parametrize("game", ["han", "hansa"])
 def test_a_followed_matchs_end_comes_with_each_seats_push(make_user, game):
     match = _resigned_against_a_bot(make_user, game)
-    client, channel = _listener(match.pk)
+    client, channel = play_channel.listener(match.pk)
     try:
         assert followed_by_play_sockets(match.pk) is True
         assert finishing.score_and_push(match_id=match.pk) is True
-        messages = _messages(channel, time.monotonic() + 2)
+        messages = play_channel.messages(channel, time.monotonic() + 2)
         # a retried scoring task writes nothing and pushes nothing
         assert finishing.score_and_push(match_id=match.pk) is False
-        again = _messages(channel, time.monotonic() + 1)
+        again = play_channel.messages(channel, time.monotonic() + 1)
     finally:
         channel.close()
         client.close()
@@ -101,10 +83,10 @@ def test_a_followed_matchs_end_comes_with_each_seats_push(make_user, game):
 def test_an_end_nobody_follows_is_announced_by_ply(make_user):
     match = _resigned_against_a_bot(make_user, "hansa")
     assert followed_by_play_sockets(match.pk) is False  # the worker's remembered answer
-    client, channel = _listener(match.pk)
+    client, channel = play_channel.listener(match.pk)
     try:
         assert finishing.score_and_push(match_id=match.pk) is True
-        messages = _messages(channel, time.monotonic() + 2)
+        messages = play_channel.messages(channel, time.monotonic() + 2)
     finally:
         channel.close()
         client.close()
