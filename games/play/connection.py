@@ -61,6 +61,9 @@ class PlayConnection:
         self.password_at_hello: str | None = None  # a changed password ends the socket
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(scope))
         self.follows: dict[int, Follow] = {}
+        #: match -> the pushes about it held while this socket's move on it awaits its
+        #: answer (``push``)
+        self._moving: dict[int, list[str]] = {}
         #: the language of its messages: the handshake's, or the one its hello chose
         self.language = language_of_handshake(scope)
         self._queue: asyncio.Queue = asyncio.Queue(maxsize=settings.PLAY_SEND_QUEUE)
@@ -134,6 +137,18 @@ class PlayConnection:
                         self.user, settings.PLAY_SEND_QUEUE)
             self.close(CLOSE_TOO_SLOW, drop_queued=True)
 
+    def push(self, match_id: int, text: str) -> None:
+        """Queue a frame about a followed match. While this socket's move on that match
+        awaits its answer, the frame is held and goes right after the ``ack`` or
+        ``refused``: a push caused by the move can reach the hub first (the scoring that
+        ends the match, a bot's reply, the resync check), and the ack must come before
+        any update of the ply it made (docs/play.md)."""
+        held = self._moving.get(match_id)
+        if held is not None:
+            held.append(text)
+        else:
+            self.enqueue(text)
+
     def revoke(self) -> None:
         """The user's access ended (token deleted, user deactivated, password changed):
         nothing queued for them is sent any more; the socket closes with 4401."""
@@ -197,7 +212,7 @@ class PlayConnection:
             return
         follow.ply, follow.status, follow.seat = body["ply"], body["status"], body["seat"]
         caused = pushes.caused_by(cause) if op == "update" else {}
-        self.enqueue(frame(op, **body, **caused))
+        self.push(match_id, frame(op, **body, **caused))
 
     # -- hello ------------------------------------------------------------------------------
     async def _greeted(self) -> bool:
@@ -373,21 +388,26 @@ class PlayConnection:
         match_id = parse_match_id(request.fields["match"])
         expected = optional_number(request, "expected_ply")
         the_hub = hub()
+        self._moving[match_id] = []
         try:
-            pushed = await the_hub.run_handing_over(operations.play_move, self.user,
-                                                    self.ident, match_id,
-                                                    request.fields["move"], expected,
-                                                    the_hub.origin)
-        except ApiError as exc:
-            self.enqueue(frame("refused", request.ref, match=str(match_id),
-                               status=exc.status_code,
-                               error={"code": exc.code, "message": exc.message,
-                                      "details": exc.details or {}}))
-            metrics.play_move_answered(time.perf_counter() - started, acknowledged=False)
-            return
-        self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
-        # the server's share of a move's round trip (docs/operations.md "Metrics")
-        metrics.play_move_answered(time.perf_counter() - started, acknowledged=True)
+            try:
+                pushed = await the_hub.run_handing_over(operations.play_move, self.user,
+                                                        self.ident, match_id,
+                                                        request.fields["move"], expected,
+                                                        the_hub.origin)
+            except ApiError as exc:
+                self.enqueue(frame("refused", request.ref, match=str(match_id),
+                                   status=exc.status_code,
+                                   error={"code": exc.code, "message": exc.message,
+                                          "details": exc.details or {}}))
+                metrics.play_move_answered(time.perf_counter() - started, acknowledged=False)
+                return
+            self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
+            # the server's share of a move's round trip (docs/operations.md "Metrics")
+            metrics.play_move_answered(time.perf_counter() - started, acknowledged=True)
+        finally:
+            for text in self._moving.pop(match_id):
+                self.enqueue(text)
         the_hub.deliver(pushed)  # this process's followers (the others': published already)
 
 

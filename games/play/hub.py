@@ -51,7 +51,7 @@ logger = logging.getLogger(__name__)
 RECONNECT_SECONDS, RECONNECT_MAX_SECONDS = 0.5, 10.0
 
 #: a socket (games.play.connection.PlayConnection): its ``user``, ``follows``,
-#: ``send_update``, ``enqueue`` and ``revoke`` are all the hub uses
+#: ``send_update``, ``push`` and ``revoke`` are all the hub uses
 Socket = Any
 
 
@@ -188,7 +188,7 @@ class Hub:
                 behind = True
                 continue
             follow.ply, follow.status = message["ply"], message["status"]
-            socket.enqueue(text)
+            socket.push(match_id, text)
         if behind:
             self.refresh_soon(match_id, message["ply"],
                               request_id.sane(message.get("request_id")))

@@ -14,7 +14,7 @@ class _Socket:
         self.follows = {7: Follow(ply=ply, status="active", seat=seat)}
         self.sent: list[str] = []
 
-    def enqueue(self, text: str) -> None:
+    def push(self, match_id: int, text: str) -> None:
         self.sent.append(text)
 
 

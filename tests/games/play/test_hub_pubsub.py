@@ -21,7 +21,7 @@ class _Socket:
         self.follows = {match_id: Follow(ply=3, status="active", seat=0)}
         self.sent: list[str] = []
 
-    def enqueue(self, text: str) -> None:
+    def push(self, match_id: int, text: str) -> None:
         self.sent.append(text)
 
 
