@@ -13,7 +13,6 @@ lock, and pushed on its own. A turn the task does not finish is enqueued as befo
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
 from typing import Any
 
 from django.conf import settings
@@ -26,7 +25,6 @@ from games.matches.models import MatchStatus
 from games.matches.parsing import parse_match_id
 from games.matches.rows import load_match
 from games.matches.services import submit_move
-from infra import channel_messages
 from rules import get_engine
 from rules.bots.registry import longest_think_seconds
 
@@ -113,20 +111,14 @@ def _play_one_move(match, engine, state, seat: int):
     )
     # Followed over a play socket: this worker builds each seat's push once, instead of
     # every web process with followers reading the match after an announcement by ply.
-    # The move's group sends (its match's subscribers, the next player's feed) go with
-    # that publish, in one round trip (infra/channel_messages.py ``held``).
     followed = play_announcements.followed_by_play_sockets(match.pk)
     try:
-        with play_announcements.announced_by_caller(match.pk) if followed else nullcontext(), \
-                channel_messages.held() as sends:
+        with play_announcements.published_by_caller(match.pk, followed=followed) as published:
             submitted = submit_move(match_id=match.pk, move=move, bot_seat=seat,
                                     expected_ply=ply)
+            if followed:
+                published.message = pushes.move_pushes(submitted.match, submitted.state,
+                                                        submitted.move)
     except (errors.StalePly, errors.NotYourTurn, errors.MatchNotActive, errors.NotSeated):
         return None  # someone else moved first: this task is stale
-    message = None
-    try:
-        if followed:
-            message = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
-    finally:
-        play_announcements.publish_with_held(match.pk, message, sends)
     return submitted

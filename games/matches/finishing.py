@@ -13,11 +13,9 @@ matches end in waves. The worker has the finished match in hand: it builds each 
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any
 
 from games.matches import play_announcements, pushes, scoring
-from infra import channel_messages
 
 
 def score_and_push(*, match_id: Any) -> bool:
@@ -25,15 +23,9 @@ def score_and_push(*, match_id: Any) -> bool:
     to the play sockets that follow it. Returns True when results were written."""
     followed = play_announcements.followed_by_play_sockets(match_id)
     # The commit's group sends (the GraphQL subscribers, the players' feeds) go with the
-    # publish, in one round trip (infra/channel_messages.py ``held``); the end is not
-    # announced to the hubs by ply as well.
-    with play_announcements.announced_by_caller(match_id) if followed else nullcontext(), \
-            channel_messages.held() as sends:
+    # publish, in one round trip; the end is not announced to the hubs by ply as well.
+    with play_announcements.published_by_caller(match_id, followed=followed) as published:
         scored = scoring.scored_match(match_id=match_id)
-    message = None
-    try:
         if followed and scored is not None:
-            message = pushes.status_pushes(*scored)
-    finally:
-        play_announcements.publish_with_held(match_id, message, sends)
+            published.message = pushes.status_pushes(*scored)
     return scored is not None

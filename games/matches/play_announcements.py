@@ -11,7 +11,8 @@ hidden, each hub reads what its sockets may see. A move is announced instead wit
 seat's push ready-made (``PLAY_PUSHES_TYPE``, games.matches.pushes.move_pushes), so no
 process reads the match again: by the play socket's process for a move made over it, and
 by the worker for a bot's move when some play socket follows the match
-(``followed_by_play_sockets``). The caller marks that with ``announced_by_caller``.
+(``followed_by_play_sockets``), and by the worker for the end of such a match. Those
+callers commit and publish within ``published_by_caller``.
 Each seat's push goes only to that seat's sockets (games/play/hub.py): the message itself
 is never shown to anyone.
 """
@@ -21,13 +22,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 import redis
 from django.conf import settings
 
-from infra import pubsub
+from infra import channel_messages, pubsub
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +61,33 @@ def announced_by_caller(match_id: int) -> Iterator[None]:
 
 def is_announced_by_caller(match_id: int) -> bool:
     return match_id in _announced_by_caller.get()
+
+
+@dataclass
+class Publication:
+    """What ``published_by_caller`` publishes when its block ends: each seat's push
+    (games.matches.pushes), or None for nothing."""
+
+    message: dict | None = None
+
+
+@contextmanager
+def published_by_caller(match_id: int, *, followed: bool = True) -> Iterator[Publication]:
+    """A change of ``match_id`` committed in the block and published by its caller, as a
+    move over a play socket, a bot's move and the end of a followed match are. Within the
+    block the change is not announced by ply (``announced_by_caller``; unless not
+    ``followed``: then no hub listens, and an announcement by ply costs nothing more)
+    and the commit's group sends are kept back (infra/channel_messages.py ``held``).
+    After it, however it ends, ``publication.message`` (set by the block, once the commit
+    is done) goes out with those sends in one round trip to Redis."""
+    publication, sends = Publication(), []
+    try:
+        with announced_by_caller(match_id) if followed else nullcontext(), \
+                channel_messages.held() as sends:
+            yield publication
+    finally:
+        if publication.message is not None or sends:
+            publish_with_held(match_id, publication.message, sends)
 
 
 # -- publishing --------------------------------------------------------------------------------

@@ -5,12 +5,12 @@ least one of its sockets follows (games.matches.play_announcements). Two kinds o
 arrive there:
 
 - a move made over a play socket, a bot's move, or the scoring that ends a match
-  (games/matches/finishing.py), comes with its pushes ready-made, one
-  frame per seat and one for spectators, already encoded (``PLAY_PUSHES_TYPE``,
-  games.matches.pushes.move_pushes: sent by the process where the move was made, which
-  also hands them to its own sockets at once, or by the worker that played the bot): a
-  follower is sent the text of its seat as it came, and no process reads the match
-  again;
+  (games/matches/finishing.py), comes with its pushes ready-made, one frame per seat and
+  one for spectators, already encoded (``PLAY_PUSHES_TYPE``: games.matches.pushes
+  ``move_pushes`` and ``status_pushes``; sent by the process where the move was made,
+  which also hands them to its own sockets at once, or by the worker that played the bot
+  or scored the match): a follower is sent the text of its seat as it came, and no
+  process reads the match again;
 - any other change (a REST move, a join, a timeout) is announced by match,
   ply and status only (games.matches.notifications), and the process brings its followers
   up to date with one read of the match whatever their number (``pushes.load_since``).

@@ -14,8 +14,7 @@ from games import dispatch
 from games.graphql.auth import user_for_token
 from games.matches import play_announcements, pushes, selectors, services
 from games.matches.models import Match
-from games.matches.play_announcements import announced_by_caller
-from infra import channel_messages, throttles
+from infra import throttles
 
 logger = logging.getLogger(__name__)
 
@@ -52,18 +51,13 @@ def play_move(hand_over, user, ident: str, match_id: int, move: Any, expected: i
     # The tasks the commit sends (a bot's turn, the scoring) go last, after the ack and
     # the pushes: kombu's send costs as much CPU as building the pushes, and the bot's
     # reply only waits for it by the publish's round trip.
-    with dispatch.sends_after():
-        with announced_by_caller(match_id), channel_messages.held() as sends:
-            submitted = services.submit_move(match_id=match_id, move=move, user=user,
-                                             expected_ply=expected)
-        message = None
-        try:
-            pushed = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
-            hand_over(pushed)
-            message = {"origin": origin, **pushed}
-        finally:
-            # the commit's group sends go even if the pushes could not be built
-            play_announcements.publish_with_held(match_id, message, sends)
+    with dispatch.sends_after(), \
+            play_announcements.published_by_caller(match_id) as published:
+        submitted = services.submit_move(match_id=match_id, move=move, user=user,
+                                         expected_ply=expected)
+        pushed = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
+        hand_over(pushed)
+        published.message = {"origin": origin, **pushed}
 
 
 # -- what the hub reads for its followers (games/play/hub.py) --------------------------------

@@ -11,11 +11,11 @@ import asyncio
 import json
 from types import SimpleNamespace
 
+from games.matches.errors import StalePly
 from games.play import connection as connection_module
 from games.play.connection import PlayConnection
 from games.play.hub import Follow
 from games.play.protocol import Request
-from games.matches.errors import StalePly
 from infra.api_errors import ApiError
 
 MATCH = 7
