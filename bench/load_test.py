@@ -301,7 +301,8 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
              prefix: Path) -> dict:
     """One size: locust for ``--minutes`` with CPU accounted over its run, then the race
     and the checks on the matches it made."""
-    started = began = timezone.now()  # the figures' window; the run's (the checks')
+    # the run covers every match the checks read; the figures count from the ramp's end
+    run_started = figures_started = timezone.now()
     memory = socket_checks.Memory(web, prefix) if args.socket else None
     answered = socket_checks.answer_buckets(metric_directories(args)) if args.socket else {}
     locust = start_locust(args, matches, hosts, tokens_file, prefix)
@@ -321,7 +322,7 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
             if args.socket:
                 answered = socket_checks.answer_buckets(metric_directories(args))
             meter.start()
-            started = timezone.now()
+            figures_started = timezone.now()
         # wait for locust to end without reaping it, so its CPU can still be read
         os.waitid(os.P_PID, locust.pid, os.WEXITED | os.WNOWAIT)
         cpu = meter.stop()
@@ -334,7 +335,7 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
         rolling.join(timeout=600)
     race = race_check(hosts, json.loads(tokens_file.read_text()))
     match_ids = list(Match.objects.filter(created_by__username__startswith="load-",
-                                          created_at__gte=began)
+                                          created_at__gte=run_started)
                      .values_list("pk", flat=True))
     rows = locust_rows(Path(f"{prefix}_stats.csv"))
     move_row = rows.get("move ack" if args.socket else "move", {})
@@ -345,9 +346,9 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
             answered, socket_checks.answer_buckets(metric_directories(args)))
     return {
         **socket_part,
-        "matches": matches, "seconds": (ended - started).total_seconds(), "rows": rows,
-        "window": (started, ended),
-        "moves": Move.objects.filter(match_id__in=match_ids, created_at__gte=started,
+        "matches": matches, "seconds": (ended - figures_started).total_seconds(), "rows": rows,
+        "window": (figures_started, ended),
+        "moves": Move.objects.filter(match_id__in=match_ids, created_at__gte=figures_started,
                                      created_at__lte=ended).count(),
         "human_moves": int(move_row.get("Request Count", 0)) -
         int(move_row.get("Failure Count", 0)),
