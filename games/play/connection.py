@@ -1,8 +1,7 @@
 """One play socket (docs/play.md): the ASGI application served at ``/play/``.
 
-A socket reads one message at a time and answers it in order; what it sends goes through
-a bounded queue drained by its own writer task, so a reader that falls behind is closed
-(4408) instead of holding up the mover or the other sockets. Anything that needs the
+A socket reads one message at a time and answers it in order; what it sends, and how, is
+games/play/sending.py. Anything that needs the
 database runs in the hub's threads (``hub.run``); the event loop only parses, routes and
 writes frames.
 """
@@ -28,7 +27,6 @@ from games.play import operations
 from games.play.hub import Follow, hub
 from games.play.protocol import (
     CLOSE_SERVER_ERROR,
-    CLOSE_TOO_SLOW,
     CLOSE_UNAUTHENTICATED,
     ProtocolError,
     Request,
@@ -37,6 +35,7 @@ from games.play.protocol import (
     optional_number,
     read_frame,
 )
+from games.play.sending import SocketSending
 from infra import throttles
 from infra.api_errors import ApiError
 from infra.language import language_of_handshake, supported_language
@@ -50,29 +49,21 @@ HELLO_SECONDS = 10.0
 PASSING_REFUSALS = ("throttled", "database_unavailable")
 #: how long a socket cut off for falling behind may take to read up to its close frame
 CLOSE_DRAIN_SECONDS = 10.0
-_CLOSE = object()  # the writer's last item: close with the code it carries
 
 
-class PlayConnection:
+class PlayConnection(SocketSending):
     def __init__(self, scope, receive, send) -> None:
-        self.scope, self._receive, self._send = scope, receive, send
+        super().__init__(send)
+        self.scope, self._receive = scope, receive
         self.user = AnonymousUser()
         self.token: str | None = None
         self.password_at_hello: str | None = None  # a changed password ends the socket
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(scope))
         self.follows: dict[int, Follow] = {}
-        #: match -> the pushes about it held while this socket's move on it awaits its
-        #: answer (``push``)
-        self._moving: dict[int, list[str]] = {}
         #: the language of its messages: the handshake's, or the one its hello chose
         self.language = language_of_handshake(scope)
-        self._queue: asyncio.Queue = asyncio.Queue(maxsize=settings.PLAY_SEND_QUEUE)
-        self._closing = False
         self._tasks: list[asyncio.Task] = []
-        self._writer: asyncio.Task | None = None
         self._peer_gone = False  # the client closed, or the server is shutting down
-        self._close_requested = False  # a close frame is queued behind the frames
-        self._closer: asyncio.Task | None = None
 
     # -- the life of a socket -------------------------------------------------------------
     async def serve(self) -> None:
@@ -126,29 +117,6 @@ class PlayConnection:
                     else message.get("bytes")
 
     # -- sending ----------------------------------------------------------------------------
-    def enqueue(self, text: str) -> None:
-        """Queue one frame; a full queue closes the socket (4408): the reader resyncs."""
-        if self._closing:
-            return
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
-            logger.info("play socket of %s fell %s frames behind: closed",
-                        self.user, settings.PLAY_SEND_QUEUE)
-            self.close(CLOSE_TOO_SLOW, drop_queued=True)
-
-    def push(self, match_id: int, text: str) -> None:
-        """Queue a frame about a followed match. While this socket's move on that match
-        awaits its answer, the frame is held and goes right after the ``ack`` or
-        ``refused``: a push caused by the move can reach the hub first (the scoring that
-        ends the match, a bot's reply, the resync check), and the ack must come before
-        any update of the ply it made (docs/play.md)."""
-        held = self._moving.get(match_id)
-        if held is not None:
-            held.append(text)
-        else:
-            self.enqueue(text)
-
     def revoke(self) -> None:
         """The user's access ended (token deleted, user deactivated, password changed):
         nothing queued for them is sent any more; the socket closes with 4401."""
@@ -160,48 +128,6 @@ class PlayConnection:
             message = _("Your access was revoked: sign in again.")
         self._queue.put_nowait(error_frame("access_revoked", message))
         self.close(CLOSE_UNAUTHENTICATED)
-
-    def close(self, code: int, *, drop_queued: bool = False) -> None:
-        """Close after the queued frames, or at once (``drop_queued``): the frames still
-        queued are dropped and a writer blocked on a reader that does not read is
-        stopped, so the close frame goes out behind what the kernel holds already."""
-        if self._closing:
-            return
-        self._closing = True
-        if drop_queued:
-            while not self._queue.empty():
-                self._queue.get_nowait()
-            if self._writer is not None and not self._writer.done():
-                self._writer.cancel()
-                self._closer = asyncio.get_running_loop().create_task(self._send_close(code))
-                return
-        self._close_requested = True
-        self._queue.put_nowait((_CLOSE, code))
-
-    async def _send_close(self, code: int) -> None:
-        try:
-            await self._send({"type": "websocket.close", "code": code})
-        except Exception:  # noqa: BLE001 - already gone
-            pass
-
-    async def _write(self) -> None:
-        while True:
-            item = await self._queue.get()
-            if item is None:
-                return
-            if isinstance(item, tuple) and item[0] is _CLOSE:
-                await self._send_close(item[1])
-                return
-            try:
-                await self._send({"type": "websocket.send", "text": item})
-            except Exception:  # noqa: BLE001 - the peer went away: the reader ends too
-                self._closing = True
-                return
-
-    async def _heartbeat(self) -> None:
-        while not self._closing:
-            await asyncio.sleep(settings.PLAY_HEARTBEAT_SECONDS)
-            self.enqueue(frame("ping"))
 
     def send_update(self, match_id: int, body: dict, op: str = "update", *,
                     cause: str | None = None) -> None:
@@ -388,8 +314,7 @@ class PlayConnection:
         match_id = parse_match_id(request.fields["match"])
         expected = optional_number(request, "expected_ply")
         the_hub = hub()
-        self._moving[match_id] = []
-        try:
+        with self.answering_move(match_id):
             try:
                 pushed = await the_hub.run_handing_over(operations.play_move, self.user,
                                                         self.ident, match_id,
@@ -405,9 +330,6 @@ class PlayConnection:
             self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
             # the server's share of a move's round trip (docs/operations.md "Metrics")
             metrics.play_move_answered(time.perf_counter() - started, acknowledged=True)
-        finally:
-            for text in self._moving.pop(match_id):
-                self.enqueue(text)
         the_hub.deliver(pushed)  # this process's followers (the others': published already)
 
 

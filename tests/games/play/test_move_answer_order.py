@@ -72,7 +72,7 @@ def test_a_push_that_reaches_the_hub_mid_move_goes_out_after_the_ack(monkeypatch
     assert _queued(socket) == [("ack", 4), ("update", 5)]
     # the move's own pushes still go to the hub, which skips a follower further on
     assert hub.delivered == [4]
-    assert socket._moving == {}
+    assert socket._held == {}
 
 
 def test_a_push_that_reaches_the_hub_mid_move_goes_out_after_the_refusal(monkeypatch):
@@ -81,7 +81,7 @@ def test_a_push_that_reaches_the_hub_mid_move_goes_out_after_the_refusal(monkeyp
     _move(socket, hub, monkeypatch)
     assert _queued(socket) == [("refused", None), ("update", 5)]
     assert hub.delivered == []
-    assert socket._moving == {}
+    assert socket._held == {}
 
 
 def test_pushes_of_other_matches_are_not_held(monkeypatch):
