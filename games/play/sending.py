@@ -1,13 +1,14 @@
 """What one play socket sends (games/play/connection.py): a bounded queue of frames drained
 by the socket's own writer task, so a reader that falls behind is closed (4408) instead of
 holding up the mover or the other sockets; the close frame, after the queued frames or at
-once; heartbeats; and the pushes about a match held while the socket's move on it awaits
+once; heartbeats when nothing else was sent; and the pushes about a match held while the socket's move on it awaits
 its answer, so the ``ack`` comes first (docs/play.md "What you can rely on")."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -38,6 +39,8 @@ class SocketSending:
         #: match -> the pushes about it held while this socket's move on it awaits its
         #: answer (``answering_move``)
         self._held: dict[int, list[str]] = {}
+        #: when a frame was last queued (``time.monotonic``): the heartbeat's clock
+        self._last_queued = time.monotonic()
 
     def enqueue(self, text: str) -> None:
         """Queue one frame; a full queue closes the socket (4408): the reader resyncs."""
@@ -45,6 +48,7 @@ class SocketSending:
             return
         try:
             self._queue.put_nowait(text)
+            self._last_queued = time.monotonic()
         except asyncio.QueueFull:
             logger.info("play socket of %s fell %s frames behind: closed",
                         self.user, settings.PLAY_SEND_QUEUE)
@@ -112,6 +116,14 @@ class SocketSending:
                 return
 
     async def _heartbeat(self) -> None:
+        """A ``ping`` once nothing was queued for ``PLAY_HEARTBEAT_SECONDS``: a client hears
+        something at least that often, and a socket its matches keep busy gets no ping.
+        Under load every socket hears of its moves every few seconds, and a ping per socket
+        every 25 s was about one frame in nine written (docs/capacity.md, session 14)."""
+        interval = settings.PLAY_HEARTBEAT_SECONDS
         while not self._closing:
-            await asyncio.sleep(settings.PLAY_HEARTBEAT_SECONDS)
-            self.enqueue(frame("ping"))
+            quiet_for = time.monotonic() - self._last_queued
+            if quiet_for >= interval:
+                self.enqueue(frame("ping"))
+                quiet_for = 0.0
+            await asyncio.sleep(interval - quiet_for)

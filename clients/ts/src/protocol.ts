@@ -44,7 +44,7 @@ export interface WelcomeMessage {
   user: PlayUser | null;
   /** The language of this socket's messages (the handshake's or hello's choice). */
   lang: string;
-  /** The server pings every this many seconds. */
+  /** The server sends something (a ping if nothing else) at least every this many seconds. */
   heartbeat_seconds: number;
   max_message_bytes: number;
   max_subscriptions: number;
