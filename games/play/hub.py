@@ -1,8 +1,8 @@
 """One web process's play sockets: who follows which match, and bringing them up to date.
 
-A process holds one Redis Pub/Sub connection, subscribed to the channel of each match at
-least one of its sockets follows (games.matches.play_announcements). Two kinds of message
-arrive there:
+A process holds one Redis Pub/Sub connection (infra/pubsub_subscriber.py: each message
+handled as it is read), subscribed to the channel of each match at least one of its
+sockets follows (games.matches.play_announcements). Two kinds of message arrive there:
 
 - a move made over a play socket, a bot's move, or the scoring that ends a match
   (games/matches/finishing.py), comes with its pushes ready-made, one frame per seat and
@@ -33,7 +33,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis.asyncio
 from django.conf import settings
 
 from accounts.revocation import ACCESS_REVOKED_TYPE
@@ -43,6 +42,7 @@ from games.matches.pushes import seat_key
 from games.play import operations
 from games.play.threads import PlayThreads
 from infra import pubsub
+from infra.pubsub_subscriber import Subscriber
 from infra.observability import request_id
 
 logger = logging.getLogger(__name__)
@@ -86,8 +86,8 @@ class Hub:
         #: database work off the event loop (games/play/threads.py)
         self.run, self.run_handing_over = threads.run, threads.run_handing_over
         self._matches: dict[int, _MatchFollowers] = {}
-        self._redis: redis.asyncio.Redis | None = None
-        self._pubsub = None  # subscribed to the followed matches' channels while it lives
+        #: subscribed to the followed matches' channels while it lives
+        self._pubsub: Subscriber | None = None
         self._opening = asyncio.Lock()  # one opening of it at a time (``_open_pubsub``)
         self._tasks: dict[str, asyncio.Task] = {}
         self.sockets: set[Socket] = set()
@@ -122,13 +122,6 @@ class Hub:
             del self._matches[match_id]
             await self._subscription("unsubscribe", match_id)
 
-    def _connection(self) -> redis.asyncio.Redis:
-        if self._redis is None:
-            self._redis = redis.asyncio.Redis.from_url(
-                pubsub.redis_url(), socket_timeout=None, socket_connect_timeout=2,
-                health_check_interval=30)
-        return self._redis
-
     async def _open_pubsub(self) -> None:
         """Subscribe to the revocations and to every followed match's channel; what was
         announced while this process was not listening is read now. The connection is
@@ -139,11 +132,11 @@ class Hub:
         async with self._opening:
             if self._pubsub is not None:
                 return  # another coroutine opened it while this one waited
-            opened = self._connection().pubsub(ignore_subscribe_messages=True)
-            await opened.subscribe(pubsub.ACCESS_REVOKED_CHANNEL,
-                                   *(announcements.play_channel(match_id)
-                                     for match_id in self._matches))
-            self._pubsub = opened
+            self._pubsub = await Subscriber.open(
+                pubsub.redis_url(),
+                [pubsub.ACCESS_REVOKED_CHANNEL,
+                 *(announcements.play_channel(match_id) for match_id in self._matches)],
+                self._heard)
         for match_id in list(self._matches):
             self.refresh_soon(match_id)
 
@@ -158,6 +151,12 @@ class Hub:
             await getattr(self._pubsub, action)(announcements.play_channel(match_id))
         except Exception:  # noqa: BLE001 - the listener subscribes again on reconnect
             logger.warning("play hub could not %s match %s", action, match_id, exc_info=True)
+            self._drop_pubsub()
+
+    def _drop_pubsub(self) -> None:
+        """Forget the Pub/Sub connection (closing it): the listener opens a new one."""
+        if self._pubsub is not None:
+            self._pubsub.close()
             self._pubsub = None
 
     def followers_of(self, match_id: int) -> list[Socket]:
@@ -195,36 +194,48 @@ class Hub:
 
     # -- announcements over Pub/Sub ---------------------------------------------------------
     async def _listen(self) -> None:
-        """Read the hub's Pub/Sub connection for as long as the process serves sockets."""
+        """Keep the hub's Pub/Sub connection open for as long as the process serves
+        sockets: its messages are handled as they are read (``_heard``); a lost one is
+        opened again after a pause (doubling while Redis stays away), and the followed
+        matches are read up to date then (``_open_pubsub``)."""
+        loop = asyncio.get_running_loop()
         wait = RECONNECT_SECONDS
         while True:
             try:
                 if self._pubsub is None:
                     await self._open_pubsub()
-                message = await self._pubsub.get_message(ignore_subscribe_messages=True,
-                                                         timeout=1.0)
-                wait = RECONNECT_SECONDS
+                subscriber, opened_at = self._pubsub, loop.time()
+                lost_with = await subscriber.closed
             except asyncio.CancelledError:
+                self._drop_pubsub()
                 raise
             except Exception:  # noqa: BLE001 - Redis away: retry, then catch up
-                logger.warning("play hub lost Redis; retrying in %.1f s", wait, exc_info=True)
-                self._pubsub = None
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, RECONNECT_MAX_SECONDS)
-                continue
-            if message is None or message.get("type") != "message" \
-                    or message["data"].startswith(self._own_prefix):
-                continue
-            body = pubsub.decode(message["data"])
-            if body is None:
-                continue
-            kind = body.get("type")
-            if kind == PLAY_PUSHES_TYPE:
-                self.deliver(body)
-            elif kind == MATCH_UPDATE_TYPE:
-                self._announced(body)
-            elif kind == ACCESS_REVOKED_TYPE:
-                self._revoked(body.get("user_id"))
+                logger.warning("play hub cannot reach Redis; retrying in %.1f s", wait,
+                               exc_info=True)
+            else:
+                if self._pubsub is subscriber:
+                    self._pubsub = None
+                if loop.time() - opened_at > RECONNECT_MAX_SECONDS:
+                    wait = RECONNECT_SECONDS  # it served a while: not Redis refusing us
+                logger.warning("play hub lost Redis (%s); retrying in %.1f s",
+                               lost_with or "connection closed", wait)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, RECONNECT_MAX_SECONDS)
+
+    def _heard(self, channel: bytes, data: bytes) -> None:
+        """One message from the Pub/Sub connection (called as it is read)."""
+        if data.startswith(self._own_prefix):
+            return
+        body = pubsub.decode(data)
+        if body is None:
+            return
+        kind = body.get("type")
+        if kind == PLAY_PUSHES_TYPE:
+            self.deliver(body)
+        elif kind == MATCH_UPDATE_TYPE:
+            self._announced(body)
+        elif kind == ACCESS_REVOKED_TYPE:
+            self._revoked(body.get("user_id"))
 
     def _revoked(self, user_id) -> None:
         """A user's access was revoked (accounts/revocation.py): their sockets here end

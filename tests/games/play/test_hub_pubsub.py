@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import redis.asyncio
+
 from games.matches.play_announcements import PLAY_PUSHES_TYPE, play_channel
 from games.play.hub import Follow, Hub
 from infra import pubsub
@@ -41,7 +43,7 @@ def test_follows_at_once_on_a_fresh_hub_are_all_heard_without_a_reconnect(caplog
         await asyncio.gather(*(hub.follow(socket, match_id)
                                for socket, match_id in zip(sockets, MATCHES, strict=True)))
         await asyncio.sleep(0.3)  # the listener runs, reading the connection
-        publisher = hub._connection()
+        publisher = redis.asyncio.Redis.from_url(pubsub.redis_url())
         for match_id in MATCHES:
             await publisher.publish(play_channel(match_id), pubsub.encode({
                 "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": match_id,
@@ -52,7 +54,7 @@ def test_follows_at_once_on_a_fresh_hub_are_all_heard_without_a_reconnect(caplog
             await asyncio.sleep(0.1)
         for task in hub._tasks.values():
             task.cancel()
-        await hub._pubsub.aclose()
+        await asyncio.gather(*hub._tasks.values(), return_exceptions=True)
         await publisher.aclose()
         return sockets, refreshed
 
@@ -62,3 +64,45 @@ def test_follows_at_once_on_a_fresh_hub_are_all_heard_without_a_reconnect(caplog
     # opened once: the followed matches were read up to date at most once each
     assert len(refreshed) == len(set(refreshed))
 
+
+
+def test_a_lost_connection_is_opened_again_and_the_followed_matches_caught_up(caplog):
+    """Redis drops the hub's Pub/Sub connection: the hub opens a new one, reads its
+    followed match up to date (what was published meanwhile is lost with the old one),
+    and hears what is published after."""
+    caplog.set_level(logging.WARNING, logger="games.play.hub")
+
+    async def scenario() -> tuple[list[str], list[int]]:
+        hub = Hub()
+        refreshed = []
+        hub.refresh_soon = lambda match_id, ply=None, cause=None: refreshed.append(match_id)
+        hub._resync = _nothing
+        socket = _Socket(MATCHES[0])
+        await hub.follow(socket, MATCHES[0])
+        await asyncio.sleep(0.1)
+        refreshed.clear()
+        first = hub._pubsub
+        host, port = first._transport.get_extra_info("sockname")[:2]
+        publisher = redis.asyncio.Redis.from_url(pubsub.redis_url())
+        await publisher.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
+        for _ in range(50):
+            if hub._pubsub is not None and hub._pubsub is not first:
+                break
+            await asyncio.sleep(0.1)
+        await publisher.publish(play_channel(MATCHES[0]), pubsub.encode({
+            "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": MATCHES[0],
+            "since": 3, "ply": 4, "status": "active", "frames": {"0": "after the loss"}}))
+        for _ in range(50):
+            if socket.sent:
+                break
+            await asyncio.sleep(0.1)
+        for task in hub._tasks.values():
+            task.cancel()
+        await asyncio.gather(*hub._tasks.values(), return_exceptions=True)
+        await publisher.aclose()
+        return socket.sent, refreshed
+
+    sent, refreshed = asyncio.run(scenario())
+    assert sent == ["after the loss"]
+    assert refreshed == [MATCHES[0]]
+    assert "play hub lost Redis" in caplog.text
