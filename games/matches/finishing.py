@@ -6,8 +6,9 @@ seat's last push handed to the play hubs ready-made, as a bot's move is
 Announced by ply alone, the end made every web process with a follower read the match,
 its seats and incidents and build every follower's body itself (games/play/hub.py
 ``_refresh``): 1.2-1.4 ms of its CPU and two statements per match and process
-(bench/match_life.py), and the load's matches end in waves. The worker has the finished match in hand: it builds each seat's
-``update`` once, from the same selectors (games.matches.pushes.status_pushes).
+(bench/match_life.py), and the load's matches end in waves. The worker has the finished
+match in hand: it builds each seat's ``update`` once, from the same selectors
+(games.matches.pushes.status_pushes).
 """
 
 from __future__ import annotations

@@ -42,8 +42,8 @@ from games.matches.pushes import seat_key
 from games.play import operations
 from games.play.threads import PlayThreads
 from infra import pubsub
-from infra.pubsub_subscriber import Subscriber
 from infra.observability import request_id
+from infra.pubsub_subscriber import Subscriber
 
 logger = logging.getLogger(__name__)
 

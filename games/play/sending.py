@@ -1,8 +1,9 @@
 """What one play socket sends (games/play/connection.py): a bounded queue of frames drained
 by the socket's own writer task, so a reader that falls behind is closed (4408) instead of
 holding up the mover or the other sockets; the close frame, after the queued frames or at
-once; heartbeats when nothing else was sent; and the pushes about a match held while the socket's move on it awaits
-its answer, so the ``ack`` comes first (docs/play.md "What you can rely on")."""
+once; heartbeats when nothing else was sent; and the pushes about a match held while the
+socket's move on it awaits its answer, so the ``ack`` comes first (docs/play.md "What you
+can rely on")."""
 
 from __future__ import annotations
 
