@@ -141,6 +141,7 @@ class Hub:
             self.refresh_soon(match_id)
 
     async def _subscription(self, action: str, match_id: int) -> None:
+        subscriber = None
         try:
             if self._pubsub is None:
                 if action != "subscribe":
@@ -148,14 +149,16 @@ class Hub:
                 # an opening that began before this match was followed did not include
                 # it: subscribed below too (again, at worst: Redis takes that as a no-op)
                 await self._open_pubsub()
-            await getattr(self._pubsub, action)(announcements.play_channel(match_id))
+            subscriber = self._pubsub
+            await getattr(subscriber, action)(announcements.play_channel(match_id))
         except Exception:  # noqa: BLE001 - the listener subscribes again on reconnect
             logger.warning("play hub could not %s match %s", action, match_id, exc_info=True)
-            self._drop_pubsub()
+            self._drop_pubsub(subscriber)
 
-    def _drop_pubsub(self) -> None:
-        """Forget the Pub/Sub connection (closing it): the listener opens a new one."""
-        if self._pubsub is not None:
+    def _drop_pubsub(self, subscriber: Subscriber | None = None) -> None:
+        """Forget the Pub/Sub connection (closing it): the listener opens a new one. Given
+        ``subscriber``, only if that is still the one: a newer one is kept."""
+        if self._pubsub is not None and subscriber in (None, self._pubsub):
             self._pubsub.close()
             self._pubsub = None
 
