@@ -90,19 +90,24 @@ class Subscriber(asyncio.Protocol):
 
     # -- commands ---------------------------------------------------------------------------
     async def subscribe(self, *channels: str) -> None:
-        await asyncio.gather(*(self._ask(b"subscribe", _command("SUBSCRIBE", channel))
-                               for channel in channels))
+        """One SUBSCRIBE for them all (a reopened hub's hundreds of matches); Redis
+        confirms each channel on its own."""
+        if channels:
+            await self._ask(b"subscribe", _command("SUBSCRIBE", *channels), len(channels))
 
     async def unsubscribe(self, channel: str) -> None:
         await self._ask(b"unsubscribe", _command("UNSUBSCRIBE", channel))
 
-    def _ask(self, kind: bytes, command: bytes) -> asyncio.Future:
+    def _ask(self, kind: bytes, command: bytes, answers: int = 1) -> asyncio.Future:
+        """Send ``command``; the future completes once Redis has given its ``answers``
+        replies of ``kind``."""
         if self.closed.done() or self._transport is None:
             raise SubscriberLost("the Pub/Sub connection is closed")
-        answered = asyncio.get_running_loop().create_future()
-        self._awaiting.append((kind, answered))
+        loop = asyncio.get_running_loop()
+        awaited = [loop.create_future() for _ in range(answers)]
+        self._awaiting.extend((kind, answered) for answered in awaited)
         self._transport.write(command)
-        return answered
+        return awaited[0] if answers == 1 else asyncio.gather(*awaited)
 
     async def _check_health(self) -> None:
         loop = asyncio.get_running_loop()

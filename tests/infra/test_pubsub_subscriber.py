@@ -130,3 +130,28 @@ def test_a_silent_server_is_given_up_after_two_health_checks(monkeypatch):
         return asyncio.get_running_loop().time() - started
 
     assert 0.35 < _run(scenario) < 2.0
+
+
+def test_one_subscribe_for_many_channels_hears_each_of_them():
+    """A hub that opens its connection again subscribes to all its followed matches at
+    once (games/play/hub.py ``_open_pubsub``)."""
+    channels = [f"t-sub-many-{number}" for number in range(300)]
+
+    async def scenario():
+        heard = set()
+        subscriber = await Subscriber.open(pubsub.redis_url(), channels[:1],
+                                           lambda channel, data: heard.add(channel))
+        await subscriber.subscribe(*channels[1:])
+        publisher = await _publisher()
+        receivers = [await publisher.publish(channel, b"x") for channel in channels]
+        for _ in range(50):
+            if len(heard) == len(channels):
+                break
+            await asyncio.sleep(0.02)
+        subscriber.close()
+        await publisher.aclose()
+        return receivers, heard
+
+    receivers, heard = _run(scenario)
+    assert receivers == [1] * len(channels)
+    assert heard == {channel.encode() for channel in channels}
