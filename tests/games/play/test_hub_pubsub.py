@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 
 import redis.asyncio
 
@@ -106,3 +107,49 @@ def test_a_lost_connection_is_opened_again_and_the_followed_matches_caught_up(ca
     assert sent == ["after the loss"]
     assert refreshed == [MATCHES[0]]
     assert "play hub lost Redis" in caplog.text
+
+
+def test_redis_unreachable_at_the_first_follow_is_waited_out(caplog, monkeypatch):
+    """Redis is away when the first socket follows: the follow still returns (its socket
+    is served from the database), the listener keeps trying, and once Redis answers the
+    hub subscribes, reads the match up to date and hears what comes next."""
+    caplog.set_level(logging.WARNING, logger="games.play.hub")
+    reachable = pubsub.redis_url()
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    monkeypatch.setattr(pubsub, "redis_url", lambda: f"redis://127.0.0.1:{closed_port}/0")
+
+    async def scenario() -> tuple[list[str], list[int], bool]:
+        hub = Hub()
+        refreshed = []
+        hub.refresh_soon = lambda match_id, ply=None, cause=None: refreshed.append(match_id)
+        hub._resync = _nothing
+        follower = _Socket(MATCHES[0])
+        await hub.follow(follower, MATCHES[0])
+        await asyncio.sleep(0.2)
+        unsubscribed_while_away = hub._pubsub is None
+        monkeypatch.setattr(pubsub, "redis_url", lambda: reachable)  # Redis is back
+        for _ in range(50):
+            if hub._pubsub is not None:
+                break
+            await asyncio.sleep(0.1)
+        publisher = redis.asyncio.Redis.from_url(reachable)
+        await publisher.publish(play_channel(MATCHES[0]), pubsub.encode({
+            "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": MATCHES[0],
+            "since": 3, "ply": 4, "status": "active", "frames": {"0": "after the outage"}}))
+        for _ in range(50):
+            if follower.sent:
+                break
+            await asyncio.sleep(0.1)
+        for task in hub._tasks.values():
+            task.cancel()
+        await asyncio.gather(*hub._tasks.values(), return_exceptions=True)
+        await publisher.aclose()
+        return follower.sent, refreshed, unsubscribed_while_away
+
+    sent, refreshed, unsubscribed_while_away = asyncio.run(scenario())
+    assert unsubscribed_while_away
+    assert sent == ["after the outage"]
+    assert refreshed == [MATCHES[0]]
+    assert "play hub cannot reach Redis" in caplog.text
