@@ -1,9 +1,8 @@
 """One play socket (docs/play.md): the ASGI application served at ``/play/``.
 
 A socket reads one message at a time and answers it in order; what it sends, and how, is
-games/play/sending.py. Anything that needs the
-database runs in the hub's threads (``hub.run``); the event loop only parses, routes and
-writes frames.
+games/play/sending.py. Anything that needs the database runs in the hub's threads
+(``hub.run``); the event loop only parses, routes and writes frames.
 """
 
 from __future__ import annotations
@@ -125,11 +124,10 @@ class PlayConnection(SocketSending):
         nothing queued for them is sent any more; the socket closes with 4401."""
         if self._closing:
             return
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        self.drop_queued()
         with translation.override(self.language):
             message = _("Your access was revoked: sign in again.")
-        self._queue.put_nowait(error_frame("access_revoked", message))
+        self.enqueue(error_frame("access_revoked", message))
         self.close(CLOSE_UNAUTHENTICATED)
 
     def send_update(self, match_id: int, body: dict, op: str = "update", *,

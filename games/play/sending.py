@@ -87,14 +87,18 @@ class SocketSending:
             return
         self._closing = True
         if drop_queued:
-            while not self._queue.empty():
-                self._queue.get_nowait()
+            self.drop_queued()
             if self._writer is not None and not self._writer.done():
                 self._writer.cancel()
                 self._closer = asyncio.get_running_loop().create_task(self._send_close(code))
                 return
         self._close_requested = True
         self._queue.put_nowait((_CLOSE, code))
+
+    def drop_queued(self) -> None:
+        """Forget the frames queued and not yet written."""
+        while not self._queue.empty():
+            self._queue.get_nowait()
 
     async def _send_close(self, code: int) -> None:
         try:
@@ -105,8 +109,6 @@ class SocketSending:
     async def _write(self) -> None:
         while True:
             item = await self._queue.get()
-            if item is None:
-                return
             if isinstance(item, tuple) and item[0] is _CLOSE:
                 await self._send_close(item[1])
                 return
