@@ -24,6 +24,13 @@ async def _publisher() -> redis.asyncio.Redis:
     return redis.asyncio.Redis.from_url(pubsub.redis_url())
 
 
+async def _eventually(condition) -> None:
+    for _ in range(50):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+
+
 def test_messages_reach_the_callback_in_order_and_only_from_subscribed_channels():
     async def scenario():
         heard = []
@@ -35,10 +42,7 @@ def test_messages_reach_the_callback_in_order_and_only_from_subscribed_channels(
                      await publisher.publish("t-sub-c", b"not followed"),
                      await publisher.publish("t-sub-b", b"2"),
                      await publisher.publish("t-sub-a", b"3" * 100_000)]
-        for _ in range(50):
-            if len(heard) == 3:
-                break
-            await asyncio.sleep(0.02)
+        await _eventually(lambda: len(heard) == 3)
         subscriber.close()
         await subscriber.closed
         await publisher.aclose()
@@ -80,10 +84,7 @@ def test_a_callback_that_fails_does_not_end_the_connection(caplog):
         publisher = await _publisher()
         await publisher.publish("t-sub-bad", b"bad")
         await publisher.publish("t-sub-bad", b"good")
-        for _ in range(50):
-            if heard:
-                break
-            await asyncio.sleep(0.02)
+        await _eventually(lambda: heard)
         still_open = not subscriber.closed.done()
         subscriber.close()
         await publisher.aclose()
@@ -144,10 +145,7 @@ def test_one_subscribe_for_many_channels_hears_each_of_them():
         await subscriber.subscribe(*channels[1:])
         publisher = await _publisher()
         receivers = [await publisher.publish(channel, b"x") for channel in channels]
-        for _ in range(50):
-            if len(heard) == len(channels):
-                break
-            await asyncio.sleep(0.02)
+        await _eventually(lambda: len(heard) == len(channels))
         subscriber.close()
         await publisher.aclose()
         return receivers, heard

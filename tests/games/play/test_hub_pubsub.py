@@ -32,31 +32,50 @@ async def _nothing() -> None:
     await asyncio.Event().wait()
 
 
+def _hub_recording_refreshes() -> tuple[Hub, list[int]]:
+    """A hub whose reads of followed matches are recorded instead of made (the database
+    safety net, its resync check, is not under test here)."""
+    hub, refreshed = Hub(), []
+    hub.refresh_soon = lambda match_id, ply=None, cause=None: refreshed.append(match_id)
+    hub._resync = _nothing
+    return hub, refreshed
+
+
+async def _publish_move(publisher: redis.asyncio.Redis, match_id: int, text: str) -> None:
+    """What another process publishes for a move at ply 3: seat 0's frame is ``text``."""
+    await publisher.publish(play_channel(match_id), pubsub.encode({
+        "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": match_id,
+        "since": 3, "ply": 4, "status": "active", "frames": {"0": text}}))
+
+
+async def _eventually(condition) -> None:
+    for _ in range(50):
+        if condition():
+            return
+        await asyncio.sleep(0.1)
+
+
+async def _stop(hub: Hub, publisher: redis.asyncio.Redis) -> None:
+    for task in hub._tasks.values():
+        task.cancel()
+    await asyncio.gather(*hub._tasks.values(), return_exceptions=True)
+    await publisher.aclose()
+
+
 def test_follows_at_once_on_a_fresh_hub_are_all_heard_without_a_reconnect(caplog):
     caplog.set_level(logging.WARNING, logger="games.play.hub")
 
     async def scenario() -> tuple[list[_Socket], list]:
-        hub = Hub()
-        refreshed = []
-        hub.refresh_soon = lambda match_id, ply=None, cause=None: refreshed.append(match_id)
-        hub._resync = _nothing  # the database safety net is not under test here
+        hub, refreshed = _hub_recording_refreshes()
         sockets = [_Socket(match_id) for match_id in MATCHES]
         await asyncio.gather(*(hub.follow(socket, match_id)
                                for socket, match_id in zip(sockets, MATCHES, strict=True)))
         await asyncio.sleep(0.3)  # the listener runs, reading the connection
         publisher = redis.asyncio.Redis.from_url(pubsub.redis_url())
         for match_id in MATCHES:
-            await publisher.publish(play_channel(match_id), pubsub.encode({
-                "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": match_id,
-                "since": 3, "ply": 4, "status": "active", "frames": {"0": f"frame {match_id}"}}))
-        for _ in range(50):
-            if all(socket.sent for socket in sockets):
-                break
-            await asyncio.sleep(0.1)
-        for task in hub._tasks.values():
-            task.cancel()
-        await asyncio.gather(*hub._tasks.values(), return_exceptions=True)
-        await publisher.aclose()
+            await _publish_move(publisher, match_id, f"frame {match_id}")
+        await _eventually(lambda: all(socket.sent for socket in sockets))
+        await _stop(hub, publisher)
         return sockets, refreshed
 
     sockets, refreshed = asyncio.run(scenario())
@@ -66,7 +85,6 @@ def test_follows_at_once_on_a_fresh_hub_are_all_heard_without_a_reconnect(caplog
     assert len(refreshed) == len(set(refreshed))
 
 
-
 def test_a_lost_connection_is_opened_again_and_the_followed_matches_caught_up(caplog):
     """Redis drops the hub's Pub/Sub connection: the hub opens a new one, reads its
     followed match up to date (what was published meanwhile is lost with the old one),
@@ -74,34 +92,20 @@ def test_a_lost_connection_is_opened_again_and_the_followed_matches_caught_up(ca
     caplog.set_level(logging.WARNING, logger="games.play.hub")
 
     async def scenario() -> tuple[list[str], list[int]]:
-        hub = Hub()
-        refreshed = []
-        hub.refresh_soon = lambda match_id, ply=None, cause=None: refreshed.append(match_id)
-        hub._resync = _nothing
-        socket = _Socket(MATCHES[0])
-        await hub.follow(socket, MATCHES[0])
+        hub, refreshed = _hub_recording_refreshes()
+        follower = _Socket(MATCHES[0])
+        await hub.follow(follower, MATCHES[0])
         await asyncio.sleep(0.1)
         refreshed.clear()
         first = hub._pubsub
         host, port = first._transport.get_extra_info("sockname")[:2]
         publisher = redis.asyncio.Redis.from_url(pubsub.redis_url())
         await publisher.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
-        for _ in range(50):
-            if hub._pubsub is not None and hub._pubsub is not first:
-                break
-            await asyncio.sleep(0.1)
-        await publisher.publish(play_channel(MATCHES[0]), pubsub.encode({
-            "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": MATCHES[0],
-            "since": 3, "ply": 4, "status": "active", "frames": {"0": "after the loss"}}))
-        for _ in range(50):
-            if socket.sent:
-                break
-            await asyncio.sleep(0.1)
-        for task in hub._tasks.values():
-            task.cancel()
-        await asyncio.gather(*hub._tasks.values(), return_exceptions=True)
-        await publisher.aclose()
-        return socket.sent, refreshed
+        await _eventually(lambda: hub._pubsub is not None and hub._pubsub is not first)
+        await _publish_move(publisher, MATCHES[0], "after the loss")
+        await _eventually(lambda: follower.sent)
+        await _stop(hub, publisher)
+        return follower.sent, refreshed
 
     sent, refreshed = asyncio.run(scenario())
     assert sent == ["after the loss"]
@@ -121,31 +125,17 @@ def test_redis_unreachable_at_the_first_follow_is_waited_out(caplog, monkeypatch
     monkeypatch.setattr(pubsub, "redis_url", lambda: f"redis://127.0.0.1:{closed_port}/0")
 
     async def scenario() -> tuple[list[str], list[int], bool]:
-        hub = Hub()
-        refreshed = []
-        hub.refresh_soon = lambda match_id, ply=None, cause=None: refreshed.append(match_id)
-        hub._resync = _nothing
+        hub, refreshed = _hub_recording_refreshes()
         follower = _Socket(MATCHES[0])
         await hub.follow(follower, MATCHES[0])
         await asyncio.sleep(0.2)
         unsubscribed_while_away = hub._pubsub is None
         monkeypatch.setattr(pubsub, "redis_url", lambda: reachable)  # Redis is back
-        for _ in range(50):
-            if hub._pubsub is not None:
-                break
-            await asyncio.sleep(0.1)
+        await _eventually(lambda: hub._pubsub is not None)
         publisher = redis.asyncio.Redis.from_url(reachable)
-        await publisher.publish(play_channel(MATCHES[0]), pubsub.encode({
-            "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": MATCHES[0],
-            "since": 3, "ply": 4, "status": "active", "frames": {"0": "after the outage"}}))
-        for _ in range(50):
-            if follower.sent:
-                break
-            await asyncio.sleep(0.1)
-        for task in hub._tasks.values():
-            task.cancel()
-        await asyncio.gather(*hub._tasks.values(), return_exceptions=True)
-        await publisher.aclose()
+        await _publish_move(publisher, MATCHES[0], "after the outage")
+        await _eventually(lambda: follower.sent)
+        await _stop(hub, publisher)
         return follower.sent, refreshed, unsubscribed_while_away
 
     sent, refreshed, unsubscribed_while_away = asyncio.run(scenario())
