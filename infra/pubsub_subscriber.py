@@ -37,10 +37,9 @@ class SubscriberLost(ConnectionError):
     """The connection went before Redis answered."""
 
 
-def _command(*parts: bytes | str) -> bytes:
-    encoded = [part.encode() if isinstance(part, str) else part for part in parts]
-    return b"".join([b"*%d\r\n" % len(encoded),
-                     *(b"$%d\r\n%s\r\n" % (len(part), part) for part in encoded)])
+def _command(*parts: str) -> bytes:
+    """A command in Redis's protocol, packed by hiredis (as redis-py packs its own)."""
+    return hiredis.pack_command(parts)
 
 
 class Subscriber(asyncio.Protocol):
