@@ -2,9 +2,9 @@
 callback as its bytes arrive, parsed by hiredis, with no task woken per message.
 
 The play hubs (games/play/hub.py) hear every move of every match their sockets follow
-here. redis-py's ``PubSub.get_message`` cost 60-100 us of CPU per message (its timeout,
-retry and health-check wrappers around each read), several times the read itself: a few
-percent of a web process's CPU under the load test (docs/capacity.md, session 14).
+here. Read with redis-py's ``PubSub.get_message`` (its timeout, retry and health-check
+wrappers around each read), a 15 KB message cost the reading process 94 us of CPU; read
+here, 39 us (bench/pubsub_read.py; docs/capacity.md, session 14).
 
 A subscriber lives as long as its connection: ``closed`` completes when it is lost (Redis
 away, no answer to the health check's PING), and its owner opens a new one and catches up
