@@ -13,8 +13,9 @@ greedy bot:
   (games/play/operations.py ``subscription``), as a web process's play thread runs it;
 - ``bot opening``: the worker's first bot turn of the match (if the bot acts first);
 - ``score``: the worker's scoring task, from a match that has just ended
-  (games/matches/finishing.py), here after a resignation, with a listener on its play
-  channel as a followed match has (so the end's pushes are built, as under load);
+  (games/matches/scoring.py; its frames built by games/live/fanout.py), here after a
+  resignation, with a listener on its play channel as a followed match has (so the
+  end's frames are built, as under load);
 - ``hub read``: what each web process with a follower spent on the end before the worker
   built its pushes (games/play/operations.py ``bodies_from_database``), for comparison.
 
@@ -46,9 +47,9 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from games.clocks import services as clock_services  # noqa: E402
-from games.matches import bot_moves, finishing, selectors  # noqa: E402
+from games.live.channels import play_channel  # noqa: E402
+from games.matches import bot_moves, scoring, selectors  # noqa: E402
 from games.matches.models import Match  # noqa: E402
-from games.matches.play_announcements import play_channel  # noqa: E402
 from games.play import operations  # noqa: E402
 from infra import pubsub  # noqa: E402
 
@@ -83,7 +84,7 @@ def one_life(timer: Timer, client: APIClient, user, listener) -> int:
         timer.timed("bot opening", lambda: bot_moves.play_bot_turn(
             match_id=match_id, seat=1, ply=match.ply))
     clock_services.resign(user=user, match_id=match_id)
-    timer.timed("score", lambda: finishing.score_and_push(match_id=match_id))
+    timer.timed("score", lambda: scoring.score_match(match_id=match_id))
     finished = Match.objects.get(pk=match_id)
     timer.timed("hub read", lambda: operations.bodies_from_database(
         match_id, [("seat", user, finished.ply), ("spectator", AnonymousUser(), finished.ply)]))

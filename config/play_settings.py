@@ -19,7 +19,7 @@ PLAY_ACCESS_CHECK_SECONDS = env_int("PLAY_ACCESS_CHECK_SECONDS", 2)
 # match's latest ply (the backstop behind the pushes, for a message lost with Redis).
 PLAY_RESYNC_SECONDS = env_int("PLAY_RESYNC_SECONDS", 3)
 # The play hubs hear of changes over Redis Pub/Sub on the channel layer's Redis, on channels
-# named by this prefix and the match id (games/matches/play_announcements.py).
+# named by this prefix and the match id (games/live/channels.py).
 PLAY_CHANNEL_PREFIX = env_str("PLAY_CHANNEL_PREFIX", "play:")
 # How long a thread of a web process may hold the GIL before another gets it (Python's
 # default is 5 ms): a socket's event loop and its threads wait for it after every database

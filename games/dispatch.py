@@ -21,26 +21,28 @@ Services call these from ``transaction.on_commit``. Two things make that safe:
   hundreds deep; instead the first enqueue drains a queue in a loop (a trampoline), so
   the stack stays flat whatever the length of the game.
 
-A caller that answers someone before its follow-up work (a move over the play socket:
-games/play/operations.py) keeps its sends back with ``sends_after``, so that the broker's
-round trip and kombu's work come after the answer instead of before it. A worker playing
-a bot's turn holds back that same bot's next turn with ``bot_turn_played_here``, so that it
-can play a turn of several moves in one task (games/matches/bot_moves.py).
+Sends go from this process's sender thread (infra/background_sends.py), in order, so the
+thread that committed never waits for the broker: a socket's ack, a REST answer or a bot
+worker's next move go on while kombu sends. A bot task that plays on in the same task says
+so to the move service (``submit_move(bot_plays_on=True)``), which then sends no task for
+that seat's next turn (games/matches/bot_moves.py).
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
+from functools import partial
 
 from celery import current_app
 from django.conf import settings
 from django.utils import timezone
+
+from infra.background_sends import send_in_background
 
 logger = logging.getLogger(__name__)
 
@@ -90,30 +92,17 @@ def enqueue(task_name: str, *args) -> None:
     _send(task_name, args, "the sweep will retry it")
 
 
-@contextmanager
-def sends_after() -> Iterator[None]:
-    """Within this block, this thread's task sends wait; they go when it ends, however it
-    ends (a send held is a commit's follow-up: the commit has happened). Eager mode runs
-    tasks inline as before. Nested blocks send at the outermost one's end."""
-    if getattr(_local, "held", None) is not None:
-        yield
-        return
-    _local.held = held = []
-    try:
-        yield
-    finally:
-        _local.held = None
-        for task_name, args, fallback, options in held:
-            _send(task_name, args, fallback, **options)
-
-
 def _send(task_name: str, args: tuple, fallback: str, **options) -> None:
-    """Send now unless an outage paused sending; a failure starts the pause. ``fallback``
-    says in the log what catches the task instead. Inside ``sends_after``: later."""
-    held = getattr(_local, "held", None)
-    if held is not None:
-        held.append((task_name, args, fallback, options))
-        return
+    """Hand the send to this process's sender thread (infra/background_sends.py), in the
+    caller's context: the task's message carries the request id of the request that sent
+    it (infra/observability)."""
+    context = contextvars.copy_context()
+    send_in_background(partial(context.run, _send_now, task_name, args, fallback, **options))
+
+
+def _send_now(task_name: str, args: tuple, fallback: str, **options) -> None:
+    """Send unless an outage paused sending; a failure starts the pause. ``fallback``
+    says in the log what catches the task instead."""
     if _outage.pausing():
         logger.warning("broker unreachable: %s%r not sent; %s", task_name, args, fallback)
         return
@@ -189,54 +178,7 @@ class _BrokerOutage:
 _outage = _BrokerOutage()
 
 
-class HeldBotTurn:
-    """The next turn of one bot seat, held back by ``bot_turn_played_here``: ``ply`` is the
-    ply a commit asked that bot to play at (None while nothing is held); ``taken`` the last
-    one the caller took to play itself."""
-
-    def __init__(self, match_id: int, seat: int) -> None:
-        self.match_id, self.seat = match_id, seat
-        self.ply: int | None = None
-        self.taken: int | None = None
-
-    def take(self) -> int:
-        """The held ply, for the caller to play itself: it is no longer sent."""
-        ply, self.ply = self.ply, None
-        if ply is None:
-            raise LookupError("no bot turn is held")
-        self.taken = ply
-        return ply
-
-
-@contextmanager
-def bot_turn_played_here(match_id: int, seat: int) -> Iterator[HeldBotTurn]:
-    """Within this block, a commit's enqueue of the bot at ``seat`` of ``match_id`` is held
-    instead of sent (its other sends go as usual): the worker playing that bot may play the
-    next move itself (``HeldBotTurn.take``), sparing the broker's round trip and a task's
-    overhead per move of a turn of several. A turn still held when the block ends,
-    however it ends, is sent then, so a turn never stalls on a task that stopped early.
-    A block ended by an exception with nothing held sends the turn it last took: that
-    move may not have landed, and the task's retry starts again from its first ply, which
-    it finds played (a turn that did land makes the sent task a no-op)."""
-    previous = getattr(_local, "bot_turn", None)
-    _local.bot_turn = held = HeldBotTurn(match_id, seat)
-    try:
-        yield held
-    except BaseException:
-        if held.ply is None:
-            held.ply = held.taken
-        raise
-    finally:
-        _local.bot_turn = previous
-        if held.ply is not None:
-            enqueue(BOT_TURN_TASK, match_id, seat, held.ply)
-
-
 def enqueue_bot_turn(match_id: int, seat: int, ply: int) -> None:
-    held = getattr(_local, "bot_turn", None)
-    if held is not None and (held.match_id, held.seat) == (match_id, seat):
-        held.ply = ply
-        return
     enqueue(BOT_TURN_TASK, match_id, seat, ply)
 
 

@@ -106,7 +106,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         """``may_have_members`` of each group, and a PUBLISH of ``payload`` on
         ``channel`` (infra/pubsub.py's, on the first host): one round trip per host asked,
         so one with a single host. A move's notifications go this way
-        (infra/channel_messages.py ``held``). Redis away: every group may have members
+        (infra/pubsub.py ``publish_with_groups``). Redis away: every group may have members
         (their sends go ahead and fail as they would have), the message is not published
         (the play hubs' resync check reads what it announced: games/play/hub.py), and
         Redis is not asked again for a second, so a move waits on it at most once."""

@@ -7,11 +7,9 @@ connection, every time). Failures are logged, never raised: a message is a notif
 and whoever receives it re-reads the database, which is the truth (while Redis is down
 every long-lived connection re-reads when it returns: infra/channel_layer.py).
 
-A move sends two or three messages after its commit: to its match's group, to the next
-player's feed, and the play hubs' PUBLISH (infra/pubsub.py). Asking Redis about each group
-and publishing one by one costs a round trip each, two of them waited for by the thread
-that made the move. Within ``held()`` the group sends are kept back instead, and the
-caller sends them with its PUBLISH in one round trip (``pubsub.publish_with_held``).
+A match's change sends its group messages with the play hubs' PUBLISH, in one round trip
+(infra/pubsub.py ``publish_with_groups``, which asks which groups have a member and then
+sends to those through ``send_to_groups``).
 """
 
 from __future__ import annotations
@@ -21,9 +19,6 @@ import concurrent.futures
 import logging
 import os
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from channels.layers import get_channel_layer
 
@@ -33,20 +28,11 @@ _loop_lock = threading.Lock()
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None
 
-#: the group sends kept back by ``held()`` in this context (None: sent at once)
-_held: ContextVar[list[tuple[str, dict]] | None] = ContextVar("held_group_sends",
-                                                               default=None)
-
 
 def send_to_group_soon(group: str, message: dict) -> concurrent.futures.Future | None:
     """Send ``message`` to channel-layer ``group`` from the background loop and return at
-    once: the future of the send (None without a channel layer, or when kept back by
-    ``held()``), which a caller may wait on, for a bounded time, when the order of
-    messages matters."""
-    held_sends = _held.get()
-    if held_sends is not None:
-        held_sends.append((group, message))
-        return None
+    once: the future of the send (None without a channel layer), which a caller may wait
+    on, for a bounded time, when the order of messages matters."""
     try:
         layer = get_channel_layer()
         if layer is None:
@@ -61,23 +47,11 @@ def send_to_group_soon(group: str, message: dict) -> concurrent.futures.Future |
         return None
 
 
-@contextmanager
-def held() -> Iterator[list[tuple[str, dict]]]:
-    """Within this block ``send_to_group_soon`` keeps its (group, message) pairs in the
-    list yielded instead of sending them. The caller must send them once the block is
-    done, with ``send_held`` or ``pubsub.publish_with_held``, whatever happens after."""
-    sends: list[tuple[str, dict]] = []
-    token = _held.set(sends)
-    try:
-        yield sends
-    finally:
-        _held.reset(token)
-
-
-def send_held(sends: list[tuple[str, dict]], have_members: list[bool] | None = None) -> None:
-    """Send the pairs kept back by ``held()``: to the groups ``have_members`` says may have
-    a member (the caller asked Redis for them all at once), or, without it, each asked
-    about on its own as ``send_to_group_soon`` does."""
+def send_to_groups(sends: list[tuple[str, dict]],
+                   have_members: list[bool] | None = None) -> None:
+    """Send each (group, message) of ``sends``: to the groups ``have_members`` says may
+    have a member (the caller asked Redis for them all at once), or, without it, each
+    asked about on its own as ``send_to_group_soon`` does."""
     if have_members is None:
         for group, message in sends:
             send_to_group_soon(group, message)

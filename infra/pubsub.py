@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+from functools import partial
 
 import orjson
 import redis.asyncio
@@ -19,7 +20,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from infra import wire
-from infra.channel_messages import run_soon, send_held
+from infra.background_sends import send_in_background
+from infra.channel_messages import run_soon, send_to_groups
 
 #: the channel on which revoked access is announced (accounts/revocation.py): every play
 #: hub listens, and ends the sockets of the user named
@@ -71,20 +73,24 @@ def publish_soon(channel: str, message: dict) -> concurrent.futures.Future | Non
     return run_soon(publish(channel, message), f"Pub/Sub channel {channel}")
 
 
-def publish_with_held(channel: str | None, message: dict | None,
-                      sends: list[tuple[str, dict]]) -> None:
-    """PUBLISH ``message`` on ``channel`` (None: nothing to publish) and send the group
-    messages kept back by ``channel_messages.held()``, from a thread: whether each group
-    has a member is asked in the same round trip as the PUBLISH (the channel layer's
-    ``members_and_publish``), and only those are sent to, from the background loop. With
-    another channel layer, each goes as it would on its own."""
+def publish_with_groups(channel: str, message: dict,
+                        groups: list[tuple[str, dict]]) -> None:
+    """PUBLISH ``message`` on ``channel`` and send each (group, message) of ``groups`` to
+    the channel layer, from this process's sender thread (infra/background_sends.py),
+    returning at once: whether each group has a member is asked in the same round trip as
+    the PUBLISH (the channel layer's ``members_and_publish``), and only those are sent to,
+    from the background loop. With another channel layer, each goes as it would on its
+    own."""
+    send_in_background(partial(_publish_with_groups_now, channel, message, groups))
+
+
+def _publish_with_groups_now(channel: str, message: dict,
+                             groups: list[tuple[str, dict]]) -> None:
     layer = get_channel_layer()
     combined = getattr(layer, "members_and_publish", None)
     if combined is None:
-        send_held(sends)
-        if channel is not None:
-            publish_soon(channel, message)
+        send_to_groups(groups)
+        publish_soon(channel, message)
         return
-    have_members = combined([group for group, _message in sends], channel,
-                            None if channel is None else encode(message))
-    send_held(sends, have_members)
+    have_members = combined([group for group, _message in groups], channel, encode(message))
+    send_to_groups(groups, have_members)

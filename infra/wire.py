@@ -1,7 +1,7 @@
 """JSON as the service sends it over its sockets and Pub/Sub: orjson, times in ISO 8601
 with "Z" for UTC (as REST writes them), keys that are not strings (a seat number) as
 ``json.dumps`` writes them, and lazy translations as their text. One encoder, so a frame
-built in one process (a move's pushes, games/matches/pushes.py) reads exactly as one
+built in one process (a change's frames, games/live/frames.py) reads exactly as one
 built in another (the play socket's frames, games/play/protocol.py), and one way to write
 a server frame (``frame``) for both."""
 

@@ -1,10 +1,10 @@
 """Writing feed events: the only writer of ``FeedEvent``.
 
-Callers are services that already hold their transaction (the match services, the lobby,
-quick match): the events are inserted in it, so an event exists exactly when the change it
-announces committed, and the live push (a channel-layer message naming only the user and
-the event id) is sent after the commit. Announcing the same fact twice is a no-op (the
-(user, dedupe_key) constraint).
+Callers already hold their transaction: a match's change (``announce_change``, a receiver
+run in its writer's transaction: games.matches.changes), the lobby, quick match. The events
+are inserted in it, so an event exists exactly when the change it announces committed,
+and the live push (a channel-layer message naming only the user) is sent after the commit.
+Announcing the same fact twice is a no-op (the (user, dedupe_key) constraint).
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from games.clocks.seat_players import players_by_seat
+from games.clocks.selectors import clocks_of, incident_rows
 from games.feed.models import FeedEvent
+from games.matches.changes import ChangeKind, MatchChanged
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus
 from games.matches.writes import WriteBatch
 from infra.channel_messages import send_to_group_soon
@@ -38,10 +40,13 @@ def feed_group_name(user_id: int) -> str:
 
 
 def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str,
-            batch: WriteBatch | None = None) -> None:
+            batch: WriteBatch | None = None,
+            pushes: list[tuple[str, dict]] | None = None) -> None:
     """Store ``kind`` with ``payload`` for each of ``user_ids`` (once per dedupe_key) and
     push it to their live streams after the commit. With ``batch`` the rows join the
-    caller's other writes in one statement (the move service: games.matches.writes)."""
+    caller's other writes in one statement (the move service: games.matches.writes); with
+    ``pushes`` the live pushes are added there for the caller to send after its commit
+    (a match's change sends them with its own: games.matches.changes)."""
     rows = [FeedEvent(user_id=user_id, kind=kind, payload=payload, dedupe_key=dedupe_key)
             for user_id in dict.fromkeys(user_ids)]
     if not rows:
@@ -50,12 +55,15 @@ def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str,
         FeedEvent.objects.bulk_create(rows, ignore_conflicts=True)
     else:
         batch.insert_ignoring_conflicts(rows)
-    users = [row.user_id for row in rows]
+    messages = [(feed_group_name(row.user_id), {"type": FEED_EVENT_TYPE, "user_id": row.user_id})
+                for row in rows]
+    if pushes is not None:
+        pushes.extend(messages)
+        return
 
     def push() -> None:
-        for user_id in users:
-            send_to_group_soon(feed_group_name(user_id), {"type": FEED_EVENT_TYPE,
-                                                          "user_id": user_id})
+        for group, message in messages:
+            send_to_group_soon(group, message)
 
     transaction.on_commit(push, robust=True)
 
@@ -65,21 +73,24 @@ def _people(match: Match, seats) -> list[int]:
     bot finished for them (games.clocks.seat_players: a timeout, a resignation, an admin's
     hand-over)."""
     if match.status in ENDED_STATUSES:
-        from games.clocks.selectors import incident_rows  # as clocks_of below
-
         return list(players_by_seat(seats, incident_rows(match)).values())
     return [seat.user_id for seat in seats if seat.user_id is not None]
 
 
-def announce_match(match: Match, state, seats, to_act: list[int],
-                   batch: WriteBatch | None = None) -> None:
-    """After a change of ``match`` (the match services' follow-up): "your turn" to each
-    person now owing a decision (with the ply and, on a clock, the deadline), and "match
-    finished" to every person once it ended (finished or aborted). ``batch``: as for
-    ``publish``."""
-    if match.status == MatchStatus.ACTIVE and state is not None:
-        from games.clocks.selectors import clocks_of  # the clocks read the match only
-
+def announce_change(event: MatchChanged) -> None:
+    """A receiver of every change of a match, inside its transaction (connected in
+    games/apps.py): "match started" to the people at the table when it was dealt, "your
+    turn" to each person now owing a decision (with the ply and, on a clock, the
+    deadline), and "match finished" to every person once it ended (finished or aborted).
+    The rows join the writer's batch when it has one; the live pushes go out with the
+    match's own messages (``event.group_messages``)."""
+    match, seats, pushes = event.match, event.seats, event.group_messages
+    if event.kind == ChangeKind.STARTED:
+        publish(_people(match, seats), MATCH_STARTED,
+                {"match_id": match.pk, "game": match.game, "players": match.players},
+                f"started:{match.pk}", pushes=pushes)
+    if match.status == MatchStatus.ACTIVE and event.state is not None:
+        to_act = event.to_act
         clocks = {row["seat"]: row for row in clocks_of(match)} if to_act else {}
         for seat in seats:
             if seat.user_id is None or seat.position not in to_act:
@@ -89,17 +100,11 @@ def announce_match(match: Match, state, seats, to_act: list[int],
                 "match_id": match.pk, "game": match.game, "ply": match.ply,
                 "seat": seat.position,
                 "deadline": deadline.isoformat() if deadline is not None else None,
-            }, f"turn:{match.pk}:{match.ply}:{seat.position}", batch)
+            }, f"turn:{match.pk}:{match.ply}:{seat.position}", event.batch, pushes)
     elif match.status in ENDED_STATUSES:
         publish(_people(match, seats), MATCH_FINISHED, {
             "match_id": match.pk, "game": match.game, "status": match.status,
-        }, f"ended:{match.pk}", batch)
-
-
-def announce_started(match: Match, seats) -> None:
-    publish(_people(match, seats), MATCH_STARTED,
-            {"match_id": match.pk, "game": match.game, "players": match.players},
-            f"started:{match.pk}")
+        }, f"ended:{match.pk}", event.batch, pushes)
 
 
 def announce_invitation(invitation) -> None:

@@ -1,4 +1,4 @@
-"""``matchUpdates``: turning the channel-layer messages of games.matches.notifications into
+"""``matchUpdates``: turning the announcements of games/live/fanout.py into
 per-subscriber pushes.
 
 A notification says only "match N changed (ply, status)": it carries nothing hidden. Each
@@ -25,7 +25,7 @@ from games.graphql.play_types import LoggedMove, result_or_none
 from games.graphql.types import MatchUpdate, Seat
 from games.matches import errors, parsing, selectors
 from games.matches.models import ENDED_STATUSES, MatchStatus
-from games.matches.notifications import MATCH_UPDATE_TYPE, match_group_name
+from games.live.channels import MATCH_UPDATE_TYPE, match_group_name
 from infra.api_errors import ApiError
 from infra.observability import metrics
 

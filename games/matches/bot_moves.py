@@ -1,13 +1,14 @@
 """A bot seat's turn, as the worker plays it (games.matches.tasks.play_bot_turn): read the
-match, let the bot think from its seat's view, submit the move through the move service,
-and hand the play sockets that follow the match each seat's push ready-made.
+match, let the bot think from its seat's view, and submit the move through the move
+service, whose change goes out to the readers like any other (games/live/).
 
 A turn of several moves (Han's placements, a Hansa action after another) is played in the
-same task while it stays quick (``_may_play_on``): the commit's enqueue of the bot's next
-move is held back (``dispatch.bot_turn_played_here``) and the task plays that move itself,
-from the state it has just written, instead of a new task reading it again after a trip
-through the broker. Every move is still its own transaction, checked under the match's
-lock, and pushed on its own. A turn the task does not finish is enqueued as before.
+same task while it stays quick (``_may_play_on``): the task tells the move service that it
+plays on (``submit_move(bot_plays_on=True)``), so the commit sends no task for this seat's
+next decision, and the task plays it itself, from the state it has just written, instead of
+a new task reading it again after a trip through the broker. Every move is still its own
+transaction, checked under the match's lock, and pushed on its own. A turn the task does
+not finish, however it stops, is enqueued as before.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 from django.conf import settings
 
 from games import dispatch
-from games.matches import errors, play_announcements, pushes
+from games.matches import errors
 from games.matches.bot_randomness import bot_key
 from games.matches.bot_turns import think_bot_move
 from games.matches.models import MatchStatus
@@ -46,18 +47,32 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
     state = engine.from_json(match.state)
     started = time.monotonic()
     moved = False
-    with dispatch.bot_turn_played_here(match.pk, seat) as next_turn:
+    #: the ply at which this seat owes its next decision, when no task was sent for it
+    owed: int | None = None
+    try:
         while True:
             submitted = _play_one_move(match, engine, state, seat)
+            owed = None  # it returned: nothing of that move is left to send
             if submitted is None:
                 return moved
             moved = True
-            if next_turn.ply != submitted.match.ply or \
-                    not _may_play_on(submitted.match, seat, started):
-                return True  # a turn still held is enqueued as the block ends
-            next_turn.take()
+            owed = _owed_next(submitted.match, seat)
+            if owed is None or not _may_play_on(submitted.match, seat, started):
+                return True  # the owed turn is enqueued below
             match = submitted.match
             state = engine.from_json(_as_read_back(match.state))
+    finally:
+        # a turn left unplayed (the task stops, or its next move failed and may not have
+        # landed: the retry finds the ply played and does nothing) goes to the broker
+        if owed is not None:
+            dispatch.enqueue_bot_turn(match.pk, seat, owed)
+
+
+def _owed_next(match, seat: int) -> int | None:
+    """The ply at which ``seat`` owes a decision after the move just made, if it does."""
+    if match.status == MatchStatus.ACTIVE and seat in match.to_act:
+        return match.ply
+    return None
 
 
 def _as_read_back(value: Any) -> Any:
@@ -86,8 +101,9 @@ def _may_play_on(match, seat: int, started: float) -> bool:
 
 
 def _play_one_move(match, engine, state, seat: int):
-    """The bot's move at the match's ply, submitted and pushed; None if the seat is no
-    bot's, owes no decision or was beaten to it."""
+    """The bot's move at the match's ply, submitted (no task is sent for this seat's next
+    decision: the caller plays on or enqueues it); None if the seat is no bot's, owes no
+    decision or was beaten to it."""
     ply = match.ply
     if match.status != MatchStatus.ACTIVE:
         return None
@@ -109,16 +125,9 @@ def _play_one_move(match, engine, state, seat: int):
         match_key=bot_key(match.seed),
         ply=ply,
     )
-    # Followed over a play socket: this worker builds each seat's push once, instead of
-    # every web process with followers reading the match after an announcement by ply.
-    followed = play_announcements.followed_by_play_sockets(match.pk)
     try:
-        with play_announcements.published_by_caller(match.pk, followed=followed) as published:
-            submitted = submit_move(match_id=match.pk, move=move, bot_seat=seat,
-                                    expected_ply=ply)
-            if followed:
-                published.message = pushes.move_pushes(submitted.match, submitted.state,
-                                                        submitted.move)
+        submitted = submit_move(match_id=match.pk, move=move, bot_seat=seat,
+                                expected_ply=ply, bot_plays_on=True)
     except (errors.StalePly, errors.NotYourTurn, errors.MatchNotActive, errors.NotSeated):
         return None  # someone else moved first: this task is stale
     return submitted

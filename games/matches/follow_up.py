@@ -1,56 +1,62 @@
-"""What every write to a match schedules after its commit: the bot turns now due, the
-scoring of a game that is over, the players' feeds and the live notification.
+"""What every write to a match does after its commit, said once: ``schedule_follow_up``
+records the change (``games.matches.changes.MatchChanged``) and, on commit, sends the
+tasks the match now waits on (bot turns, the scoring of a game that is over).
 
-Shared by the move service (games/matches/services.py), the match services of this package and
-the clocks' services, so that a match changed by any of them wakes the same workers and
-subscribers (DESIGN.md, "Writing a move", step 5)."""
+Shared by the move service (games/matches/services.py), the match services of this package,
+scoring and the clocks' services, so that a match changed by any of them wakes the same
+workers and readers (docs/architecture.md "Writing a move"). What the readers are sent is
+games/live/'s business, a receiver of the change connected at start-up (games/apps.py).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
-from games.feed import services as feed
-from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Seat
-from games.matches.notifications import publish_match_update_soon
+from games.matches.changes import ChangeKind, MatchChanged, record_change
+from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Seat
 from games.matches.writes import WriteBatch
+from infra.observability import request_id
 from rules import get_engine
 from rules.engine import Engine
 
 
 def schedule_follow_up(
     match: Match, state: Any | None, seats: list[Seat] | None = None,
-    batch: WriteBatch | None = None,
-) -> None:
-    """After commit: bot turns for bot seats now to act, scoring if the game is over, and
-    the live notification. Reads only what is known now, inside the transaction
-    (``seats``: the match's seats if the caller has them already; ``batch``: the
-    caller's writes, which the feed events join)."""
-    match_id, ply, status = match.pk, match.ply, match.status
-    bot_turns: list[int] = []
-    to_act: set[int] = set()
-    if status == MatchStatus.ACTIVE and state is not None:
-        to_act = set(get_engine(match.game).to_act(state))
-        if seats is None:
-            seats = list(match.seats.all())
-        bot_turns = sorted(
-            seat.position for seat in seats if seat.bot_kind and seat.position in to_act
-        )
-    if status == MatchStatus.ACTIVE or status in ENDED_STATUSES:
-        # the players' feeds: "your turn", "match finished" (stored now, pushed on commit)
-        feed.announce_match(match, state, seats if seats is not None else
-                            list(match.seats.all()), sorted(to_act), batch)
+    batch: WriteBatch | None = None, *, kind: ChangeKind | None = None,
+    move: Move | None = None, bot_plays_on: int | None = None,
+) -> MatchChanged:
+    """Record the change of ``match`` (inside its transaction, with what is known now) and,
+    after the commit, tell its receivers and send its tasks. ``seats``: the match's seats
+    if the caller has them already; ``batch``: the caller's writes, which the feed events
+    join; ``kind``: what changed (a move when ``move`` is given, else the match's status
+    says); ``bot_plays_on``: a bot seat whose next turn the caller plays itself (no task is
+    sent for it: games/matches/bot_moves.py)."""
+    to_act: list[int] = []
+    if match.status == MatchStatus.ACTIVE and state is not None:
+        to_act = sorted(get_engine(match.game).to_act(state))
+    if seats is None:  # read only when someone needs them: the feed, the bots' tasks
+        needed = match.status == MatchStatus.ACTIVE or match.status in ENDED_STATUSES
+        seats = list(match.seats.all()) if needed else []
+    event = MatchChanged(
+        kind=kind or (ChangeKind.MOVE if move is not None else ChangeKind.STATUS),
+        match_id=match.pk, ply=match.ply, status=match.status, to_act=to_act,
+        request_id=request_id.current(), match=match, state=state, move=move,
+        bot_plays_on=bot_plays_on, seats=seats, batch=batch)
+    record_change(event)
+    return event
 
-    def follow_up() -> None:
-        publish_match_update_soon(match_id, ply, status)
-        for position in bot_turns:
-            enqueue_bot_turn(match_id, position, ply)
-        if status == MatchStatus.SCORING:
-            enqueue_scoring(match_id)
 
-    transaction.on_commit(follow_up, robust=True)
+def send_tasks(event: MatchChanged) -> None:
+    """After the commit: a task for each bot seat now owing a decision (but the one whose
+    caller plays on), and the scoring of a game that is over. Connected as an after-commit
+    receiver of every change (games/apps.py), after what goes out to readers."""
+    bots = {seat.position for seat in event.seats if seat.bot_kind}
+    for position in event.to_act:
+        if position in bots and position != event.bot_plays_on:
+            enqueue_bot_turn(event.match_id, position, event.ply)
+    if event.status == MatchStatus.SCORING:
+        enqueue_scoring(event.match_id)
 
 
 def touch(match: Match) -> None:

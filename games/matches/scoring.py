@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.clocks.outcome import final_result
 from games.clocks.selectors import incident_rows
 from games.dispatch import RATED_ANALYSIS_TASK, enqueue
+from games.matches.changes import ChangeKind
 from games.matches.follow_up import schedule_follow_up
 from games.matches.guards import lock_match_to_play
 from games.matches.models import Match, MatchStatus, Result
@@ -38,7 +39,7 @@ def score_match(*, match_id: Any, rescore: bool = False) -> bool:
 def scored_match(*, match_id: Any, rescore: bool = False) -> tuple[Match, Any] | None:
     """``score_match``, returning the finished match (its seats, their users and its
     incidents loaded) and its engine state when it wrote results, else None: what the
-    finished match's pushes are built from (games/matches/finishing.py)."""
+    finished match's frames are built from (games/live/frames.py)."""
     # the seats, their users and the incidents with the lock (two statements, one round
     # trip): the result, the ratings and the feed read them from the match's cache
     match = lock_match_to_play(match_id)
@@ -77,7 +78,7 @@ def scored_match(*, match_id: Any, rescore: bool = False) -> tuple[Match, Any] |
     rated = rate_match(match, {row.seat: row.rank for row in results})
     if rated and settings.ANALYSE_RATED_MATCHES:  # docs/analysis.md
         transaction.on_commit(lambda: enqueue(RATED_ANALYSIS_TASK, match.pk), robust=True)
-    schedule_follow_up(match, None, list(match.seats.all()))
+    schedule_follow_up(match, state, list(match.seats.all()), kind=ChangeKind.STATUS)
     return match, state
 
 

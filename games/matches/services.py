@@ -2,7 +2,7 @@
 (the only way a move enters the log, whoever sends it: REST, GraphQL, a bot task, admin)
 and a match's life around it (creating, taking and leaving seats, starting, aborting).
 
-Each follows DESIGN.md "Writing a move": check and lock first (``games.matches.guards``),
+Each follows docs/architecture.md "Writing a move": check and lock first (``games.matches.guards``),
 then apply and write, then schedule the follow-up (bot turns, scoring, feeds, live update)
 with ``transaction.on_commit`` so nothing is announced that did not land. Results are
 written by ``games.matches.scoring``, seat hand-overs to bots by ``games.clocks.services``,
@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 
 from games.clocks import presets as clock_presets
 from games.clocks.running import CLOCK_FIELDS, sync_clocks
-from games.feed import services as feed
 from games.matches import errors
+from games.matches.changes import ChangeKind
 from games.matches.follow_up import schedule_follow_up, to_act_now, touch
 from games.matches.guards import (
     check_bot_kind,
@@ -62,8 +62,7 @@ def _deal(match: Match, seats: list[Seat]) -> Any:
 
 
 def _announce_start(match: Match, state: Any, seats: list[Seat]) -> None:
-    feed.announce_started(match, seats)
-    schedule_follow_up(match, state, seats)
+    schedule_follow_up(match, state, seats, kind=ChangeKind.STARTED)
 
 
 def _start_locked(match: Match, seats: list[Seat] | None = None) -> Match:
@@ -199,7 +198,7 @@ def join_match(*, user, match_id: Any, position: int | None = None) -> Seat:
         _start_locked(match, sorted([*seats, seat], key=lambda held: held.position))
     if match.status == MatchStatus.OPEN:
         touch(match)
-        schedule_follow_up(match, None)
+        schedule_follow_up(match, None, kind=ChangeKind.SEATS)
     return seat
 
 
@@ -215,7 +214,7 @@ def leave_match(*, user, match_id: Any) -> None:
     if not deleted:
         raise errors.NotSeated()
     touch(match)
-    schedule_follow_up(match, None)
+    schedule_follow_up(match, None, kind=ChangeKind.SEATS)
 
 
 # -- status -----------------------------------------------------------------------------------
@@ -288,11 +287,15 @@ def submit_move(
     user=None,
     bot_seat: int | None = None,
     expected_ply: int | None = None,
+    bot_plays_on: bool = False,
 ) -> SubmittedMove:
     """Append ``move`` to the match's log, for ``user``'s seat or for bot seat ``bot_seat``
-    (exactly one of the two), following DESIGN.md "Writing a move": lock, check the seat
+    (exactly one of the two), following docs/architecture.md "Writing a move": lock, check the seat
     owes a decision and ``expected_ply`` (if given) is the current ply, apply through the
-    engine, append, and on commit enqueue bot turns / scoring and publish the update.
+    engine, append, and record the change (games.matches.follow_up): on commit the readers
+    are sent what they may see and the bot turns or the scoring are enqueued.
+    ``bot_plays_on``: the bot task at ``bot_seat`` plays that seat's next decision itself
+    if it owes one (games/matches/bot_moves.py), so no task is sent for it.
 
     Raises MalformedMove, InvalidPly, MatchNotFound, MatchNotActive, NotSeated, StalePly,
     NotYourTurn, IllegalMoveError (the engine's own code and message)."""
@@ -361,6 +364,7 @@ def submit_move(
         sync_clocks(match, new_state, seats, mover=position)
         batch.update(match, ["ply", "state", "status", "to_act", "updated_at",
                              *CLOCK_FIELDS])
-        schedule_follow_up(match, new_state, seats, batch)
+        schedule_follow_up(match, new_state, seats, batch, move=logged,
+                           bot_plays_on=bot_seat if bot_plays_on else None)
         batch.execute()
     return SubmittedMove(match=match, move=logged, events=events, state=new_state)

@@ -15,7 +15,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
-from games.matches import bot_moves, finishing, recovery
+from games.matches import bot_moves, recovery, scoring
 from games.task_options import RETRY_OPTIONS, TRANSIENT_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -41,9 +41,9 @@ def play_bot_turn(match_id: int, seat: int, ply: int) -> bool:
 
 @shared_task(name="games.tasks.score_match", **RETRY_OPTIONS)
 def score_match(match_id: int) -> bool:
-    """Write the results of a match whose game is over (a no-op once finished), and push
-    its end to the play sockets that follow it."""
-    return finishing.score_and_push(match_id=match_id)
+    """Write the results of a match whose game is over (a no-op once finished); its end
+    goes out to the readers as every change does (games/live/)."""
+    return scoring.score_match(match_id=match_id)
 
 
 @shared_task(name="games.tasks.sweep_stalled_matches", **RETRY_OPTIONS)

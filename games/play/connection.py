@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from games.feed.selectors import resume_point
 from games.feed.stream import follow as follow_feed
 from games.graphql.auth import InvalidToken
-from games.matches import pushes
+from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
 from games.play.hub import Follow, hub
@@ -138,7 +138,7 @@ class PlayConnection(SocketSending):
         if follow is None:
             return
         follow.ply, follow.status, follow.seat = body["ply"], body["status"], body["seat"]
-        caused = pushes.caused_by(cause) if op == "update" else {}
+        caused = frames.caused_by(cause) if op == "update" else {}
         self.push(match_id, frame(op, **body, **caused))
 
     # -- hello ------------------------------------------------------------------------------
@@ -310,13 +310,10 @@ class PlayConnection(SocketSending):
         self._signed_in(request)
         match_id = parse_match_id(request.fields["match"])
         expected = optional_number(request, "expected_ply")
-        the_hub = hub()
         with self.answering_move(match_id):
             try:
-                pushed = await the_hub.run_handing_over(operations.play_move, self.user,
-                                                        self.ident, match_id,
-                                                        request.fields["move"], expected,
-                                                        the_hub.origin)
+                ply = await hub().run(operations.play_move, self.user, self.ident, match_id,
+                                      request.fields["move"], expected)
             except ApiError as exc:
                 self.enqueue(frame("refused", request.ref, match=str(match_id),
                                    status=exc.status_code,
@@ -324,10 +321,11 @@ class PlayConnection(SocketSending):
                                           "details": exc.details or {}}))
                 metrics.play_move_answered(time.perf_counter() - started, acknowledged=False)
                 return
-            self.enqueue(frame("ack", request.ref, match=str(match_id), ply=pushed["ply"]))
+            # this process's followers had their frames handed over by the commit
+            # (games/live/fanout.py): the mover's own wait behind this ack
+            self.enqueue(frame("ack", request.ref, match=str(match_id), ply=ply))
             # the server's share of a move's round trip (docs/operations.md "Metrics")
             metrics.play_move_answered(time.perf_counter() - started, acknowledged=True)
-        the_hub.deliver(pushed)  # this process's followers (the others': published already)
 
 
 async def play_application(scope, receive, send) -> None:

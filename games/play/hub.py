@@ -1,24 +1,27 @@
 """One web process's play sockets: who follows which match, and bringing them up to date.
+A transport: what a reader is sent is built by games/live/, which also registers this hub
+as the process's own (``games.live.followers.register_local_hub``), so a change committed
+here reaches its sockets at once.
 
 A process holds one Redis Pub/Sub connection (infra/pubsub_subscriber.py: each message
 handled as it is read), subscribed to the channel of each match at least one of its
-sockets follows (games.matches.play_announcements). Two kinds of message arrive there:
+sockets follows (games.live.channels). Two kinds of message arrive there
+(games/live/fanout.py):
 
-- a move made over a play socket, a bot's move, or the scoring that ends a match
-  (games/matches/finishing.py), comes with its pushes ready-made, one frame per seat and
-  one for spectators, already encoded (``PLAY_PUSHES_TYPE``: games.matches.pushes
-  ``move_pushes`` and ``status_pushes``; sent by the process where the move was made,
-  which also hands them to its own sockets at once, or by the worker that played the bot
-  or scored the match): a follower is sent the text of its seat as it came, and no
-  process reads the match again;
-- any other change (a REST move, a join, a timeout) is announced by match,
-  ply and status only (games.matches.notifications), and the process brings its followers
-  up to date with one read of the match whatever their number (``pushes.load_since``).
+- a change with its frames ready-made, one per seat and one for spectators, already
+  encoded, and who held which seat then (``PLAY_PUSHES_TYPE``): a follower is sent the text
+  of the seat its user held, and no process reads the match again;
+- any other change (one nobody followed when it was made, a join, a hand-over, a
+  timeout) is announced by match, ply and status only, and the process brings its
+  followers up to date with one read of the match whatever their number
+  (``frames.load_since``), each as who they are now.
 
-Each follower is brought up to date from the ply it was last sent (``Follow.ply``): every
-``update`` carries exactly the moves since the previous one, in order, and a follower that
-finds a gap is read up to date instead. A lost message (Redis away, a process killed
-between its commit and its push) is caught by a check of the followed matches' plies every
+A follower's seat is never taken from memory: each frame is picked by the seat its user
+held at the change, and a read is made as the user. Each follower is brought up to date
+from the ply it was last sent (``Follow.ply``): every ``update`` carries exactly the moves
+since the previous one, in order, and a follower that finds a gap is read up to date
+instead. A lost message (Redis away, a process killed between its commit and its push) is
+caught by a check of the followed matches' plies, statuses and seat holders every
 PLAY_RESYNC_SECONDS.
 
 Database work runs in a small pool of threads of this process (``run``,
@@ -36,9 +39,9 @@ from typing import Any
 from django.conf import settings
 
 from accounts.revocation import ACCESS_REVOKED_TYPE
-from games.matches import play_announcements as announcements
-from games.matches.play_announcements import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
-from games.matches.pushes import seat_key
+from games.live.channels import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE, play_channel
+from games.live.followers import register_local_hub
+from games.live.frames import seat_key
 from games.play import operations
 from games.play.threads import PlayThreads
 from infra import pubsub
@@ -55,9 +58,16 @@ RECONNECT_SECONDS, RECONNECT_MAX_SECONDS = 0.5, 10.0
 Socket = Any
 
 
+def seat_held(holders: dict, user) -> int | None:
+    """The seat ``user`` held at a change (``holders``: games.live.frames.holders);
+    None: a spectator (anonymous, or holding none)."""
+    return holders.get(str(user.pk)) if user.is_authenticated else None
+
+
 @dataclass
 class Follow:
-    """One socket following one match: the ply, status and seat it was last sent."""
+    """One socket following one match: the ply, status and seat it was last sent (the
+    seat so a change of hands is noticed, never to choose what it is sent)."""
 
     ply: int
     status: str
@@ -82,9 +92,10 @@ class _MatchFollowers:
 
 class Hub:
     def __init__(self) -> None:
-        threads = PlayThreads()
         #: database work off the event loop (games/play/threads.py)
-        self.run, self.run_handing_over = threads.run, threads.run_handing_over
+        self.run = PlayThreads().run
+        #: the loop serving the sockets: set by the first follow (``deliver_threadsafe``)
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._matches: dict[int, _MatchFollowers] = {}
         #: subscribed to the followed matches' channels while it lives
         self._pubsub: Subscriber | None = None
@@ -105,6 +116,7 @@ class Hub:
     async def follow(self, socket: Socket, match_id: int) -> None:
         """Let ``socket`` hear of ``match_id`` (its ``Follow`` is set by the caller once
         it has read the match: a change in between is announced, never lost)."""
+        self._loop = asyncio.get_running_loop()
         self._keep_running("resync", self._resync)
         followers = self._matches.get(match_id)
         if followers is None:
@@ -135,7 +147,7 @@ class Hub:
             self._pubsub = await Subscriber.open(
                 pubsub.redis_url(),
                 [pubsub.ACCESS_REVOKED_CHANNEL,
-                 *(announcements.play_channel(match_id) for match_id in self._matches)],
+                 *(play_channel(match_id) for match_id in self._matches)],
                 self._heard)
         for match_id in list(self._matches):
             self.refresh_soon(match_id)
@@ -150,7 +162,7 @@ class Hub:
                 # it: subscribed below too (again, at worst: Redis takes that as a no-op)
                 await self._open_pubsub()
             subscriber = self._pubsub
-            await getattr(subscriber, action)(announcements.play_channel(match_id))
+            await getattr(subscriber, action)(play_channel(match_id))
         except Exception:  # noqa: BLE001 - the listener subscribes again on reconnect
             logger.warning("play hub could not %s match %s", action, match_id, exc_info=True)
             self._drop_pubsub(subscriber)
@@ -166,30 +178,39 @@ class Hub:
         followers = self._matches.get(match_id)
         return list(followers.sockets) if followers is not None else []
 
-    # -- a move's ready-made pushes ---------------------------------------------------------
+    # -- a change's ready-made frames -----------------------------------------------------
+    def follows(self, match_id: int) -> bool:
+        """Whether a socket here follows ``match_id`` (asked from any thread)."""
+        return match_id in self._matches
+
+    def deliver_threadsafe(self, message: dict) -> None:
+        """``deliver`` on the hub's loop, from the thread that committed the change."""
+        self._loop.call_soon_threadsafe(self.deliver, message)
+
     def deliver(self, message: dict) -> None:
-        """Send each follower of the match the frame of its seat from a move's pushes
-        (``pushes.move_pushes``: encoded once where the move was made), if it was last
-        sent the ply the move was made at; one that was not is read up to date instead.
-        A change without a move (``pushes.status_pushes``: the end) is sent to a follower
-        at its ply that was not sent its status yet."""
+        """Send each follower of the match the frame of the seat its user held at the
+        change (``message["holders"]``: games/live/frames.py ``change_frames``), if it was
+        last sent the ply the change was made at; one that was not is read up to date
+        instead. A change without a move (the end) is sent to a follower at its ply that
+        was not sent its status yet."""
         match_id, since = message["match_id"], message["since"]
         shown = (message["ply"], message["status"])
-        # a release before this one sent bodies, not frames (a rolling restart mixes them):
-        # its followers are read up to date instead, and the listener lives on
-        frames = message.get("frames")
-        if not isinstance(frames, dict):
-            frames = {}
+        # a release before this one sent bodies, or no holders (a rolling restart mixes
+        # them): its followers are read up to date instead, and the listener lives on
+        frames, holders = message.get("frames"), message.get("holders")
+        if not isinstance(frames, dict) or not isinstance(holders, dict):
+            frames, holders = {}, None
         behind = False
         for socket in self.followers_of(match_id):
             follow = socket.follows.get(match_id)
             if follow is None or follow.ply > since or (follow.ply, follow.status) == shown:
-                continue  # sent already (this process made the change) or further on
-            text = frames.get(seat_key(follow.seat))
+                continue  # sent already (read meanwhile) or further on
+            seat = None if holders is None else seat_held(holders, socket.user)
+            text = frames.get(seat_key(seat))
             if follow.ply < since or not isinstance(text, str):
                 behind = True
                 continue
-            follow.ply, follow.status = message["ply"], message["status"]
+            follow.ply, follow.status, follow.seat = message["ply"], message["status"], seat
             socket.push(match_id, text)
         if behind:
             self.refresh_soon(match_id, message["ply"],
@@ -256,24 +277,30 @@ class Hub:
             self.refresh_soon(match_id, ply, request_id.sane(message.get("request_id")))
 
     async def _resync(self) -> None:
-        """The safety net under the messages: every PLAY_RESYNC_SECONDS, one query for
-        the ply and status of every followed match; followers that are behind are read up
-        to date."""
+        """The safety net under the messages: every PLAY_RESYNC_SECONDS, one read of the
+        ply, status and seat holders of every followed match; followers that are behind,
+        or were last sent another seat than their user holds now, are read up to date."""
         while True:
             await asyncio.sleep(settings.PLAY_RESYNC_SECONDS)
             followed = list(self._matches)
             if not followed:
                 continue
             try:
-                now = await self.run(operations.plies_and_statuses, followed)
+                now = await self.run(operations.plies_statuses_and_holders, followed)
             except Exception:  # noqa: BLE001 - the database is away: next time
                 logger.warning("play hub could not check its matches", exc_info=True)
                 continue
-            for match_id, (ply, status) in now.items():
-                if any((socket.follows[match_id].ply, socket.follows[match_id].status)
-                       != (ply, status) for socket in self.followers_of(match_id)
-                       if match_id in socket.follows):
-                    self.refresh_soon(match_id)
+            for match_id in self.out_of_step(now):
+                self.refresh_soon(match_id)
+
+    def out_of_step(self, now: dict[int, tuple[int, str, dict]]) -> list[int]:
+        """The matches (``now``: each one's ply, status and seat holders, as the database
+        has them) with a follower last sent another ply, status or seat than that."""
+        return [match_id for match_id, (ply, status, holders) in now.items()
+                if any((follow.ply, follow.status, follow.seat)
+                       != (ply, status, seat_held(holders, socket.user))
+                       for socket in self.followers_of(match_id)
+                       if (follow := socket.follows.get(match_id)) is not None)]
 
     # -- bringing followers up to date from the database -----------------------------------
     def refresh_soon(self, match_id: int, ply: int | None = None,
@@ -349,8 +376,10 @@ _hub: Hub | None = None
 
 
 def hub() -> Hub:
-    """This process's hub, made on first use (inside the event loop that serves it)."""
+    """This process's hub, made on first use (inside the event loop that serves it), and
+    registered as the process's own with games/live/."""
     global _hub
     if _hub is None:
         _hub = Hub()
+        register_local_hub(_hub)
     return _hub

@@ -10,10 +10,10 @@ from typing import Any
 
 from rest_framework.authtoken.models import Token
 
-from games import dispatch
 from games.graphql.auth import user_for_token
-from games.matches import play_announcements, pushes, selectors, services
-from games.matches.models import Match
+from games.live import frames
+from games.matches import selectors, services
+from games.matches.models import Match, Seat
 from infra import throttles
 
 logger = logging.getLogger(__name__)
@@ -29,35 +29,24 @@ def authenticate(token: Any, ident: str):
 def subscription(match_id: int, since: int | None, user, ident: str) -> dict:
     throttles.check(throttles.read_scope(user), ident)
     match = selectors.get_match(match_id)
-    start = pushes.since_for(match, since)
+    start = frames.since_for(match, since)
     if start < match.ply:
-        match, state, moves = pushes.load_since(match_id, start)
+        match, state, moves = frames.load_since(match_id, start)
     else:
         state, moves = selectors.state_of(match), []
-    return pushes.match_body(match, state, moves, user, start)
+    return frames.match_body(match, state, moves, user, start)
 
 
-def play_move(hand_over, user, ident: str, match_id: int, move: Any, expected: int | None,
-              origin: str) -> None:
-    """Submit the move (committed before anything is handed over) and build its pushes,
-    one per seat and one for spectators (``pushes.move_pushes``), handed over to the
-    socket at once (games/play/threads.py ``run_handing_over``). Then the other web
-    processes get them, instead of an announcement that would make each of them read the
-    match: published here, marked with the calling hub's ``origin`` (its own listener
-    drops them), in one round trip with the move's group sends (the match's subscribers,
-    the next player's feed), which the commit kept back for it. The commit's tasks are
-    sent last (``dispatch.sends_after``)."""
+def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) -> int:
+    """Submit the move; returns the ply it brought the match to. Its change goes out as
+    every change does once it commits (games/live/fanout.py): this process's followers get
+    their frames at once (the mover's own held until its ack: games/play/sending.py), the
+    other processes over Pub/Sub, and the tasks it owes from the sender thread, so the
+    ack waits for neither Redis nor the broker."""
     throttles.check(throttles.MOVE, ident)
-    # The tasks the commit sends (a bot's turn, the scoring) go last, after the ack and
-    # the pushes: kombu's send costs as much CPU as building the pushes, and the bot's
-    # reply only waits for it by the publish's round trip.
-    with dispatch.sends_after(), \
-            play_announcements.published_by_caller(match_id) as published:
-        submitted = services.submit_move(match_id=match_id, move=move, user=user,
-                                         expected_ply=expected)
-        pushed = pushes.move_pushes(submitted.match, submitted.state, submitted.move)
-        hand_over(pushed)
-        published.message = {"origin": origin, **pushed}
+    submitted = services.submit_move(match_id=match_id, move=move, user=user,
+                                     expected_ply=expected)
+    return submitted.match.ply
 
 
 # -- what the hub reads for its followers (games/play/hub.py) --------------------------------
@@ -67,9 +56,16 @@ def access_now(tokens: set[str]) -> dict[str, str]:
                 .values_list("key", "user__password"))
 
 
-def plies_and_statuses(match_ids: list[int]) -> dict[int, tuple[int, str]]:
-    return {pk: (ply, status) for pk, ply, status in
-            Match.objects.filter(pk__in=match_ids).values_list("pk", "ply", "status")}
+def plies_statuses_and_holders(match_ids: list[int]) -> dict[int, tuple[int, str, dict]]:
+    """Each match's ply, status and who holds which seat (``frames.holders``'s shape), in
+    two statements whatever their number."""
+    now = {pk: (ply, status, {}) for pk, ply, status in
+           Match.objects.filter(pk__in=match_ids).values_list("pk", "ply", "status")}
+    for match_id, user_id, position in (Seat.objects.filter(match_id__in=now,
+                                                             user_id__isnull=False)
+                                        .values_list("match_id", "user_id", "position")):
+        now[match_id][2][str(user_id)] = position
+    return now
 
 
 def bodies_from_database(match_id: int, readers) -> dict:
@@ -77,7 +73,7 @@ def bodies_from_database(match_id: int, readers) -> dict:
     ply any of them was sent."""
     oldest = min(since for _socket, _user, since in readers)
     try:
-        match, state, moves = pushes.load_since(match_id, oldest)
+        match, state, moves = frames.load_since(match_id, oldest)
     except Exception:  # noqa: BLE001 - the match vanished (deleted by an admin)
         logger.info("match %s could not be read for its followers", match_id, exc_info=True)
         return {}
@@ -85,5 +81,5 @@ def bodies_from_database(match_id: int, readers) -> dict:
     for socket, user, since in readers:
         since = min(since, match.ply)
         shown = [move for move in moves if move.ply >= since]
-        bodies[socket] = pushes.match_body(match, state, shown, user, since)
+        bodies[socket] = frames.match_body(match, state, shown, user, since)
     return bodies

@@ -15,7 +15,7 @@ import orjson
 from django.utils.translation import gettext as _
 
 from infra.parsers import MAX_JSON_DEPTH, json_depth
-from infra.wire import frame  # the server's frames, one writer with games/matches/pushes.py
+from infra.wire import frame  # the server's frames, one writer with games/live/frames.py
 
 #: close codes (docs/play.md, "Close codes")
 CLOSE_NORMAL = 1000

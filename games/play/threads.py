@@ -38,23 +38,6 @@ class PlayThreads:
         """``function(*args)`` in one of the threads, in the caller's context."""
         return await self._submit(function, *args)
 
-    async def run_handing_over(self, function, *args) -> Any:
-        """Like ``run``, for a function that hands its result over before it is done:
-        ``function(hand_over, *args)`` calls ``hand_over(result)`` once and goes on with
-        what need not hold up its caller (a move's notifications, which cost a round trip
-        to Redis: games/play/operations.py ``play_move``). Returns the result as soon as
-        it is handed over. An exception raised before then is raised here; one raised
-        after is logged."""
-        loop = asyncio.get_running_loop()
-        handed: asyncio.Future = loop.create_future()
-
-        def hand_over(result) -> None:
-            loop.call_soon_threadsafe(_settle, handed, result)
-
-        job = self._submit(function, hand_over, *args)
-        job.add_done_callback(partial(_finished_after_hand_over, handed))
-        return await handed
-
 
 def _in_thread(language: str, function, *args):
     """Run ``function`` as a request would (module doc)."""
@@ -64,24 +47,3 @@ def _in_thread(language: str, function, *args):
             return function(*args)
     finally:
         close_old_connections()
-
-
-def _settle(handed: asyncio.Future, result) -> None:
-    if not handed.done():
-        handed.set_result(result)
-
-
-def _finished_after_hand_over(handed: asyncio.Future, job: asyncio.Future) -> None:
-    """``run_handing_over``'s job ended: a failure before its hand-over is the caller's;
-    one after is logged; a job that returned without handing over gives its return."""
-    failure = None if job.cancelled() else job.exception()
-    if handed.done():
-        if failure is not None:
-            logger.warning("play thread failed after handing its result over",
-                           exc_info=failure)
-    elif job.cancelled():
-        handed.cancel()
-    elif failure is not None:
-        handed.set_exception(failure)
-    else:
-        handed.set_result(job.result())

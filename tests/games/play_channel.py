@@ -1,5 +1,5 @@
 """Listening on a match's play channel as a web process's hub does (Redis Pub/Sub,
-games.matches.play_announcements): for the tests of what the worker announces there."""
+games.live.channels): for the tests of what the worker announces there."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 import orjson
 import redis
 
-from games.matches.play_announcements import play_channel
+from games.live.channels import play_channel
 from infra import pubsub
 
 

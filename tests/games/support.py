@@ -13,6 +13,7 @@ from config.celery import app as celery_app
 from games.matches import selectors, services
 from games.matches.models import Match, MatchStatus, Move, Seat
 from games.matches.replay import iter_replay
+from infra.background_sends import wait_until_sent
 from rules import get_engine
 
 API = "/api/v1"
@@ -38,7 +39,9 @@ def isolate_test_celery() -> None:
 
 
 def queued_tasks() -> list[tuple[str, list]]:
-    """(task name, args) of every message waiting in the test queues, oldest first."""
+    """(task name, args) of every message waiting in the test queues, oldest first, once
+    this process's sender thread has sent what it was handed (infra/background_sends.py)."""
+    assert wait_until_sent()
     found = []
     with celery_app.connection_for_write() as conn:
         client = conn.default_channel.client

@@ -17,6 +17,7 @@ from kombu.exceptions import OperationalError
 
 from config.celery import app as celery_app
 from games import dispatch
+from infra.background_sends import wait_until_sent
 
 
 class FakeBroker:
@@ -51,11 +52,13 @@ def broker(monkeypatch):
 def test_an_outage_costs_one_attempt_then_sends_are_skipped(broker, monkeypatch):
     monkeypatch.setattr(dispatch, "BROKER_PROBE_SECONDS", 60.0)
     dispatch.enqueue_bot_turn(1, 0, 5)  # fails: logged, never raised
+    assert wait_until_sent()
     assert broker.attempts == [dispatch.BOT_TURN_TASK]
     started = time.monotonic()
     for ply in range(6, 50):
         dispatch.enqueue_bot_turn(1, 0, ply)
         dispatch.enqueue_scoring(2)
+    assert wait_until_sent()
     assert time.monotonic() - started < 0.05
     assert broker.attempts == [dispatch.BOT_TURN_TASK], "each send tried the broker again"
 
@@ -63,6 +66,7 @@ def test_an_outage_costs_one_attempt_then_sends_are_skipped(broker, monkeypatch)
 def test_when_the_broker_is_back_the_process_asks_for_a_sweep_by_itself(broker, monkeypatch):
     monkeypatch.setattr(dispatch, "BROKER_PROBE_SECONDS", 0.05)
     dispatch.enqueue_bot_turn(1, 0, 5)
+    assert wait_until_sent()  # it failed: sending is paused
     broker.down = False
     # no other send is needed: the sweep goes out once the broker takes messages again
     assert broker.sweep_taken.wait(5), broker.attempts
@@ -71,4 +75,5 @@ def test_when_the_broker_is_back_the_process_asks_for_a_sweep_by_itself(broker, 
     while dispatch.sending_paused() and time.monotonic() < deadline:
         time.sleep(0.01)
     dispatch.enqueue_bot_turn(1, 0, 6)  # and sends go straight out again
+    assert wait_until_sent()
     assert broker.taken[-1] == (dispatch.BOT_TURN_TASK, (1, 0, 6), {})

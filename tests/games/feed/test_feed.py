@@ -78,7 +78,11 @@ def test_events_reach_exactly_the_users_they_concern(make_user):
     # announcing the same fact again stores nothing new
     count = FeedEvent.objects.count()
     from games.feed import services as feed
-    feed.announce_started(match, list(match.seats.all()))
+    from games.matches.changes import ChangeKind, MatchChanged
+
+    feed.announce_change(MatchChanged(
+        kind=ChangeKind.STARTED, match_id=match.pk, ply=match.ply, status=match.status,
+        to_act=[], request_id=None, match=match, seats=list(match.seats.all())))
     assert FeedEvent.objects.count() == count
 
 

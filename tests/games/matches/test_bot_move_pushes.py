@@ -1,5 +1,5 @@
 """A bot's move in a match some play socket follows reaches the hubs with each seat's push
-ready-made (games.matches.bot_moves, games.matches.pushes.move_pushes), so no web process
+ready-made (games.live.fanout, games.live.frames.change_frames), so no web process
 reads the match again; in a match nobody follows it is announced by ply, as before."""
 
 from __future__ import annotations
@@ -9,15 +9,12 @@ import time
 import orjson
 import pytest
 
+from games.live.channels import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
+from games.live.followers import followed_by_play_sockets
+from games.live.frames import SPECTATOR
 from games.matches import bot_moves
 from games.matches import services as match_services
 from games.matches.models import Move
-from games.matches.play_announcements import (
-    MATCH_UPDATE_TYPE,
-    PLAY_PUSHES_TYPE,
-    followed_by_play_sockets,
-)
-from games.matches.pushes import SPECTATOR
 from tests.games import play_channel
 from tests.games.support import assert_no_leak, known_card_ids, true_state
 
@@ -73,10 +70,10 @@ def test_a_followed_bots_move_comes_with_each_seats_push(make_user):
 
 def test_a_stale_answer_of_nobody_following_still_reaches_a_new_follower(make_user,
                                                                           monkeypatch):
-    """A worker trusts its answer for a while (play_announcements.FOLLOWED_ANSWER_SECONDS):
+    """A worker trusts its answer for a while (followers.FOLLOWED_ANSWER_SECONDS):
     a follower that arrives meanwhile is told of the bot's move by ply, as a REST move is
     announced, and once the answer expires it gets the pushes ready-made."""
-    from games.matches import play_announcements
+    from games.live import followers
 
     _ann, match = _hansa_against_a_bot(make_user)
     assert followed_by_play_sockets(match.pk) is False  # remembered
@@ -88,7 +85,7 @@ def test_a_stale_answer_of_nobody_following_still_reaches_a_new_follower(make_us
         kinds = [message["type"] for message in heard]
         assert kinds == [MATCH_UPDATE_TYPE], kinds
         # the answer expires: the worker asks again and hears of the follower
-        monkeypatch.setattr(play_announcements, "_answers", {})
+        monkeypatch.setattr(followers, "_answers", {})
         assert followed_by_play_sockets(match.pk) is True
     finally:
         channel.close()

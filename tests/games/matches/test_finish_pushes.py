@@ -1,6 +1,6 @@
 """The end of a match some play socket follows reaches the hubs with each seat's last push
-ready-made by the worker that scored it (games.matches.finishing, games.matches.pushes
-.status_pushes), so no web process reads the finished match; each frame is what a hub
+ready-made by the worker that scored it (games.matches.scoring's change, built by
+games.live.fanout), so no web process reads the finished match; each frame is what a hub
 reading the database would have sent that seat. A match nobody follows is announced by
 ply, as before, and a repeated scoring pushes nothing."""
 
@@ -12,15 +12,13 @@ import orjson
 import pytest
 
 from games.clocks import services as clock_services
-from games.matches import finishing, pushes
+from games.live import frames
+from games.live.channels import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE
+from games.live.followers import followed_by_play_sockets
+from games.live.frames import SPECTATOR
+from games.matches import scoring
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Result
-from games.matches.play_announcements import (
-    MATCH_UPDATE_TYPE,
-    PLAY_PUSHES_TYPE,
-    followed_by_play_sockets,
-)
-from games.matches.pushes import SPECTATOR
 from infra import wire
 from tests.games import play_channel
 
@@ -42,8 +40,8 @@ def _as_a_hub_reads_it(match_id: int, seat: int | None) -> dict:
     """The ``update`` a hub would build for ``seat`` from one read of the finished match
     (games/play/operations.py ``bodies_from_database``), as it goes over the wire."""
     finished = Match.objects.get(pk=match_id)
-    match, state, moves = pushes.load_since(match_id, finished.ply)
-    return orjson.loads(wire.frame("update", **pushes.seat_body(match, state, moves, seat,
+    match, state, moves = frames.load_since(match_id, finished.ply)
+    return orjson.loads(wire.frame("update", **frames.seat_body(match, state, moves, seat,
                                                                 finished.ply)))
 
 
@@ -53,10 +51,10 @@ def test_a_followed_matchs_end_comes_with_each_seats_push(make_user, game):
     client, channel = play_channel.listener(match.pk)
     try:
         assert followed_by_play_sockets(match.pk) is True
-        assert finishing.score_and_push(match_id=match.pk) is True
+        assert scoring.score_match(match_id=match.pk) is True
         messages = play_channel.messages(channel, time.monotonic() + 2)
         # a retried scoring task writes nothing and pushes nothing
-        assert finishing.score_and_push(match_id=match.pk) is False
+        assert scoring.score_match(match_id=match.pk) is False
         again = play_channel.messages(channel, time.monotonic() + 1)
     finally:
         channel.close()
@@ -85,7 +83,7 @@ def test_an_end_nobody_follows_is_announced_by_ply(make_user):
     assert followed_by_play_sockets(match.pk) is False  # the worker's remembered answer
     client, channel = play_channel.listener(match.pk)
     try:
-        assert finishing.score_and_push(match_id=match.pk) is True
+        assert scoring.score_match(match_id=match.pk) is True
         messages = play_channel.messages(channel, time.monotonic() + 2)
     finally:
         channel.close()

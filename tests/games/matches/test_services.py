@@ -1,19 +1,16 @@
-"""The match services: lobby, start, abort, seats handed to bots, scoring, the sweep, and
-notifications that never break a move."""
+"""The match services: lobby, start, abort, seats handed to bots, scoring and the sweep
+(what goes out after their commits: tests/games/live)."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 
 import pytest
-from django.test import override_settings
 
 from games.clocks import services as clock_services
 from games.matches import bot_moves, errors, follow_up, recovery, scoring, selectors
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Move, Result, Seat
-from games.matches.notifications import publish_match_update
 from tests.games.support import eager_celery
 
 pytestmark = pytest.mark.django_db
@@ -194,57 +191,6 @@ def test_the_sweep_re_enqueues_stalled_bot_turns_and_scoring(make_user):
         counts = recovery.resume_stalled_matches(idle_seconds=0)
     assert counts["bot_turns"] == 1
     assert Move.objects.filter(match=match, seat=1).count() == 1
-
-
-@override_settings(CHANNEL_LAYERS={"default": {
-    "BACKEND": "channels_redis.core.RedisChannelLayer",
-    "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
-}})
-def test_publishing_to_an_unreachable_channel_layer_is_logged_not_raised(caplog):
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    try:
-        assert publish_match_update(1, 3, "active") is False
-    finally:
-        channel_layers.backends.clear()
-    assert "could not publish" in caplog.text
-
-
-async def _receive_within(layer, channel, seconds: float = 5.0):
-    return await asyncio.wait_for(layer.receive(channel), seconds)
-
-
-def test_publishing_reaches_a_subscriber():
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)("match-424242", channel)
-    try:
-        assert publish_match_update(424242, 5, "active") is True
-        message = async_to_sync(_receive_within)(layer, channel)
-    finally:
-        async_to_sync(layer.group_discard)("match-424242", channel)
-    assert message == {"type": "match.update", "match_id": 424242, "ply": 5, "status": "active"}
-
-
-def test_a_submitted_move_is_announced_to_subscribers_without_waiting(make_user):
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    from games.matches.notifications import publish_match_update_soon
-
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)("match-434343", channel)
-    try:
-        publish_match_update_soon(434343, 9, "scoring")
-        message = async_to_sync(_receive_within)(layer, channel)
-    finally:
-        async_to_sync(layer.group_discard)("match-434343", channel)
-    assert message["ply"] == 9 and message["status"] == "scoring"
 
 
 def test_a_seat_handed_to_a_bot_that_fills_the_match_enqueues_its_turn_once(

@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from types import SimpleNamespace
 
 import redis.asyncio
 
-from games.matches.play_announcements import PLAY_PUSHES_TYPE, play_channel
+from games.live.channels import PLAY_PUSHES_TYPE, play_channel
 from games.play.hub import Follow, Hub
 from infra import pubsub
 
@@ -23,6 +24,7 @@ class _Socket:
     def __init__(self, match_id: int) -> None:
         self.follows = {match_id: Follow(ply=3, status="active", seat=0)}
         self.sent: list[str] = []
+        self.user = SimpleNamespace(pk=10, is_authenticated=True)  # seat 0's player
 
     def push(self, match_id: int, text: str) -> None:
         self.sent.append(text)
@@ -42,10 +44,12 @@ def _hub_recording_refreshes() -> tuple[Hub, list[int]]:
 
 
 async def _publish_move(publisher: redis.asyncio.Redis, match_id: int, text: str) -> None:
-    """What another process publishes for a move at ply 3: seat 0's frame is ``text``."""
+    """What another process publishes for a move at ply 3: seat 0's frame is ``text``, and
+    user 10 holds seat 0."""
     await publisher.publish(play_channel(match_id), pubsub.encode({
         "type": PLAY_PUSHES_TYPE, "origin": "elsewhere", "match_id": match_id,
-        "since": 3, "ply": 4, "status": "active", "frames": {"0": text}}))
+        "since": 3, "ply": 4, "status": "active", "frames": {"0": text},
+        "holders": {"10": 0}}))
 
 
 async def _eventually(condition) -> None:

@@ -1,5 +1,5 @@
-"""A move's notifications in one round trip to Redis (infra/channel_messages.py ``held``,
-the channel layer's ``members_and_publish``, infra/pubsub.py ``publish_with_held``).
+"""A change's messages in one round trip to Redis (the channel layer's
+``members_and_publish``, infra/pubsub.py ``publish_with_groups`` from the sender thread).
 
 Against a Redis server of the test's own: the groups' membership checks and the PUBLISH go
 in one pipeline, only groups with a member are sent to, the PUBLISH reaches a subscriber,
@@ -11,10 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
 import redis
 
-from infra import channel_layer, channel_messages
+from infra import channel_layer
 from tests.infra.test_channel_layer import _layer, private_redis  # noqa: F401 - fixture
 
 
@@ -68,7 +67,7 @@ def test_members_and_publish_with_redis_away_assumes_members_and_raises_nothing(
     monkeypatch.setattr(channel_layer, "_sync_down_until", 0.0)
 
 
-def test_held_sends_wait_for_the_caller_then_reach_only_groups_with_members(
+def test_group_messages_go_with_the_publish_and_reach_only_groups_with_members(
         private_redis, settings):  # noqa: F811
     settings.CHANNEL_LAYERS = {"default": {
         "BACKEND": "infra.channel_layer.ResilientRedisChannelLayer",
@@ -76,28 +75,20 @@ def test_held_sends_wait_for_the_caller_then_reach_only_groups_with_members(
     from channels.layers import channel_layers, get_channel_layer
 
     from infra import pubsub
+    from infra.background_sends import wait_until_sent
 
     channel_layers.backends.clear()
     try:
         layer = get_channel_layer()
         listener = _subscribed(private_redis.port, "play-9")
-
-        def move_commits():
-            with channel_messages.held() as sends:
-                assert channel_messages.send_to_group_soon(
-                    "match-9", {"type": "match.update", "ply": 3}) is None
-                channel_messages.send_to_group_soon("feed-1", {"type": "feed.event"})
-            return sends
+        sends = [("match-9", {"type": "match.update", "ply": 3}),
+                 ("feed-1", {"type": "feed.event"})]
 
         async def scenario():
             channel = await layer.new_channel()
             await layer.group_add("match-9", channel)
-            sends = await asyncio.to_thread(move_commits)
-            assert sends == [("match-9", {"type": "match.update", "ply": 3}),
-                             ("feed-1", {"type": "feed.event"})]
-            with pytest.raises(asyncio.TimeoutError):  # held: not sent before the caller
-                await asyncio.wait_for(layer.receive(channel), 0.3)
-            await asyncio.to_thread(pubsub.publish_with_held, "play-9", {"ply": 3}, sends)
+            await asyncio.to_thread(pubsub.publish_with_groups, "play-9", {"ply": 3}, sends)
+            assert await asyncio.to_thread(wait_until_sent)
             return await asyncio.wait_for(layer.receive(channel), 5)
 
         assert asyncio.run(scenario()) == {"type": "match.update", "ply": 3}

@@ -1,17 +1,17 @@
-"""What a play-socket reader is sent about a match: the ``sync`` and ``update`` bodies
-(docs/play.md), built for one reader from objects already loaded, and a move's bodies for
-every seat at once (``move_pushes``), built where the move was made.
+"""What each reader of a match is sent: the ``sync`` and ``update`` bodies of the play
+socket (docs/play.md), built for one reader from objects already loaded, and a change's
+frames for every seat at once (``change_frames``), built once where the change was made.
 
 Everything shown goes through the selectors REST and GraphQL use (``seat_of``,
 ``to_act_and_view``, ``logged_entry``, the clocks' selectors), so a push never shows a
 reader more than ``GET /api/v1/matches/{id}/events/`` would. The builders take the match
 with its seats and incidents loaded, the engine state, and the logged moves to show, so
-the mover's own process can push straight from what the move service returns (no read),
-and the other processes from one read per match and ply (``load_since``).
+the committing process can push straight from what the writer had in hand (no read), and
+the other processes from one read per match and ply (``load_since``).
 
-The bodies are data; the play socket (games/play/) encodes them as its frames, except a
-move's pushes: each seat's ``update`` frame is encoded once where the move was made, and
-every process that follows the match forwards that text as it is (``move_pushes``).
+What a reader is shown depends on their seat only, and their seat is the database's
+answer at the change, never what a process remembers: a change's frames carry the seat
+each user held then (``holders``), and a process picks each follower's frame by it.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.clocks import selectors as clock_selectors
+from games.live.channels import PLAY_PUSHES_TYPE
 from games.matches import selectors
 from games.matches.models import Match, MatchStatus, Move
 from games.matches.parsing import parse_ply
-from games.matches.play_announcements import PLAY_PUSHES_TYPE
 from infra import wire
 from infra.observability import request_id
 from rules import get_engine
@@ -89,33 +89,30 @@ def seat_key(seat: int | None) -> str:
     return SPECTATOR if seat is None else str(seat)
 
 
-def move_pushes(match: Match, state: Any, move: Move) -> dict:
-    """A move's ``update`` frames, one per seat and one for spectators, as the
-    ``PLAY_PUSHES_TYPE`` message to the play hubs: built and encoded once where the move
-    was made (a play socket's process, or the worker that played a bot's move), so no
-    process that follows the match reads it again, nor decodes and encodes it again: a
-    hub sends each follower the text of its seat (games/play/hub.py). ``match`` is the
-    match after the move, with its seats and users loaded
-    (``services.SubmittedMove.match``)."""
-    return _pushes(match, state, [move], since=move.ply)
+def holders(match: Match) -> dict[str, int]:
+    """Who holds which seat now: user id (as text, JSON's keys) -> position, for the seats
+    users hold (a bot's seat, or one nobody holds, has no entry: its reader is a
+    spectator). ``match``'s seats are loaded."""
+    return {str(seat.user_id): seat.position for seat in match.seats.all()
+            if seat.user_id is not None}
 
 
-def status_pushes(match: Match, state: Any) -> dict:
-    """``move_pushes`` for a change without a move (the scoring that finishes a match:
-    games/matches/finishing.py): each seat's ``update`` at the match's ply, carrying its
-    new status and no moves. A hub sends it to a follower sent that ply with another
-    status, once."""
-    return _pushes(match, state, [], since=match.ply)
-
-
-def _pushes(match: Match, state: Any, moves: list[Move], since: int) -> dict:
+def change_frames(match: Match, state: Any, moves: list[Move], since: int) -> dict:
+    """A change's ``update`` frames, one per seat and one for spectators, as the
+    ``PLAY_PUSHES_TYPE`` message to the play hubs: built and encoded once where the change
+    was made (the process that committed a move, or the worker that played a bot's move or
+    scored the match), so no process that follows the match reads it again, nor encodes it
+    again: a hub sends each follower the text of the seat ``holders`` gives its user
+    (games/play/hub.py). ``moves``: the logged moves from ply ``since`` (a move: itself;
+    the end of a match: none, ``since`` its ply). ``match`` has its seats and users
+    loaded."""
     caused = caused_by()
     frames = {seat_key(seat): wire.frame("update", **seat_body(match, state, moves, seat,
                                                                since), **caused)
               for seat in [*range(match.players), None]}
     return {"type": PLAY_PUSHES_TYPE, "match_id": match.pk, "since": since,
             "ply": match.ply, "status": match.status, "frames": frames,
-            "request_id": request_id.current()}
+            "holders": holders(match), "request_id": request_id.current()}
 
 
 def caused_by(cause: str | None = None) -> dict:
