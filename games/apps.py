@@ -36,5 +36,13 @@ class GamesConfig(AppConfig):
 
         account_erased.connect(on_account_erased, dispatch_uid="games-leaving")
 
+        # A scored match moves its players' ratings in the scoring transaction: ratings
+        # register for it, as games/matches may not import an outer capability
+        # (games/matches/scored_hooks.py, docs/architecture.md).
+        from games.matches.scored_hooks import on_match_scored
+        from games.ratings.services import rate_scored_match
+
+        on_match_scored(rate_scored_match)
+
         _register_extra_games()
         setting_changed.connect(_register_extra_games, dispatch_uid="games-extra-games")
