@@ -56,9 +56,10 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True, default="")
-    # Clocks (games/matches/clock_sync.py, docs/clocks.md): the normalized time control ({} = none), one
-    # clock per seat as JSON (written under the match lock with the move it charges, so no
-    # extra row or query per move), and the earliest running deadline for the sweep.
+    # Clocks (games/matches/clock_sync.py, docs/clocks.md): the normalized time control
+    # ({} = none), one clock per seat as JSON (written under the match lock with the move it
+    # charges, so no extra row or query per move), and the earliest running deadline for
+    # the sweep.
     time_control = models.JSONField(default=dict, blank=True)
     clocks = models.JSONField(default=list, blank=True)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
