@@ -36,17 +36,21 @@ class GamesConfig(AppConfig):
 
         account_erased.connect(on_account_erased, dispatch_uid="games-leaving")
 
-        # A match's change (games/matches/changes.py): the feed's events land in the
-        # writer's transaction; after the commit the readers are sent what they may see
-        # (games/live/), then the tasks the match waits on go (bot turns, scoring).
+        # A match's change (games/matches/changes.py): a scoring's ratings and the feed's
+        # events land in the writer's transaction (games/matches may not import those
+        # outer capabilities: they register here); after the commit the readers are sent
+        # what they may see (games/live/), then the tasks the match waits on go.
         from games.feed.services import announce_change
         from games.live.fanout import send_change
         from games.matches import changes
         from games.matches.follow_up import send_tasks
+        from games.ratings.services import rate_change
 
+        changes.connect(rate_change, within_transaction=True)
         changes.connect(announce_change, within_transaction=True)
         changes.connect(send_change)
         changes.connect(send_tasks)
+
 
         _register_extra_games()
         setting_changed.connect(_register_extra_games, dispatch_uid="games-extra-games")

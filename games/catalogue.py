@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.clocks import presets as clock_presets
 from games.i18n.catalogue import localized_entry
+from games.matches import time_controls
 from games.matches.setup_checks import engine_for
 from rules import available_games
 from rules.bots import BOT_KINDS
@@ -27,7 +27,7 @@ def get_game(game: str) -> dict:
     entry.setdefault("game", game)
     entry["move_schema"] = engine.move_schema()
     entry["bot_kinds"] = list(BOT_KINDS)
-    entry["time_controls"] = clock_presets.catalogue()
+    entry["time_controls"] = time_controls.catalogue()
     entry["bot_levels"] = [
         {**level, "strength": level["strength"].get(game, {})} for level in bot_levels()
     ]

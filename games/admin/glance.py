@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.boards.labels import seat_names
-from games.clocks import selectors as clock_selectors
+from games.matches import clock_selectors
 from games.matches.models import Match, MatchStatus
 from rules import get_engine
 

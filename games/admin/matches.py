@@ -27,11 +27,11 @@ from games.admin.analysis_panel import analysis_context
 from games.boards import selectors as board_selectors
 from games.boards.errors import NoBoardDrawing
 from games.clocks import services as clock_services
-from games.clocks.models import Incident
-from games.clocks.outcome import running_scores
 from games.matches import errors, scoring
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
+from games.matches.outcome import running_scores
 from games.matches.permissions import can_manage_matches, can_view_replays
 from games.matches.replay import iter_replay
 from games.matches.selectors import INCIDENTS_WITH_USERS

@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 from games.analysis import errors
 from games.analysis.budget import current_key
 from games.analysis.models import AnalysedDecision, Analysis, AnalysisStatus
-from games.clocks.seat_players import players_by_seat
 from games.dispatch import ANALYSIS_TASK, enqueue
 from games.matches import errors as match_errors
 from games.matches.guards import lock_match, require_user
 from games.matches.models import Match, MatchStatus
 from games.matches.permissions import can_manage_matches
+from games.matches.seat_players import players_by_seat
 from rules.analysis import JUDGE_VERSION
 
 

@@ -1,14 +1,16 @@
-"""What keeps a match moving: time controls and clocks, deadlines and their timeouts,
-resignation, bot takeover and reclaim (docs/clocks.md).
+"""What keeps a match moving: deadlines and their timeouts, resignation, bot takeover and
+reclaim, the admin's add-time and hand-overs (docs/clocks.md).
 
-- ``presets``: the time controls a match may be created with, and their validation;
-- ``clock``: the arithmetic of one seat's clock (pure: no database, no Django);
-- ``models``: ``Incident``, the append-only log of resignations, timeouts, takeovers...;
-- ``outcome``: the one place forfeits are applied on top of the engine's result;
-- ``claims``: which seat a bot holds for a player who may take it back (one rule for the
-  match detail and the reclaim endpoint);
-- ``seat_players``: who played a seat (its user, or the player a bot took it from), for
-  ratings, profiles, exports, rematches and the feed;
-- ``services``: the writers (under the match lock); ``selectors``: the reads;
+The clocks decide and schedule; the match writes. The match's own record (its time
+control and clocks, their arithmetic and ``sync_clocks``, the incident log, forfeits in
+the result, who played a seat, which seat a player may take back) lives in
+``games.matches`` (``time_controls``, ``seat_clock``, ``clock_sync``, ``incidents``,
+``outcome``, ``seat_players``, ``claims``, ``clock_selectors``), and every write to a
+match, its seats or its incidents goes through ``games.matches.seat_changes``. This
+package imports games/matches and no outer capability (docs/architecture.md).
+
+- ``services``: the decisions, each under the match lock (timeouts, resign, reclaim,
+  add time, hand a seat to a bot or back, a leaver's seats);
+- ``errors``: their errors;
 - ``tasks``: the Celery deadline task and sweep, enqueued by name through games.dispatch.
 """

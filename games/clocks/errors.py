@@ -1,24 +1,13 @@
 """Errors of clocks, resignation and takeover, one class per stable code (as
-games.matches.errors)."""
+games.matches.errors). The time-control errors a match's creation raises live with the
+match (``games.matches.errors``) and are named here too, for the callers that catch them
+as clock errors."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.matches.errors import GameServiceError
-
-
-class InvalidTimeControl(GameServiceError):
-    """A time control that is not a preset or a well-formed custom one; ``details.reason``
-    says what (``unknown_preset``, ``negative_time``, ``out_of_range``, ...)."""
-
-    default_code = "invalid_time_control"
-    default_detail = _("That time control is not valid.")
-
-
-class UnknownPreset(InvalidTimeControl):
-    default_code = "unknown_preset"
-    default_detail = _("No time-control preset by that name.")
+from games.matches.errors import GameServiceError, InvalidTimeControl, UnknownPreset  # noqa: F401
 
 
 class InvalidTime(GameServiceError):

@@ -1,7 +1,9 @@
-"""Writers of clocks, incidents and seat hand-overs: timeouts, resignation, reclaim, a
-leaver's seats (an erased account), and the admin's add-time and hand-over actions. The
-only code that gives a seat to a bot or back to its player (``_hand_to_bot``,
-``_give_back``).
+"""The decisions about clocks and seats: timeouts, resignation, reclaim, a leaver's seats
+(an erased account), and the admin's add-time and hand-over actions. Each decides here
+(whose clock ran out, who may resign or reclaim, what a hand-over is) and asks the match
+to write: the incident, the seat and the clocks are written by
+``games.matches.seat_changes``, the one writer of a match's seats besides its own
+services (docs/architecture.md).
 
 Each one locks the match row first (``select_for_update``), exactly as a move does, so a
 timeout and a move arriving together are serialized: whichever takes the lock first wins
@@ -22,24 +24,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.clocks import clock
 from games.clocks import errors as clock_errors
-from games.clocks.claims import HAND_OVER_KINDS, owned_position, reclaimable_position
-from games.clocks.models import Incident, IncidentKind
-from games.clocks.outcome import ended_early, forfeit_order
-from games.clocks.presets import (
-    DEFAULT_TAKEOVER_BOT,
-    FORFEIT,
-    NONE,
-    REALTIME,
-    kind_of,
-)
-from games.clocks.running import CLOCK_FIELDS, sync_clocks
 from games.dispatch import enqueue_deadline_check, eta_horizon
-from games.matches import errors
+from games.matches import errors, seat_changes, seat_clock
+from games.matches.changes import ChangeKind
+from games.matches.claims import HAND_OVER_KINDS, owned_position, reclaimable_position
 
-# The match services' own checks and follow-up, shared so both apply the same rules.
-from games.matches.follow_up import schedule_follow_up, touch
+# The match services' own checks, shared so both apply the same rules.
 from games.matches.guards import (
     check_bot_kind,
     check_position,
@@ -47,9 +38,17 @@ from games.matches.guards import (
     require_admin,
     require_user,
 )
+from games.matches.incidents import Incident, IncidentKind
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Seat
-from games.matches.services import start_if_full
-from rules import get_engine
+from games.matches.outcome import forfeit_order
+from games.matches.seat_changes import record_incident
+from games.matches.time_controls import (
+    DEFAULT_TAKEOVER_BOT,
+    FORFEIT,
+    NONE,
+    REALTIME,
+    kind_of,
+)
 
 #: least time a returning realtime player gets back (capped at the initial time)
 RECLAIM_FLOOR_SECONDS = 60
@@ -58,39 +57,8 @@ MAX_ADDED_SECONDS = 7 * 86_400
 
 
 # -- shared steps ---------------------------------------------------------------------------------
-def _state(match: Match):
-    return get_engine(match.game).from_json(match.state)
-
-
-def _record(match: Match, seat: int, kind: str, *, user_id=None, actor=None, bot_kind="",
-            seconds=None) -> Incident:
-    return Incident.objects.create(match=match, ply=match.ply, seat=seat, kind=kind,
-                                   user_id=user_id, actor=actor, bot_kind=bot_kind or "",
-                                   seconds=seconds)
-
-
-def _hand_to_bot(seat: Seat, kind: str) -> None:
-    Seat.objects.filter(pk=seat.pk).update(user=None, bot_kind=kind)
-    seat.user, seat.user_id, seat.bot_kind = None, None, kind
-
-
 def _takeover_bot(match: Match) -> str:
     return match.time_control.get("takeover_bot") or DEFAULT_TAKEOVER_BOT
-
-
-def _finish_change(match: Match, seats: list[Seat], fields: list[str], now: datetime) -> None:
-    """End the match if at most one seat still stands, keep the clocks in step, save and
-    schedule the follow-up: the bots now owing a move play, or the scoring runs."""
-    incidents = list(match.incidents.all())
-    if match.status == MatchStatus.ACTIVE and ended_early(match.players,
-                                                          forfeit_order(incidents)):
-        match.status = MatchStatus.SCORING
-        match.to_act = []  # Match.to_act is empty unless active
-        fields = [*fields, "status", "to_act"]
-    state = _state(match)
-    sync_clocks(match, state, seats, now=now)
-    match.save(update_fields=[*set(fields), *CLOCK_FIELDS, "updated_at"])
-    schedule_follow_up(match, state, seats)
 
 
 def _locked_active(match_id: Any) -> tuple[Match, list[Seat], list[Incident]]:
@@ -123,23 +91,23 @@ def enforce_deadlines(*, match_id: Any, due: str | None = None) -> int:
     by_position = {seat.position: seat for seat in seats}
     timed_out = 0
     for position, each in enumerate(match.clocks):
-        deadline = clock.deadline(each)
+        deadline = seat_clock.deadline(each)
         seat = by_position.get(position)
         if deadline is None or deadline > now or seat is None or seat.user_id is None:
             continue
         user_id = seat.user_id
-        match.clocks[position] = {"remaining_ms": 0, "running_since": None}
-        _record(match, position, IncidentKind.TIMEOUT, user_id=user_id)
+        seat_changes.set_clock(match, position, {"remaining_ms": 0, "running_since": None})
+        record_incident(match, position, IncidentKind.TIMEOUT, user_id=user_id)
         if match.time_control.get("timeout_policy") == FORFEIT:
-            _record(match, position, IncidentKind.FORFEIT, user_id=user_id,
-                    bot_kind=_takeover_bot(match))
+            record_incident(match, position, IncidentKind.FORFEIT, user_id=user_id,
+                            bot_kind=_takeover_bot(match))
         else:
-            _record(match, position, IncidentKind.TAKEOVER, user_id=user_id,
-                    bot_kind=_takeover_bot(match))
-        _hand_to_bot(seat, _takeover_bot(match))
+            record_incident(match, position, IncidentKind.TAKEOVER, user_id=user_id,
+                            bot_kind=_takeover_bot(match))
+        seat_changes.hand_seat_to_bot(seat, _takeover_bot(match))
         timed_out += 1
     if timed_out:
-        _finish_change(match, seats, [], now)
+        seat_changes.save_seat_change(match, seats, now)
     return timed_out
 
 
@@ -167,7 +135,7 @@ def _arm_coming_deadlines(active, now: datetime) -> None:
     coming = active.filter(next_deadline__gt=now, next_deadline__lte=horizon)
     for match_id, clocks in coming.values_list("pk", "clocks"):
         for each in clocks:
-            deadline = clock.deadline(each)
+            deadline = seat_clock.deadline(each)
             if deadline is not None and since < deadline <= horizon:
                 enqueue_deadline_check(match_id, deadline)
 
@@ -194,30 +162,29 @@ def resign(*, user, match_id: Any, seat: Any = None) -> Match:
     if match.status != MatchStatus.ACTIVE:
         raise errors.MatchNotActive(details={"status": match.status})
     row = next(each for each in seats if each.position == position)
-    _record(match, position, IncidentKind.RESIGN, user_id=user.pk,
-            bot_kind=_takeover_bot(match))
+    record_incident(match, position, IncidentKind.RESIGN, user_id=user.pk,
+                    bot_kind=_takeover_bot(match))
     if row.user_id is not None:
-        _hand_to_bot(row, _takeover_bot(match))
-    _finish_change(match, seats, [], timezone.now())
+        seat_changes.hand_seat_to_bot(row, _takeover_bot(match))
+    seat_changes.save_seat_change(match, seats, timezone.now())
     return match
 
 
 def _give_back(match: Match, seats: list[Seat], incidents: list[Incident], position: int,
                user_id: int, actor=None) -> None:
     """Return a taken-over seat to its player, with a little time if their clock is out.
-    The caller has checked that ``games.clocks.claims.reclaimable_position`` names it."""
+    The caller has checked that ``games.matches.claims.reclaimable_position`` names it."""
     row = next(each for each in seats if each.position == position)
-    Seat.objects.filter(pk=row.pk).update(user_id=user_id, bot_kind=None)
-    row.user_id, row.bot_kind = user_id, None
-    _record(match, position, IncidentKind.RECLAIM, user_id=user_id, actor=actor)
+    seat_changes.give_seat_back(row, user_id)
+    record_incident(match, position, IncidentKind.RECLAIM, user_id=user_id, actor=actor)
     time_control = match.time_control
     if kind_of(time_control) == REALTIME and match.clocks:
         floor_ms = min(max(int(time_control["increment_seconds"]), RECLAIM_FLOOR_SECONDS)
-                       * 1000, clock.allowance_ms(time_control))
+                       * 1000, seat_clock.allowance_ms(time_control))
         current = match.clocks[position]
-        match.clocks[position] = {**current,
-                                  "remaining_ms": max(int(current["remaining_ms"]), floor_ms)}
-    _finish_change(match, seats, [], timezone.now())
+        seat_changes.set_clock(match, position, {
+            **current, "remaining_ms": max(int(current["remaining_ms"]), floor_ms)})
+    seat_changes.save_seat_change(match, seats, timezone.now())
 
 
 @transaction.atomic
@@ -251,9 +218,10 @@ def add_time(*, user, match_id: Any, position: Any, seconds: Any) -> Match:
     if kind_of(match.time_control) == NONE:
         raise clock_errors.NoClock()
     position = check_position(match, position)
-    match.clocks[position] = clock.add_seconds(match.clocks[position], seconds)
-    _record(match, position, IncidentKind.TIME_ADDED, actor=user, seconds=seconds)
-    _finish_change(match, seats, [], timezone.now())
+    seat_changes.set_clock(match, position,
+                           seat_clock.add_seconds(match.clocks[position], seconds))
+    record_incident(match, position, IncidentKind.TIME_ADDED, actor=user, seconds=seconds)
+    seat_changes.save_seat_change(match, seats, timezone.now(), kind=ChangeKind.CLOCK)
     return match
 
 
@@ -297,23 +265,12 @@ def _hand_over(match: Match, position: int, kind: str, *, for_good: bool, actor)
     row = next((each for each in seats if each.position == position), None)
     if (not for_good and match.status == MatchStatus.ACTIVE and row is not None
             and row.user_id is not None):
-        _record(match, position, IncidentKind.TAKEOVER, user_id=row.user_id, actor=actor,
-                bot_kind=kind)
-        _hand_to_bot(row, kind)
-        _finish_change(match, seats, [], timezone.now())
+        record_incident(match, position, IncidentKind.TAKEOVER, user_id=row.user_id,
+                        actor=actor, bot_kind=kind)
+        seat_changes.hand_seat_to_bot(row, kind)
+        seat_changes.save_seat_change(match, seats, timezone.now())
         return row
-    if row is None:
-        row = Seat.objects.create(match=match, position=position, bot_kind=kind)
-    else:
-        _hand_to_bot(row, kind)
-    if match.status == MatchStatus.OPEN:
-        start_if_full(match)
-        if match.status != MatchStatus.OPEN:
-            return row  # the start scheduled the bot turns and the notification
-    touch(match)
-    state = _state(match) if match.status == MatchStatus.ACTIVE else None
-    schedule_follow_up(match, state)
-    return row
+    return seat_changes.keep_seat_for_bot(match, row, position, kind)
 
 
 @transaction.atomic
@@ -325,7 +282,7 @@ def hand_seat_back(*, user, match_id: Any, position: Any) -> Match:
     match, seats, incidents = _locked_active(match_id)
     position = check_position(match, position)
     # The seat's player is the one its latest hand-over names; whether they may have it
-    # back is the same rule as their own reclaim (games.clocks.claims).
+    # back is the same rule as their own reclaim (games.matches.claims).
     taken = next((incident for incident in reversed(incidents) if incident.seat == position
                   and incident.kind in HAND_OVER_KINDS and incident.user_id is not None), None)
     held = any(seat.position == position and seat.user_id is not None for seat in seats)

@@ -14,11 +14,11 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
-from games.clocks.seat_players import players_by_seat
-from games.clocks.selectors import clocks_of, incident_rows
 from games.feed.models import FeedEvent
 from games.matches.changes import ChangeKind, MatchChanged
+from games.matches.clock_selectors import clocks_of, incident_rows
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus
+from games.matches.seat_players import players_by_seat
 from games.matches.writes import WriteBatch
 from infra.channel_messages import send_to_group_soon
 
@@ -70,7 +70,7 @@ def publish(user_ids: Iterable[int], kind: str, payload: dict, dedupe_key: str,
 
 def _people(match: Match, seats) -> list[int]:
     """The people at the table: seated users and, once the match ended, those whose seat a
-    bot finished for them (games.clocks.seat_players: a timeout, a resignation, an admin's
+    bot finished for them (games.matches.seat_players: a timeout, a resignation, an admin's
     hand-over)."""
     if match.status in ENDED_STATUSES:
         return list(players_by_seat(seats, incident_rows(match)).values())

@@ -1,5 +1,5 @@
 """GraphQL output types of clocks and incidents (games/clocks/), rendered from
-``games.clocks.selectors`` like every other type here."""
+``games.matches.clock_selectors`` like every other type here."""
 
 from __future__ import annotations
 

@@ -16,16 +16,15 @@ from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 from strawberry.types import Info
 
-from games.clocks import selectors as clock_selectors
 from games.graphql.clock_types import Incident, SeatClock
 from games.graphql.context import current_user
 from games.graphql.enums import MatchStatusEnum
 from games.graphql.errors import as_graphql_error
 from games.graphql.play_types import LoggedMove, result_or_none
 from games.graphql.types import MatchUpdate, Seat
-from games.matches import errors, parsing, selectors
-from games.matches.models import ENDED_STATUSES, MatchStatus
 from games.live.channels import MATCH_UPDATE_TYPE, match_group_name
+from games.matches import clock_selectors, errors, parsing, selectors
+from games.matches.models import ENDED_STATUSES, MatchStatus
 from infra.api_errors import ApiError
 from infra.observability import metrics
 

@@ -17,7 +17,6 @@ from django.urls import reverse
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from games.clocks import selectors as clock_selectors
 from games.graphql.clock_types import Incident, SeatClock
 from games.graphql.context import current_user
 from games.graphql.enums import MatchStatusEnum, SeatKind
@@ -31,7 +30,7 @@ from games.graphql.play_types import (
     result_or_none,
 )
 from games.lobby import selectors as lobby_selectors
-from games.matches import parsing, selectors
+from games.matches import clock_selectors, parsing, selectors
 from games.matches.models import Match
 
 

@@ -30,12 +30,12 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.clocks.seat_players import seats_played_by
 from games.lobby.models import Invitation
 from games.lobby.selectors import invitation_row
 from games.matches import errors, parsing
 from games.matches import selectors as match_selectors
 from games.matches.models import Match, MatchStatus
+from games.matches.seat_players import seats_played_by
 from games.quickmatch.models import QuickMatchRequest
 from games.quickmatch.selectors import request_row
 from games.ratings.models import Rating, RatingChange

@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.clocks import selectors as clock_selectors
 from games.live.channels import PLAY_PUSHES_TYPE
-from games.matches import selectors
+from games.matches import clock_selectors, selectors
 from games.matches.models import Match, MatchStatus, Move
 from games.matches.parsing import parse_ply
 from infra import wire

@@ -7,10 +7,10 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games.clocks.seat_players import seats_played_by
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
 from games.matches import errors
 from games.matches.models import Match
+from games.matches.seat_players import seats_played_by
 from games.matches.selectors import filter_matches
 
 
@@ -22,7 +22,7 @@ def listed_for(matches: QuerySet[Match], viewer) -> QuerySet[Match]:
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return matches.filter(~private)
     # "its players": also one whose seat a bot took over or finished for them (a timeout,
-    # a resignation: games.clocks.seat_players), so their own record export keeps it
+    # a resignation: games.matches.seat_players), so their own record export keeps it
     return matches.filter(
         ~private
         | Q(created_by=viewer)

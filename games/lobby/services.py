@@ -18,13 +18,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.clocks.seat_players import players_by_seat
 from games.feed import services as feed
 from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Rematch
 from games.matches import errors, guards
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Seat
 from games.matches.parsing import parse_match_id, whole_number
+from games.matches.seat_players import players_by_seat
 
 #: the abort reason of an open match whose creator's account was erased
 CREATOR_LEFT = "its creator's account was erased"
@@ -238,7 +238,7 @@ def propose_rematch(*, user, match_id: Any) -> Match:
 
 
 def _people_of(match: Match, seats: list[Seat]) -> dict:
-    """Position -> the person who played it (games.clocks.seat_players: its user, or the
+    """Position -> the person who played it (games.matches.seat_players: its user, or the
     player a bot took it over from); seats bots held from the start are left out."""
     players = players_by_seat(seats, match.incidents.order_by("id"))
     users = get_user_model().objects.in_bulk(set(players.values()))
@@ -271,8 +271,8 @@ def withdraw_for_leaver(user, former_username: str) -> None:
                               status=InvitationStatus.PENDING).update(
         status=InvitationStatus.WITHDRAWN, responded_at=now)
     # the reason decline_invitation wrote, the one place a name went into a match's row
-    Match.objects.filter(abort_reason=_declined_by(former_username)).update(
-        abort_reason=_declined_by(user.username))
+    match_services.rename_abort_reason(_declined_by(former_username),
+                                       _declined_by(user.username))
 
 
 def _declined_by(username: str) -> str:

@@ -6,7 +6,8 @@ hand. Two kinds of receiver take it, each connected once at start-up (games/apps
 caller can change what a service does:
 
 - ``within`` receivers run at once, inside the writer's transaction, under the match's
-  lock: rows that must land with the change or not at all (the players' feed events). They
+  lock: rows that must land with the change or not at all (the ratings a scoring moves,
+  the players' feed events); one that raises rolls the change back. They
   may add group messages to ``MatchChanged.group_messages``, which go out after the commit
   with the match's own (one round trip to Redis for all of them);
 - ``after_commit`` receivers run once the transaction has committed, in the committing
@@ -69,6 +70,8 @@ class MatchChanged:
     #: the bot seat whose next turn the writer's caller plays itself (a bot task playing
     #: on: games/matches/bot_moves.py): no task is sent for it
     bot_plays_on: int | None = None
+    #: the rank of each seat, when the change is a scoring that stored results
+    ranks: dict[int, int] | None = None
     #: (channel-layer group, message) pairs that ``within`` receivers add: sent after
     #: the commit with the match's own messages
     group_messages: list[tuple[str, dict]] = field(default_factory=list)

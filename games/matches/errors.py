@@ -60,6 +60,20 @@ class UnknownBotKind(GameServiceError):
     default_detail = _("No such bot kind.")
 
 
+class InvalidTimeControl(GameServiceError):
+    """A time control that is not a preset or a well-formed custom one; ``details.reason``
+    says what (``unknown_preset``, ``negative_time``, ``out_of_range``, ...): raised by
+    ``games.matches.time_controls.normalize`` when a match is created."""
+
+    default_code = "invalid_time_control"
+    default_detail = _("That time control is not valid.")
+
+
+class UnknownPreset(InvalidTimeControl):
+    default_code = "unknown_preset"
+    default_detail = _("No time-control preset by that name.")
+
+
 class InvalidSeat(GameServiceError):
     default_code = "invalid_seat"
     default_detail = _("No such seat in this match.")

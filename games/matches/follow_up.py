@@ -25,13 +25,15 @@ def schedule_follow_up(
     match: Match, state: Any | None, seats: list[Seat] | None = None,
     batch: WriteBatch | None = None, *, kind: ChangeKind | None = None,
     move: Move | None = None, bot_plays_on: int | None = None,
+    ranks: dict[int, int] | None = None,
 ) -> MatchChanged:
     """Record the change of ``match`` (inside its transaction, with what is known now) and,
     after the commit, tell its receivers and send its tasks. ``seats``: the match's seats
     if the caller has them already; ``batch``: the caller's writes, which the feed events
     join; ``kind``: what changed (a move when ``move`` is given, else the match's status
     says); ``bot_plays_on``: a bot seat whose next turn the caller plays itself (no task is
-    sent for it: games/matches/bot_moves.py)."""
+    sent for it: games/matches/bot_moves.py); ``ranks``: each seat's rank, when the
+    change is a scoring that stored results (the ratings move on it)."""
     to_act: list[int] = []
     if match.status == MatchStatus.ACTIVE and state is not None:
         to_act = sorted(get_engine(match.game).to_act(state))
@@ -42,7 +44,7 @@ def schedule_follow_up(
         kind=kind or (ChangeKind.MOVE if move is not None else ChangeKind.STATUS),
         match_id=match.pk, ply=match.ply, status=match.status, to_act=to_act,
         request_id=request_id.current(), match=match, state=state, move=move,
-        bot_plays_on=bot_plays_on, seats=seats, batch=batch)
+        bot_plays_on=bot_plays_on, seats=seats, batch=batch, ranks=ranks)
     record_change(event)
     return event
 

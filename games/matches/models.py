@@ -2,8 +2,9 @@
 
 The log (``Move``) is the truth; ``Match.state`` is a cached snapshot of the engine state
 after ``Match.ply`` moves. Every write goes through ``games.matches.services`` (moves and
-the rest of a match's life) or ``games.matches.scoring`` (results): nothing here changes a
-status or appends a move on its own.
+the rest of a match's life), ``games.matches.scoring`` (results) or
+``games.matches.seat_changes`` (seats handed to bots and back, clocks, incidents): nothing
+here changes a status or appends a move on its own.
 """
 
 from __future__ import annotations
@@ -55,9 +56,10 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     abort_reason = models.CharField(max_length=200, blank=True, default="")
-    # Clocks (games/clocks/, docs/clocks.md): the normalized time control ({} = none), one
-    # clock per seat as JSON (written under the match lock with the move it charges, so no
-    # extra row or query per move), and the earliest running deadline for the sweep.
+    # Clocks (games/matches/clock_sync.py, docs/clocks.md): the normalized time control
+    # ({} = none), one clock per seat as JSON (written under the match lock with the move it
+    # charges, so no extra row or query per move), and the earliest running deadline for
+    # the sweep.
     time_control = models.JSONField(default=dict, blank=True)
     clocks = models.JSONField(default=list, blank=True)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.clocks.models import Incident
-from games.clocks.outcome import final_result
+from games.matches.incidents import Incident
 from games.matches.models import Match, Move
+from games.matches.outcome import final_result
 from rules import get_engine
 
 

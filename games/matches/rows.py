@@ -15,7 +15,7 @@ with the user it names) as JSON arrays. Objects are made with ``Model.from_db`` 
 fields' own converters, so they are the models' instances as the ORM would give them: the
 seats sit in the prefetch cache (``match.seats.all()`` reads no more), users carry their
 id and username (other columns load on first access, as deferred fields do), and so do the
-incidents, in id order (``games.clocks.selectors.incident_rows`` reads them from there).
+incidents, in id order (``games.matches.clock_selectors.incident_rows`` reads them from there).
 
 With ``lock=True`` the match row is locked first, by a statement of its own, and read
 after: in READ COMMITTED a ``SELECT ... FOR UPDATE`` that waited for the lock returns the
@@ -36,7 +36,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from accounts.narrow_users import user_attnames, user_fields
-from games.clocks.models import Incident
+from games.matches.incidents import Incident
 from games.matches.models import Match, Seat
 from infra.prepared import prepared_cursor
 

@@ -2,27 +2,25 @@
 
 Runs in the scoring task (games/matches/tasks.py) once a move or a resignation ended the game,
 and again from the admin to rescore a match from its log. The ratings move in the same
-transaction (``games.ratings.services.rate_match``), so results and ratings land together
-and once."""
+transaction: they receive the scoring's change (``games.matches.changes``, its ``ranks``)
+inside it, connected at start-up by games/apps.py, so results and ratings land together
+and once without this package importing the ratings."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.clocks.outcome import final_result
-from games.clocks.selectors import incident_rows
-from games.dispatch import RATED_ANALYSIS_TASK, enqueue
 from games.matches.changes import ChangeKind
+from games.matches.clock_selectors import incident_rows
 from games.matches.follow_up import schedule_follow_up
 from games.matches.guards import lock_match_to_play
 from games.matches.models import Match, MatchStatus, Result
+from games.matches.outcome import final_result
 from games.matches.replay import replay_state
-from games.ratings.services import rate_match
 from rules import get_engine
 
 logger = logging.getLogger(__name__)
@@ -53,7 +51,7 @@ def scored_match(*, match_id: Any, rescore: bool = False) -> tuple[Match, Any] |
         match.state = engine.to_json(state)
     else:
         state = engine.from_json(match.state)
-    # The engine's result with resignations and forfeits on top (games/clocks/outcome.py).
+    # The engine's result with resignations and forfeits on top (games/matches/outcome.py).
     result = final_result(engine, state, match.players, incident_rows(match))
     if result is None:
         logger.error("match %s is in %s but its game is not over", match.pk, match.status)
@@ -75,10 +73,10 @@ def scored_match(*, match_id: Any, rescore: bool = False) -> tuple[Match, Any] |
     match.finished_at = match.finished_at or timezone.now()
     match.save(update_fields=["state", "status", "to_act", "finished_at", "updated_at"])
     # in this transaction: results and ratings land together, once
-    rated = rate_match(match, {row.seat: row.rank for row in results})
-    if rated and settings.ANALYSE_RATED_MATCHES:  # docs/analysis.md
-        transaction.on_commit(lambda: enqueue(RATED_ANALYSIS_TASK, match.pk), robust=True)
-    schedule_follow_up(match, state, list(match.seats.all()), kind=ChangeKind.STATUS)
+    # in this transaction: the ratings move with the results (a receiver of the change,
+    # games.ratings.services.rate_change), both land or neither does, once
+    schedule_follow_up(match, state, list(match.seats.all()), kind=ChangeKind.STATUS,
+                       ranks={row.seat: row.rank for row in results})
     return match, state
 
 

@@ -15,14 +15,13 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from games.clocks import selectors as clock_selectors
-from games.clocks.models import Incident
-from games.clocks.seat_players import player_of
-from games.matches import errors
+from games.matches import clock_selectors, errors
+from games.matches.incidents import Incident
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.parsing import parse_match_id, parse_ply
 from games.matches.replay import replay_state
 from games.matches.rows import load_match
+from games.matches.seat_players import player_of
 from games.matches.setup_checks import engine_for
 from rules import get_engine
 
@@ -134,7 +133,7 @@ def seats_of(match: Match) -> list[dict]:
 
 def _taken_over_from(match: Match, seats) -> dict[int, str]:
     """Position -> username of the person each bot-held seat was taken from (the seat's
-    player, games.clocks.seat_players). The incidents are read only when a bot holds a
+    player, games.matches.seat_players). The incidents are read only when a bot holds a
     seat; ``get_match`` and the lists load them with their users (INCIDENTS_WITH_USERS)."""
     bot_seats = [seat for seat in seats if seat.bot_kind]
     if not bot_seats:

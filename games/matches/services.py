@@ -1,13 +1,17 @@
-"""The only writers of a match outside its clocks, lobby and results: the move service
-(the only way a move enters the log, whoever sends it: REST, GraphQL, a bot task, admin)
-and a match's life around it (creating, taking and leaving seats, starting, aborting).
+"""The move service (the only way a move enters the log, whoever sends it: REST, GraphQL,
+a bot task, admin) and a match's life around it (creating, taking and leaving seats,
+starting, aborting).
 
-Each follows docs/architecture.md "Writing a move": check and lock first (``games.matches.guards``),
-then apply and write, then schedule the follow-up (bot turns, scoring, feeds, live update)
-with ``transaction.on_commit`` so nothing is announced that did not land. Results are
-written by ``games.matches.scoring``, seat hand-overs to bots by ``games.clocks.services``,
-and who may join a private match is the lobby's rule (``games.lobby.services``). Errors
-are ``games.matches.errors`` errors with a stable ``code``; a service that raises has
+Each follows docs/architecture.md "Writing a move": check and lock first
+(``games.matches.guards``), then apply and write, then record the change
+(``games.matches.follow_up``): what goes out after the commit (readers, feeds, bot turns,
+scoring) is sent only for what landed. The match's rows have their writers in this
+package only: this module,
+``games.matches.scoring`` (results) and ``games.matches.seat_changes`` (incidents, seat
+hand-overs to bots and back, clocks), which the clocks capability asks when it decides a
+timeout, a resignation or a hand-over. Who may join a private match is the lobby's rule
+(``games.lobby.services``), asked before ``join_match``. Errors are
+``games.matches.errors`` errors with a stable ``code``; a service that raises has
 written nothing.
 """
 
@@ -22,10 +26,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.clocks import presets as clock_presets
-from games.clocks.running import CLOCK_FIELDS, sync_clocks
-from games.matches import errors
+from games.matches import errors, time_controls
 from games.matches.changes import ChangeKind
+from games.matches.clock_sync import CLOCK_FIELDS, sync_clocks
 from games.matches.follow_up import schedule_follow_up, to_act_now, touch
 from games.matches.guards import (
     check_bot_kind,
@@ -112,7 +115,7 @@ def create_match(
 
     Raises UnknownGame (400), InvalidPlayerCount, InvalidOptions, InvalidSeat,
     UnknownBotKind, SeatTaken, MatchFull, AuthenticationRequired, and for
-    ``time_control`` (a preset name or object, games/clocks/presets.py) UnknownPreset or
+    ``time_control`` (a preset name or object, games/matches/time_controls.py) UnknownPreset or
     InvalidTimeControl.
     """
     if user is not None:
@@ -120,7 +123,7 @@ def create_match(
     setup = checked_setup(game, players, options)
     players = setup.players
     match = Match(game=game, options=setup.options, players=players,  # for the checks below
-                  time_control=clock_presets.normalize(time_control))
+                  time_control=time_controls.normalize(time_control))
     bots: dict[int, str] = {}
     if bot_seats is not None and not isinstance(bot_seats, Mapping):
         raise errors.InvalidSeat(_("bot_seats must map seat positions to bot kinds."))
@@ -262,6 +265,13 @@ def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
     match.save(update_fields=["status", "to_act", "abort_reason", "finished_at", "updated_at"])
     schedule_follow_up(match, None)
     return match
+
+
+def rename_abort_reason(old: str, new: str) -> int:
+    """Rewrite the abort reason ``old`` as ``new`` on every match that has it (the lobby's
+    "rematch declined by <name>" once that account is erased: games.lobby.services).
+    Returns the number of matches changed."""
+    return Match.objects.filter(abort_reason=old).update(abort_reason=new)
 
 
 # -- moves ---------------------------------------------------------------------------------------

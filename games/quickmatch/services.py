@@ -20,12 +20,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.clocks import presets as clock_presets
-from games.clocks.errors import InvalidTimeControl, UnknownPreset
 from games.dispatch import enqueue_pairing
 from games.feed import services as feed
-from games.matches import errors, setup_checks
+from games.matches import errors, setup_checks, time_controls
 from games.matches import services as match_services
+from games.matches.errors import InvalidTimeControl, UnknownPreset
 from games.matches.guards import require_user
 from games.matches.parsing import whole_number
 from games.quickmatch.models import QuickMatchRequest, RequestStatus
@@ -89,7 +88,7 @@ def request_quick_match(*, user, game: Any, players: Any, options: Any = None,
     engine = setup_checks.engine_for(game, unknown_status=400)
     count = setup_checks.player_count(players, engine.describe())
     normalized = setup_checks.match_options(engine, count, options)
-    clock_presets.normalize(time_control)  # refused here, not when the match is created
+    time_controls.normalize(time_control)  # refused here, not when the match is created
     low, high = _parse_range(rating_range)
     now = timezone.now()
     try:
@@ -154,7 +153,7 @@ def _clock_of(request: QuickMatchRequest) -> Any:
     control and "none" (the request keeps what its player wrote; pairing compares
     clocks, not spellings)."""
     try:
-        clock = clock_presets.normalize(request.time_control)
+        clock = time_controls.normalize(request.time_control)
     except (InvalidTimeControl, UnknownPreset):
         return request.time_control  # a preset retired since: pairs with its own spelling
     clock.pop("preset")  # the name; the rules are the other keys

@@ -11,20 +11,16 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
-from games.clocks.seat_players import seats_played_by
+from accounts.bots import is_bot_account
 from games.lobby import selectors as lobby_selectors
 from games.matches import parsing
 from games.matches.models import MatchStatus, Result
+from games.matches.seat_players import seats_played_by
 from games.matches.setup_checks import engine_for
 from games.ratings.models import Rating, RatingChange
-from games.ratings.services import BOT_ACCOUNT_PREFIX
 from games.users import find_user
 
 RECENT_MATCHES = 10
-
-
-def is_bot_account(user) -> bool:
-    return user.username.startswith(BOT_ACCOUNT_PREFIX)
 
 
 def rating_row(rating: Rating) -> dict:
@@ -58,7 +54,7 @@ def leaderboard(game: Any, *, limit: Any = None, offset: Any = None) -> dict:
 
 def _finished_seats(user):
     """The seats ``user`` played in finished matches (also those a bot finished for them:
-    games.clocks.seat_players), each with the rank that counts: the one ratings gave the
+    games.matches.seat_players), each with the rank that counts: the one ratings gave the
     seat (a timeout ranks last, docs/ratings.md), else, for a match that was not rated,
     the result's."""
     rated_rank = RatingChange.objects.filter(match=OuterRef("match"), user=user)

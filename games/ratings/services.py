@@ -1,32 +1,38 @@
 """Moving ratings after a match: the only writer of ``Rating`` and ``RatingChange``.
 
 ``rate_match`` runs inside the scoring service's transaction (``games.matches
-.scoring.score_match``), with the match row locked, so a match's results and its rating changes
-commit together or not at all. It rates a match once: a second call (a retried task, an
-admin's re-scoring) finds the match's changes and does nothing, and the unique
-(match, user) constraint of ``RatingChange`` would refuse a second set anyway.
+.scoring.score_match``), with the match row locked, through ``rate_change``, which
+games/apps.py connects to every change of a match (``games.matches.changes``, inside the
+writer's transaction) and which acts on a scoring's change: a match's results and its
+rating changes commit together or not at all. It rates a match
+once: a second call (a retried task, an admin's re-scoring) finds the match's changes and
+does nothing, and the unique (match, user) constraint of ``RatingChange`` would refuse a
+second set anyway.
 
 Which matches are rated (docs/ratings.md): finished (never aborted), every seat taken,
 at least one person seated. Bot seats play under one rated account per bot kind
-(``bot:<kind>``), so each bot level earns a rating from the people it meets. A seat that
-timed out, resigned or forfeited is a loss for its player (ranked last), even when a bot
-played it to the end.
+(``bot:<kind>``, made by ``accounts.bots``), so each bot level earns a rating from the
+people it meets. A seat that timed out, resigned or forfeited is a loss for its player
+(ranked last), even when a bot played it to the end.
 """
 
 from __future__ import annotations
 
 import logging
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games.clocks.models import FORFEIT_KINDS, IncidentKind
-from games.clocks.outcome import apply_forfeits
-from games.clocks.seat_players import player_of
-from games.clocks.selectors import incident_rows
+from accounts.bots import bot_account
+from games.dispatch import RATED_ANALYSIS_TASK, enqueue
+from games.matches.changes import MatchChanged
+from games.matches.clock_selectors import incident_rows
+from games.matches.incidents import FORFEIT_KINDS, IncidentKind
 from games.matches.models import Match, MatchStatus, Result
+from games.matches.outcome import apply_forfeits
+from games.matches.seat_players import player_of
 from games.ratings.models import Rating, RatingChange
 
 logger = logging.getLogger(__name__)
@@ -36,20 +42,6 @@ MODEL = PlackettLuce()
 
 #: incidents after which a seat's player lost, whatever the seat's score
 LOSS_KINDS = (*FORFEIT_KINDS, IncidentKind.TIMEOUT)
-
-#: prefix of the bot accounts' usernames; ":" is refused in registered usernames, so no
-#: person can take a bot's name
-BOT_ACCOUNT_PREFIX = "bot:"
-
-
-def bot_account(bot_kind: str):
-    """The rated account of a bot kind (created on first use; it cannot sign in)."""
-    User = get_user_model()
-    user, created = User.objects.get_or_create(username=f"{BOT_ACCOUNT_PREFIX}{bot_kind}")
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
 
 
 def is_rated(match: Match, seats: list, incidents: list) -> bool:
@@ -85,7 +77,7 @@ def _lock_ratings(user_ids: list[int], game: str) -> dict[int, Rating]:
 
 
 def _rated_holder(seat, incidents) -> int:
-    """Who a seat's result counts for: its player (games.clocks.seat_players), also when a
+    """Who a seat's result counts for: its player (games.matches.seat_players), also when a
     bot finished the game for them; the bot kind's account for a seat a bot held from the
     start."""
     person = player_of(seat, incidents)
@@ -153,6 +145,19 @@ def rate_match(match: Match, ranks: dict[int, int] | None = None) -> bool:
     _store(moved)
     RatingChange.objects.bulk_create(changes)
     return bool(changes)
+
+
+def rate_change(event: MatchChanged) -> None:
+    """A receiver of every change of a match, inside its transaction (connected in
+    games/apps.py): when the change is a scoring that stored results (``event.ranks``),
+    move the match's ratings, and when they moved and ``ANALYSE_RATED_MATCHES`` is on,
+    ask for its analysis once the scoring commits (docs/analysis.md)."""
+    if event.ranks is None:
+        return
+    match = event.match
+    rated = rate_match(match, event.ranks)
+    if rated and settings.ANALYSE_RATED_MATCHES:
+        transaction.on_commit(lambda: enqueue(RATED_ANALYSIS_TASK, match.pk), robust=True)
 
 
 #: what a rating change writes to its ``Rating`` row

@@ -29,9 +29,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.clocks.models import FORFEIT_KINDS, IncidentKind
-from games.clocks.outcome import ended_early
-from games.clocks.presets import FORFEIT, NONE, TAKEOVER
+from games.matches.incidents import FORFEIT_KINDS, IncidentKind
+from games.matches.outcome import ended_early
+from games.matches.time_controls import FORFEIT, NONE, TAKEOVER
 
 #: what a timeout is followed by, by the clock's timeout policy
 FOLLOW_UP = {TAKEOVER: IncidentKind.TAKEOVER, FORFEIT: IncidentKind.FORFEIT}

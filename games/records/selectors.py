@@ -13,14 +13,14 @@ from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_object
 from django.utils.translation import gettext as _
 
 from games.analysis.selectors import analysis_section
-from games.clocks.models import Incident, IncidentKind
-from games.clocks.outcome import forfeit_order
-from games.clocks.presets import NONE
-from games.clocks.seat_players import seats_played_by
 from games.lobby.selectors import listed_for
 from games.matches import errors, parsing, selectors
+from games.matches.incidents import Incident, IncidentKind
 from games.matches.models import Match, MatchStatus, Move, Result
+from games.matches.outcome import forfeit_order
+from games.matches.seat_players import seats_played_by
 from games.matches.setup_checks import engine_for
+from games.matches.time_controls import NONE
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
 from rules import get_engine
@@ -117,7 +117,7 @@ def record_of(match_id: Any, *, with_analysis: bool = False) -> dict:
 def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any = None,
                     limit: Any = None) -> list[int]:
     """Ids of the finished matches ``username`` played (also those a bot finished for them:
-    games.clocks.seat_players), oldest first, for a bulk export
+    games.matches.seat_players), oldest first, for a bulk export
     (``records_of`` builds them). ``after``: a match id, to resume an export; ``limit``:
     at most this many (1 to MAX_EXPORT, default MAX_EXPORT). Everything is checked here,
     before the first record is streamed, so a bad argument is a clean 4xx rather than a

@@ -15,10 +15,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.clocks.models import IncidentKind
-from games.clocks.outcome import final_result
-from games.clocks.presets import NONE, REALTIME, TIMEOUT_POLICIES, TURN_BASED
 from games.matches import errors
+from games.matches.incidents import IncidentKind
+from games.matches.outcome import final_result
 from games.matches.parsing import whole_number
 from games.matches.seeds import seed_commitment
 from games.matches.setup_checks import (
@@ -27,6 +26,7 @@ from games.matches.setup_checks import (
     player_count,
     rules_version_of,
 )
+from games.matches.time_controls import NONE, REALTIME, TIMEOUT_POLICIES, TURN_BASED
 from games.records.format import (
     FORMAT_NAME,
     FORMAT_VERSION,

@@ -24,8 +24,8 @@ from django.conf import settings
 from config.celery import app as celery_app
 from games import dispatch
 from games.clocks import services as clock_services
-from games.clocks.models import Incident
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match
 from tests.games.support import TEST_QUEUE
 from tests.workers import purge_test_queue

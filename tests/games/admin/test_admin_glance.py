@@ -13,9 +13,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.clocks.models import Incident
 from games.matches import scoring, services
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match, MatchStatus, Result, Seat
 from rules import get_engine
 from tests.games.support import TEST_SEED

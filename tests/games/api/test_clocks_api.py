@@ -8,9 +8,9 @@ import pytest
 
 from games.clocks import services as clock_services
 from games.clocks.errors import InvalidTime
-from games.clocks.models import Incident
 from games.matches import scoring
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match
 from tests.games.api.test_query_budget import MOVE_BUDGET, _count
 from tests.games.support import API, assert_api_error, match_url, row_counts

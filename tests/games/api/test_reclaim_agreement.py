@@ -13,9 +13,9 @@ import time_machine
 
 from games.clocks import services as clock_services
 from games.clocks.errors import NothingToReclaim
-from games.clocks.models import Incident
 from games.matches import services
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match, MatchStatus, Seat
 from rules import get_engine
 from tests.games.support import assert_api_error, match_url, row_counts

@@ -10,9 +10,9 @@ import pytest
 import time_machine
 
 from games.clocks import services as clock_services
-from games.clocks.models import Incident
 from games.matches import errors, services
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match, Move, Seat
 from rules import get_engine
 from tests.games.matches.test_concurrency import _assert_log_gapless, _race

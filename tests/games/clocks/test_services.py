@@ -11,9 +11,9 @@ import time_machine
 
 from games.clocks import services as clock_services
 from games.clocks.errors import NothingToReclaim
-from games.clocks.models import Incident
 from games.matches import errors, selectors, services
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match, MatchStatus, Result, Seat
 from games.matches.replay import replay_result
 from rules import get_engine

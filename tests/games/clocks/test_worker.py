@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.clocks.models import Incident
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match, Result, Seat
 from games.matches.replay import replay_result
 from tests.games.matches.test_celery_worker import _wait_finished, worker  # noqa: F401 (fixture)

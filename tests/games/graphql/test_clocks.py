@@ -9,9 +9,9 @@ import pytest
 from django.db import connection
 
 from games.clocks import services as clock_services
-from games.clocks.models import Incident
 from games.matches import scoring
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match
 from tests.games.graphql.asgi_server import Subscriber, channel_layers_setting, running_daphne
 from tests.games.graphql.support import gql, payload_codes, snapshot, start_match

@@ -10,12 +10,12 @@ from rest_framework.test import APIClient
 
 from accounts import erasure
 from accounts.models import User
-from games.clocks.models import Incident
 from games.feed.models import FeedEvent
 from games.lobby import services as lobby
 from games.lobby.models import Invitation, InvitationStatus
 from games.matches import selectors
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match, MatchStatus, Move
 from games.quickmatch import services as quickmatch
 from games.quickmatch.models import QuickMatchRequest, RequestStatus

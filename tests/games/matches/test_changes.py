@@ -75,3 +75,15 @@ def test_every_writer_records_one_change_of_its_kind(make_user, monkeypatch):
     match_services.abort_match(user=ann, match_id=match.pk)
     assert seen == [(ChangeKind.STATUS, 0, "open"), (ChangeKind.STARTED, 0, "active"),
                     (ChangeKind.STATUS, 0, "aborted")]
+
+
+def test_the_ratings_and_the_feed_receive_changes_within_the_writers_transaction():
+    """games/apps.py connects them at start-up: the ratings first (a scoring's ratings
+    land with its results), then the feed; the readers and the tasks after the commit."""
+    from games.feed.services import announce_change
+    from games.live.fanout import send_change
+    from games.matches.follow_up import send_tasks
+    from games.ratings.services import rate_change
+
+    assert changes._within[:2] == [rate_change, announce_change]
+    assert changes._after_commit[:2] == [send_change, send_tasks]

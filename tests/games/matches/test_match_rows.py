@@ -9,8 +9,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.clocks import services as clock_services
-from games.clocks.models import Incident
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import Match
 from games.matches.rows import load_match
 

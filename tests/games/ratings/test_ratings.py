@@ -217,7 +217,7 @@ def test_bad_rating_requests_are_4xx(make_user, api_client, url, status, code):
 def finished_after_a_timeout(alice, bob, carol) -> Match:
     """A finished, rated Han match written by hand (so the bot surely wins): alice timed out
     at seat 0, a bot took the seat over and ranked first, bob second, carol third."""
-    from games.clocks.models import Incident, IncidentKind
+    from games.matches.incidents import Incident, IncidentKind
 
     match = Match.objects.create(
         game="han", players=3, status=MatchStatus.FINISHED, seed="s",

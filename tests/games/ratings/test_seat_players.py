@@ -1,7 +1,7 @@
 """A match counts for the person who played the seat, also when a bot finished it for them
 (their clock ran out): the profile (games played, wins, recent matches), the records
 export, the rematch and the feed agree with ratings on who played each seat
-(games/clocks/seat_players.py), and the profile's wins are ratings' wins (a timeout is a
+(games/matches/seat_players.py), and the profile's wins are ratings' wins (a timeout is a
 loss, docs/ratings.md)."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 import time_machine
 
 from games.clocks import services as clock_services
-from games.clocks.models import Incident
-from games.clocks.seat_players import player_of, seats_played_by
 from games.feed.models import FeedEvent
 from games.matches import services as match_services
+from games.matches.incidents import Incident
 from games.matches.models import MatchStatus, Seat
+from games.matches.seat_players import player_of, seats_played_by
 from games.ratings.models import Rating, RatingChange
 from tests.games.graphql.support import gql
 from tests.games.ratings.test_ratings import finished_after_a_timeout

@@ -34,7 +34,7 @@ def test_a_player_who_resigned_a_private_match_exports_its_record(make_user,
     """bob took his seat with the invite code (no invitation names him) and resigned: a
     bot holds his seat, so neither "holds a seat" nor "was invited" finds him. His record
     export left the match out; the one rule of who played a seat
-    (games.clocks.seat_players) now decides."""
+    (games.matches.seat_players) now decides."""
     alice, bob, stranger = make_user(), make_user(), make_user()
     with eager_celery():
         match, code = lobby_services.create_private_match(user=alice, game="han", players=2)

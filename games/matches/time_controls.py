@@ -19,7 +19,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.clocks.errors import InvalidTimeControl, UnknownPreset
+from games.matches.errors import InvalidTimeControl, UnknownPreset
 from rules.bots import BOT_KINDS
 
 NONE, REALTIME, TURN_BASED = "none", "realtime", "turn_based"

@@ -9,11 +9,11 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from games.clocks import clock
-from games.clocks.claims import reclaimable_position
-from games.clocks.models import FORFEIT_KINDS, Incident, IncidentKind
-from games.clocks.presets import NONE, PRESETS, kind_of
+from games.matches import seat_clock
+from games.matches.claims import reclaimable_position
+from games.matches.incidents import FORFEIT_KINDS, Incident, IncidentKind
 from games.matches.models import Match, MatchStatus
+from games.matches.time_controls import NONE, PRESETS, kind_of
 
 
 def time_control_of(match: Match) -> dict:
@@ -34,13 +34,13 @@ def clocks_of(match: Match, now: datetime | None = None) -> list[dict]:
     active = match.status == MatchStatus.ACTIVE
     rows = []
     for position, each in enumerate(match.clocks):
-        running = active and clock.running_since(each) is not None
+        running = active and seat_clock.running_since(each) is not None
         rows.append({
             "seat": position,
-            "remaining_ms": clock.remaining_ms(each, now) if running else
+            "remaining_ms": seat_clock.remaining_ms(each, now) if running else
             int(each["remaining_ms"]),
             "running": running,
-            "deadline": clock.deadline(each) if running else None,
+            "deadline": seat_clock.deadline(each) if running else None,
         })
     return rows
 
@@ -67,7 +67,7 @@ def incidents_of(match: Match, rows: list[Incident] | None = None) -> list[dict]
 
 def reclaimable_seat(match: Match, user, rows: list[Incident] | None = None) -> int | None:
     """The seat a bot holds for ``user`` that they may take back with reclaim, while the
-    match is played; None otherwise. The rule is ``games.clocks.claims``, which the reclaim
+    match is played; None otherwise. The rule is ``games.matches.claims``, which the reclaim
     endpoint applies too."""
     if match.status != MatchStatus.ACTIVE or not getattr(user, "is_authenticated", False):
         return None

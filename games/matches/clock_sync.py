@@ -18,10 +18,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.clocks import clock
-from games.clocks.presets import NONE, kind_of
 from games.dispatch import enqueue_deadline_check
+from games.matches import seat_clock
 from games.matches.models import Match, MatchStatus
+from games.matches.time_controls import NONE, kind_of
 from rules import get_engine
 
 #: what ``sync_clocks`` changes on the match: add them to the writer's ``update_fields``
@@ -43,20 +43,20 @@ def sync_clocks(match: Match, state: Any | None, seats=None, *, mover: int | Non
     owing: set[int] = set()
     if match.status == MatchStatus.ACTIVE and state is not None:
         owing = set(get_engine(match.game).to_act(state))
-    clocks = list(match.clocks) or [clock.fresh(time_control) for _ in range(match.players)]
-    before = [clock.deadline(each) for each in clocks]
+    clocks = list(match.clocks) or [seat_clock.fresh(time_control) for _ in range(match.players)]
+    before = [seat_clock.deadline(each) for each in clocks]
     for position, each in enumerate(clocks):
         runs = position in owing and position in humans
-        if clock.running_since(each) is not None:
+        if seat_clock.running_since(each) is not None:
             if position == mover:  # the increment only if this move ends its turn (ruling C1)
-                each = clock.charge(each, time_control, now, turn_over=not runs)
+                each = seat_clock.charge(each, time_control, now, turn_over=not runs)
             elif not runs:  # taken over, or the game ended: stopped, no increment
-                each = clock.charge(each, time_control, now, turn_over=True, increment=False)
+                each = seat_clock.charge(each, time_control, now, turn_over=True, increment=False)
         elif runs:
-            each = clock.start(each, time_control, now)
+            each = seat_clock.start(each, time_control, now)
         clocks[position] = each
     match.clocks = clocks
-    deadlines = [clock.deadline(each) for each in clocks]
+    deadlines = [seat_clock.deadline(each) for each in clocks]
     match.next_deadline = min((due for due in deadlines if due is not None), default=None)
     new = sorted({due for due, old in zip(deadlines, before, strict=True)
                   if due is not None and due != old})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from games.clocks.presets import DAY, REALTIME, TURN_BASED
+from games.matches.time_controls import DAY, REALTIME, TURN_BASED
 
 
 def allowance_ms(time_control: dict) -> int:

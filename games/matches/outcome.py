@@ -18,7 +18,7 @@ from rules.engine import Engine
 
 def forfeit_order(incidents) -> list[int]:
     """Seats that resigned or forfeited, first to go first (each once)."""
-    from games.clocks.models import FORFEIT_KINDS
+    from games.matches.incidents import FORFEIT_KINDS
 
     order: list[int] = []
     for incident in incidents:

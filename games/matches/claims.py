@@ -1,5 +1,5 @@
 """Which seat a bot holds for a player who may take it back: the one rule behind the match
-detail's ``reclaimable_seat`` (games.clocks.selectors), ``POST .../reclaim/`` and the
+detail's ``reclaimable_seat`` (games.matches.clock_selectors), ``POST .../reclaim/`` and the
 admin's hand-back (games.clocks.services), so the field never offers what the endpoint
 refuses, nor the other way round; and which seat is a player's to resign from
 (``owned_position``), read from the same hand-overs. Pure: seats and incidents in, no
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.clocks.models import FORFEIT_KINDS, IncidentKind
-from games.clocks.outcome import forfeit_order
+from games.matches.incidents import FORFEIT_KINDS, IncidentKind
+from games.matches.outcome import forfeit_order
 
 #: the incidents that take a seat from its player or give it back to them
 HAND_OVER_KINDS = (IncidentKind.TAKEOVER, IncidentKind.RECLAIM, *FORFEIT_KINDS)

@@ -5,7 +5,7 @@ A seat's player is the user who holds it or, when a bot holds it now, the person
 taken from: the first incident on the seat that names a player (a timeout, an admin's
 hand-over, a resignation or a forfeit, after which a bot plays it out). A seat a bot held
 from the start has no player. Only the person a seat was taken from can take it back
-(games.clocks.claims), so the incidents of one seat never name two people.
+(games.matches.claims), so the incidents of one seat never name two people.
 
 ``player_of`` answers for seats and incidents already loaded; ``seats_played_by`` asks
 the database the same question, for reads over many matches (profiles, exports).
@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from django.db.models import BigIntegerField, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from games.clocks.models import Incident
+from games.matches.incidents import Incident
 from games.matches.models import Seat
 
 
