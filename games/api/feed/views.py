@@ -14,6 +14,7 @@ from django.http import JsonResponse, StreamingHttpResponse
 from rest_framework.authtoken.models import Token
 
 from accounts.revocation import AccessCheck
+from games.api.toolkit.errors import error_response
 from games.feed.selectors import resume_point
 from games.feed.stream import follow
 from games.matches import errors
@@ -38,11 +39,6 @@ _token_of_async = database_sync_to_async(_token_of)
 _resume_point = database_sync_to_async(resume_point)
 
 
-def _error(exc: errors.GameServiceError) -> JsonResponse:
-    return JsonResponse(error_body(exc.code, exc.message, exc.details),
-                        status=exc.status_code)
-
-
 async def stream_view(request):
     """Your events (your turn, match started or finished, invitation received, matched by
     quick match), one JSON object per line: first those after ``last_event_id`` (query
@@ -53,18 +49,16 @@ async def stream_view(request):
         return JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
     token = await _token_of_async(request.headers.get("Authorization", ""))
     if token is None:
-        return _error(errors.AuthenticationRequired(
+        return error_response(errors.AuthenticationRequired(
             "The stream needs Authorization: Token <key>."))
     bad = find_control_characters(dict(request.GET.items()), "")
     if bad is not None:  # the API's rule for every text input (infra/text_inputs.py)
-        refusal = ControlCharacters(bad)
-        return JsonResponse(error_body(refusal.code, refusal.message, refusal.details),
-                            status=refusal.status_code)
+        return error_response(ControlCharacters(bad))
     try:
         last = await _resume_point(token.user, request.GET.get(
             "last_event_id", request.headers.get("Last-Event-ID")))
     except errors.GameServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
     user, access = token.user, AccessCheck(token.key, token.user_id)
 
     async def lines():
