@@ -1,4 +1,4 @@
-"""The engine contract every game implements (DESIGN.md, "The engine contract").
+"""The engine contract every game implements (docs/architecture.md, "The engine contract").
 
 The method names are fixed: the service, the bots, the benchmarks and outside checks call
 exactly these. A game's state is whatever object its engine likes (engines pick a fast,

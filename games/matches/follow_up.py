@@ -3,7 +3,7 @@ scoring of a game that is over, the players' feeds and the live notification.
 
 Shared by the move service (games/matches/services.py), the match services of this package and
 the clocks' services, so that a match changed by any of them wakes the same workers and
-subscribers (DESIGN.md, "Writing a move", step 5)."""
+subscribers (docs/architecture.md, "Writing a move", step 5)."""
 
 from __future__ import annotations
 

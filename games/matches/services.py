@@ -2,7 +2,7 @@
 (the only way a move enters the log, whoever sends it: REST, GraphQL, a bot task, admin)
 and a match's life around it (creating, taking and leaving seats, starting, aborting).
 
-Each follows DESIGN.md "Writing a move": check and lock first (``games.matches.guards``),
+Each follows docs/architecture.md "Writing a move": check and lock first (``games.matches.guards``),
 then apply and write, then schedule the follow-up (bot turns, scoring, feeds, live update)
 with ``transaction.on_commit`` so nothing is announced that did not land. Results are
 written by ``games.matches.scoring``, seat hand-overs to bots by ``games.clocks.services``,
@@ -290,7 +290,7 @@ def submit_move(
     expected_ply: int | None = None,
 ) -> SubmittedMove:
     """Append ``move`` to the match's log, for ``user``'s seat or for bot seat ``bot_seat``
-    (exactly one of the two), following DESIGN.md "Writing a move": lock, check the seat
+    (exactly one of the two), following docs/architecture.md "Writing a move": lock, check the seat
     owes a decision and ``expected_ply`` (if given) is the current ply, apply through the
     engine, append, and on commit enqueue bot turns / scoring and publish the update.
 

@@ -1,4 +1,5 @@
-"""The Queen of Hansa behind the engine contract (rules/engine.py, DESIGN.md)."""
+"""The Queen of Hansa behind the engine contract (rules/engine.py; docs/architecture.md, "The
+engine contract")."""
 
 from __future__ import annotations
 
