@@ -241,3 +241,8 @@ class HansaEngine(Engine):
         from rules.hansa.render import render_view_svg
 
         return render_view_svg(view, self.data, translate)
+
+    def drawing_legend(self) -> list[tuple[str, str]]:
+        from rules.hansa.render import LEGEND
+
+        return list(LEGEND)
