@@ -43,7 +43,7 @@ class GameSchema(strawberry.Schema):
 
 
 #: each capability (records, ratings, the lobby, the feed, leaving, analysis) brings its own
-#: fields
+#: fields, from its module here (games/graphql/<capability>.py)
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
                                      QuickMatchQueries, LeavingQueries, AnalysisQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,

@@ -1,7 +1,7 @@
 """REST for a match's board as a picture: ``board.svg`` and ``board.png`` after any ply,
 as the reader may see it (games/boards). Cached as the match's other polled reads are
-(games/api/matches/polled.py): an ETag per match version, reader, path and language, ``private,
-no-cache``, and 304 from one narrow query while nothing changed."""
+(games/api/matches/polled.py): an ETag per match version, reader, path and language,
+``private, no-cache``, and 304 from one narrow query while nothing changed."""
 
 from __future__ import annotations
 
