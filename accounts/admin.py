@@ -16,9 +16,9 @@ from rest_framework.authtoken.admin import TokenAdmin as DrfTokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from accounts import erasure
+from accounts.database_privileges import USER_UPDATABLE
 from accounts.models import User
 from accounts.password_forms import SetPasswordForm
-from infra.database_roles import USER_UPDATABLE
 
 
 @admin.register(User)

@@ -1,5 +1,5 @@
 """Accounts REST endpoints: register, issue/revoke a token, who am I, erase my account
-(the export of everything held on a person is games-level: games/leaving/views.py)."""
+(the export of everything held on a person is games-level: games/api/leaving/views.py)."""
 
 from __future__ import annotations
 

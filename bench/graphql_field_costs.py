@@ -47,9 +47,9 @@ import graphql_cost_data as cost_data  # noqa: E402
 from django.test import Client  # noqa: E402
 from graphql import parse  # noqa: E402
 
-from games.analysis.graphql import progress_of  # noqa: E402 - the per-push work itself
 from games.feed.selectors import events_after  # noqa: E402
 from games.graphql import field_weights, limits  # noqa: E402
+from games.graphql.analysis import progress_of  # noqa: E402 - the per-push work itself
 from games.graphql.cost_estimate import estimate  # noqa: E402
 from games.graphql.schema import schema  # noqa: E402
 from games.graphql.subscriptions import _read  # noqa: E402 - the per-push work itself

@@ -4,25 +4,20 @@ Migrations run as the owner role (DATABASE_OWNER_URL); the web server and the wo
 connect as the runtime role (DATABASE_URL, role DATABASE_RUNTIME_ROLE) which owns nothing,
 so it cannot TRUNCATE, ALTER or DROP a table, nor disable the move log's triggers. After
 each migrate (post_migrate, idempotent) the owner grants it, on every table in the
-schema - including those a future migration adds:
+schema - including those a future migration adds - SELECT, INSERT and UPDATE, except
+where an app has declared less (``declare``, from its ``AppConfig.ready``):
 
-- SELECT, INSERT and UPDATE; on games_match no UPDATE of the columns fixed at creation
-  (the seed and its commitment, the game, players, options, rules version);
-- on accounts_user UPDATE of ``password`` and ``last_login`` only: what the service
-  changes after registration (a password change, a hash upgraded at login, a session
-  login), never ``is_superuser``, ``is_staff``, ``is_active`` or a name; and no INSERT of
-  a staff user or a superuser (a row-level policy): who holds power is the owner's to say
-  (``createsuperuser`` and the like, run as the owner);
-- no UPDATE at all on the append-only logs (games_move, games_incident), on
-  games_result (rewritten whole) and on authtoken_token (created and deleted, never
-  changed);
-- DELETE only where the code deletes: sessions (logout), tokens (revoke), seats (leave),
-  results (re-scoring), a leaver's feed events (erasure), and the admin's group and
-  permission links;
-- nothing but SELECT on django_migrations;
-- EXECUTE on ``accounts_erase_user`` (accounts/migrations/0003), the owner's function that
-  turns an account into a tombstone: the one change of a username, an email or
-  ``is_active`` the runtime can make (accounts/erasure.py).
+- ``no_update``: no UPDATE at all (append-only logs, rows rewritten whole, tokens);
+- ``fixed_columns``: UPDATE of every column but these (a future column is updatable);
+- ``updatable_columns``: UPDATE of these columns only;
+- ``deletable``: DELETE, only where the code deletes;
+- ``functions``: EXECUTE on the owner's functions (SECURITY DEFINER: each checks what it
+  does);
+- ``insert_checks``: a row-level policy the rows the runtime inserts must pass;
+
+and nothing but SELECT on django_migrations. This module knows no table of the service:
+what each app's tables allow, and why, is said where it declares them
+(accounts/database_privileges.py, games/database_privileges.py).
 
 What it cannot prevent: the runtime role must INSERT moves and UPDATE matches and results
 to play at all, so a stolen runtime password can still append a well-formed move or
@@ -36,41 +31,72 @@ superuser, nor change who is.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connections
 
 logger = logging.getLogger(__name__)
 
-#: tables the code deletes rows from (checked against the code: services and views)
-DELETABLE = {
-    "django_session",  # logout, expired sessions
-    "authtoken_token",  # accounts.services.revoke_token
-    "games_seat",  # games.matches.services.leave_match
-    "games_result",  # games.matches.scoring.score_match(rescore=True) rewrites the results
-    "games_feedevent",  # games.leaving.services: an erased account's feed goes with it
-    "accounts_user_groups",  # the admin editing a user's groups and permissions
-    "accounts_user_user_permissions",
-    "auth_group_permissions",
-}
-#: columns of games_match fixed at creation: the seed, its commitment and what was agreed
-#: to play (every other column, a future one too, is updatable: play changes them)
-MATCH_FIXED = ("id", "game", "players", "options", "seed", "seed_commitment",
-               "rules_version", "created_at")
-#: the only columns of accounts_user the code updates (checked against the code):
-#: set_password + save(update_fields=["password"]) in the admin's password changes and
-#: Django's hash upgrade at login; update_last_login on a session login. Registration
-#: and the bot accounts insert whole rows.
-USER_UPDATABLE = ("password", "last_login")
-#: append-only logs (their triggers refuse updates too), results (rewritten whole) and
-#: tokens (created and deleted); games_match and accounts_user: only some columns
-NO_UPDATE = {"games_move", "games_incident", "games_result", "authtoken_token",
-             "games_match", "accounts_user"}
-READ_ONLY = {"django_migrations"}
-#: the owner's functions the runtime may call (SECURITY DEFINER: each checks what it does)
-RUNTIME_FUNCTIONS = ("accounts_erase_user(bigint, text)",)
-#: the row-level policy on accounts_user: the runtime inserts no staff and no superuser
-USER_POLICIES = ("every_role_every_user", "runtime_makes_no_staff")
+@dataclass(frozen=True)
+class InsertCheck:
+    """Row-level security on ``table``: every role sees and writes every row as its
+    privileges allow (the permissive policy ``everyone``), but a row the runtime inserts
+    must pass ``check`` (the restrictive policy ``name``, an SQL condition). The owner,
+    who owns the table, bypasses both."""
+
+    everyone: str
+    name: str
+    check: str
+
+
+@dataclass(frozen=True)
+class RuntimePrivileges:
+    """What an app's tables allow the runtime role beyond SELECT, INSERT and UPDATE (the
+    module's docstring); tables by name, as in the database."""
+
+    no_update: frozenset[str] = frozenset()
+    fixed_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    updatable_columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    deletable: frozenset[str] = frozenset()
+    read_only: frozenset[str] = frozenset()
+    functions: tuple[str, ...] = ()
+    insert_checks: Mapping[str, InsertCheck] = field(default_factory=dict)
+
+    def __or__(self, other: RuntimePrivileges) -> RuntimePrivileges:
+        return RuntimePrivileges(
+            no_update=self.no_update | other.no_update,
+            fixed_columns={**self.fixed_columns, **other.fixed_columns},
+            updatable_columns={**self.updatable_columns, **other.updatable_columns},
+            deletable=self.deletable | other.deletable,
+            read_only=self.read_only | other.read_only,
+            functions=(*self.functions, *other.functions),
+            insert_checks={**self.insert_checks, **other.insert_checks},
+        )
+
+    def updates_whole_table(self, table: str) -> bool:
+        return not (table in self.no_update or table in self.fixed_columns
+                    or table in self.updatable_columns)
+
+
+#: Django's own: the migrations' record is read, never written, by the runtime
+DJANGO_PRIVILEGES = RuntimePrivileges(read_only=frozenset({"django_migrations"}))
+
+_declared: dict[str, RuntimePrivileges] = {}
+
+
+def declare(app_label: str, privileges: RuntimePrivileges) -> None:
+    """An app's tables' privileges (from its ``AppConfig.ready``: its models' tables are
+    known by then); declaring again replaces the app's previous declaration."""
+    _declared[app_label] = privileges
+
+
+def declared() -> RuntimePrivileges:
+    merged = DJANGO_PRIVILEGES
+    for privileges in _declared.values():
+        merged = merged | privileges
+    return merged
 
 
 def runtime_role() -> str:
@@ -94,46 +120,51 @@ def grant_runtime_privileges(using: str = "default") -> bool:
                 "DATABASE_OWNER_URL; docs/operations.md)", role,
                 "is the role migrating" if current == role else "does not exist")
             return False
+        rules = declared()
         quote = connection.ops.quote_name
         grantee = quote(role)
         cursor.execute(f"GRANT USAGE ON SCHEMA public TO {grantee}")
         cursor.execute(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {grantee}")
-        for table in connection.introspection.table_names(cursor):
+        tables = connection.introspection.table_names(cursor)
+        for table in tables:
             name = quote(table)
             cursor.execute(f"REVOKE ALL ON {name} FROM {grantee}")
             privileges = ["SELECT"]
-            if table not in READ_ONLY:
+            if table not in rules.read_only:
                 privileges.append("INSERT")
-                if table not in NO_UPDATE:
+                if rules.updates_whole_table(table):
                     privileges.append("UPDATE")
-                if table in DELETABLE:
+                if table in rules.deletable:
                     privileges.append("DELETE")
             cursor.execute(f"GRANT {', '.join(privileges)} ON {name} TO {grantee}")
-            updatable = _updatable_columns(connection, cursor, table)
+            updatable = _updatable_columns(connection, cursor, table, rules)
             if updatable is not None:
                 _grant_column_updates(connection, cursor, table, grantee, updatable)
-        _runtime_inserts_no_staff(connection, cursor, grantee)
-        _grant_functions(cursor, grantee)
+        for table, check in rules.insert_checks.items():
+            if table in tables:
+                _check_runtime_inserts(connection, cursor, table, grantee, check)
+        _grant_functions(cursor, grantee, rules.functions)
     return True
 
 
-def _grant_functions(cursor, grantee: str) -> None:
-    for function in RUNTIME_FUNCTIONS:
+def _grant_functions(cursor, grantee: str, functions: tuple[str, ...]) -> None:
+    for function in functions:
         cursor.execute("SELECT to_regprocedure(%s) IS NOT NULL", [function])
         if cursor.fetchone()[0]:  # created by its migration (absent while migrating back)
             cursor.execute(f"GRANT EXECUTE ON FUNCTION {function} TO {grantee}")
 
 
-def _updatable_columns(connection, cursor, table: str) -> list[str] | None:
+def _updatable_columns(connection, cursor, table: str,
+                       rules: RuntimePrivileges) -> list[str] | None:
     """The columns of ``table`` the runtime may update one by one; None when the table
     takes no column grants (its UPDATE, if any, is on the whole table)."""
-    if table not in ("games_match", "accounts_user"):
+    if table not in rules.fixed_columns and table not in rules.updatable_columns:
         return None
     every = [column.name for column in
              connection.introspection.get_table_description(cursor, table)]
-    if table == "games_match":
-        return [column for column in every if column not in MATCH_FIXED]
-    return [column for column in every if column in USER_UPDATABLE]
+    if table in rules.fixed_columns:
+        return [column for column in every if column not in rules.fixed_columns[table]]
+    return [column for column in every if column in rules.updatable_columns[table]]
 
 
 def _grant_column_updates(connection, cursor, table: str, grantee: str,
@@ -148,21 +179,17 @@ def _grant_column_updates(connection, cursor, table: str, grantee: str,
                    f"TO {grantee}")
 
 
-def _runtime_inserts_no_staff(connection, cursor, grantee: str) -> None:
-    """Row-level security on accounts_user: every role sees and writes every row as its
-    privileges allow (the first policy), but a row the runtime inserts is no staff user
-    and no superuser (the second, restrictive). The owner, who owns the table, bypasses
-    both: createsuperuser runs as the owner."""
-    user_table = connection.ops.quote_name("accounts_user")
-    if "accounts_user" not in connection.introspection.table_names(cursor):
-        return
-    everyone, no_staff = USER_POLICIES
-    cursor.execute(f"ALTER TABLE {user_table} ENABLE ROW LEVEL SECURITY")
-    for policy in USER_POLICIES:
-        cursor.execute(f"DROP POLICY IF EXISTS {policy} ON {user_table}")
-    cursor.execute(f"CREATE POLICY {everyone} ON {user_table} USING (true) WITH CHECK (true)")
-    cursor.execute(f"CREATE POLICY {no_staff} ON {user_table} AS RESTRICTIVE FOR INSERT "
-                   f"TO {grantee} WITH CHECK (NOT is_superuser AND NOT is_staff)")
+def _check_runtime_inserts(connection, cursor, table: str, grantee: str,
+                           check: InsertCheck) -> None:
+    """``check`` on ``table`` (InsertCheck): row-level security, its two policies made
+    afresh."""
+    name = connection.ops.quote_name(table)
+    cursor.execute(f"ALTER TABLE {name} ENABLE ROW LEVEL SECURITY")
+    for policy in (check.everyone, check.name):
+        cursor.execute(f"DROP POLICY IF EXISTS {policy} ON {name}")
+    cursor.execute(f"CREATE POLICY {check.everyone} ON {name} USING (true) WITH CHECK (true)")
+    cursor.execute(f"CREATE POLICY {check.name} ON {name} AS RESTRICTIVE FOR INSERT "
+                   f"TO {grantee} WITH CHECK ({check.check})")
 
 
 def grant_after_migrate(sender, using="default", **kwargs) -> None:

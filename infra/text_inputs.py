@@ -12,7 +12,7 @@ is checked here first, whatever reads it later:
   (``infra/api_views.py``);
 - GraphQL: every string argument, ``ID``, and string inside a ``JSON`` value or an input
   object, written in the document or sent as a variable (``games/graphql/text_inputs.py``);
-- the feed stream's query (``games/feed/views.py``); a token key holding one is a bad
+- the feed stream's query (``games/api/feed/views.py``); a token key holding one is a bad
   token, 401, without a query (``accounts/token_auth.py``).
 
 A refusal is a 400 ``invalid_input`` naming where the character is, as a field path

@@ -1,4 +1,4 @@
-"""The engine contract every game implements (DESIGN.md, "The engine contract").
+"""The engine contract every game implements (docs/architecture.md, "The engine contract").
 
 The method names are fixed: the service, the bots, the benchmarks and outside checks call
 exactly these. A game's state is whatever object its engine likes (engines pick a fast,
@@ -201,3 +201,11 @@ class Engine(ABC):
         ``translate`` maps each English label (a ``rules.text.tr`` template or a name from
         the game data) to another language; without it the labels are English."""
         return None
+
+    def drawing_legend(self) -> list[tuple[str, str]]:
+        """The short labels of ``render_svg``'s drawing that need explaining, as ``(label,
+        meaning)`` pairs shown under it (admin's replay page), so the service knows nothing
+        of any game's picture. Texts for people are ``rules.text.tr`` texts (a label that
+        is the same in every language may be a plain ``str``). The default: none, a drawing
+        that explains itself."""
+        return []

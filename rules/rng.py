@@ -1,4 +1,5 @@
-"""The one documented source of randomness for every game (DESIGN.md, "Determinism").
+"""The one documented source of randomness for every game (docs/architecture.md, "The engine
+contract", determinism).
 
 The stream is SHA-256 over ``f"{seed}:{counter}"`` for counter = 0, 1, 2, ...; each block
 gives one 64-bit unsigned integer (its first 8 bytes, big-endian). Integers in a range are

@@ -11,26 +11,19 @@ from __future__ import annotations
 
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.boards.labels import seat_names
 from games.matches import clock_selectors
 from games.matches.models import Match, MatchStatus
+from infra.translation import localized
 from rules import get_engine
 
-#: the Hansa board's short labels (rules/hansa/render.py), explained under the drawing
-HANSA_LEGEND = [
-    ("P3, S2, B1",
-     gettext_lazy("a person, ship or building card of the Kontor with its trade power")),
-    ("A-H", gettext_lazy("top right of a card: its notable-person type (sets score at the "
-                         "end)")),
-    (gettext_lazy("lux"), gettext_lazy("a luxury card")),
-    (gettext_lazy("coloured discs"),
-     gettext_lazy("luxury pieces (red, blue, yellow, black) and how many a seat holds")),
-    (gettext_lazy("2nd x2, 3rd x1"),
-     gettext_lazy("prosperity track: profit multipliers of second and third place")),
-    (gettext_lazy("> Kontor of ..."), gettext_lazy("the seat owes a decision now")),
-]
+
+def drawing_legend(game: str) -> list[tuple[str, str]] | None:
+    """The board drawing's legend in the request's language, from the game's engine (a new
+    game changes nothing here); None when its drawing needs none."""
+    return [(localized(label), localized(meaning))
+            for label, meaning in get_engine(game).drawing_legend()] or None
 
 
 def players_text(match: Match) -> str:

@@ -313,7 +313,7 @@ class MatchAdmin(admin.ModelAdmin):
                 for row in Incident.objects.filter(match=match, ply__lte=ply)
                 .select_related("user")],
             "names": names,
-            "legend": admin_glance.HANSA_LEGEND if match.game == "hansa" else None,
+            "legend": admin_glance.drawing_legend(match.game),
             "ended": ended,
             "state_json": json.dumps(shown, indent=2, sort_keys=True),
             "board_svg": mark_safe(board_svg) if board_svg else None,  # noqa: S308

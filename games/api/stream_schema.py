@@ -1,5 +1,5 @@
 """``GET /api/v1/stream/`` in the OpenAPI document (issue 22): the feed is an asynchronous
-Django view (games/feed/views.py), not a DRF one, so drf-spectacular cannot see it; the
+Django view (games/api/feed/views.py), not a DRF one, so drf-spectacular cannot see it; the
 postprocessing hook (games/api/openapi.py) adds this path and the ``FeedEvent``
 component. Its body is newline-delimited JSON (``application/x-ndjson``, as lichess
 documents its streams): every line is one ``FeedEvent``, or empty (keep-alive)."""

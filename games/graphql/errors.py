@@ -16,7 +16,9 @@ from django.utils.translation import gettext as _
 from graphql import GraphQLError
 from rest_framework.exceptions import ValidationError as DrfValidationError
 from strawberry.extensions import SchemaExtension
+from strawberry.types import Info
 
+from games.graphql.context import authenticated_user
 from games.graphql.types import GameError
 from games.matches import errors
 from infra.api_errors import ApiError, ServiceUnavailable
@@ -90,6 +92,16 @@ def attempt(call: Callable[[], T], overrides: dict[str, str] | None = None
         return None, validation_errors(exc)
     except ApiError as exc:
         return None, [game_error(exc, overrides)]
+
+
+def signed_in(info: Info) -> tuple[object | None, list[GameError]]:
+    """A mutation's caller, or the not_authenticated error REST answers with 401 (nothing
+    written): every mutation that needs a user starts with it."""
+    user = authenticated_user(info)
+    if user is None:
+        exc = errors.AuthenticationRequired()
+        return None, [GameError(code=exc.code, message=exc.message)]
+    return user, []
 
 
 def as_graphql_error(exc: ApiError) -> GraphQLError:

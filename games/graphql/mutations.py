@@ -17,8 +17,7 @@ from strawberry.types import Info
 from accounts import services as account_services
 from accounts.serializers import RegistrationSerializer, TokenRequestSerializer
 from games.clocks import services as clock_services
-from games.graphql.context import authenticated_user
-from games.graphql.errors import attempt
+from games.graphql.errors import attempt, signed_in
 from games.graphql.play_types import LoggedMove
 from games.graphql.throttling import caller_address
 from games.graphql.types import GameError, MatchType, MeType
@@ -66,15 +65,6 @@ class BotSeatInput:
     kind: str = strawberry.field(description='A bot kind of the catalogue, e.g. "greedy".')
 
 
-def _signed_in(info: Info) -> tuple[object | None, list[GameError]]:
-    """The caller, or the not_authenticated error REST answers with 401 (nothing written)."""
-    user = authenticated_user(info)
-    if user is None:
-        exc = errors.AuthenticationRequired()
-        return None, [GameError(code=exc.code, message=exc.message)]
-    return user, []
-
-
 def _match_payload(match_id) -> MatchPayload:
     return MatchPayload(match=selectors.get_match(match_id))
 
@@ -119,7 +109,7 @@ class Mutation:
         description="Revoke the token this request was authenticated with."
     )
     def revoke_token(self, info: Info) -> RevokeTokenPayload:
-        _user, problems = _signed_in(info)
+        _user, problems = signed_in(info)
         token = info.context.auth  # the DRF Token for token auth; None for a session
         if problems or not isinstance(token, Token):
             exc = errors.AuthenticationRequired(_("Send the token to revoke as `Authorization: "
@@ -140,7 +130,7 @@ class Mutation:
         creator_seat: int | None = None,
         time_control: JSON | None = None,
     ) -> MatchPayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
         seats_for_bots, problems = attempt(lambda: None if bot_seats is None else (
@@ -172,7 +162,7 @@ class Mutation:
     def join_match(
         self, info: Info, match_id: strawberry.ID, position: int | None = None
     ) -> MatchPayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
         seat, problems = attempt(
@@ -184,7 +174,7 @@ class Mutation:
 
     @strawberry_django.mutation(description="Give up your seat while the match is open.")
     def leave_match(self, info: Info, match_id: strawberry.ID) -> MatchPayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
         _, problems = attempt(lambda: match_services.leave_match(user=user, match_id=match_id))
@@ -199,7 +189,7 @@ class Mutation:
     def start_match(
         self, info: Info, match_id: strawberry.ID, fill_with: str | None = None
     ) -> MatchPayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
         match, problems = attempt(
@@ -215,7 +205,7 @@ class Mutation:
     def abort_match(
         self, info: Info, match_id: strawberry.ID, reason: str = ""
     ) -> MatchPayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
         match, problems = attempt(
@@ -233,7 +223,7 @@ class Mutation:
     def resign_match(
         self, info: Info, match_id: strawberry.ID, seat: int | None = None
     ) -> MatchPayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
         match, problems = attempt(
@@ -248,7 +238,7 @@ class Mutation:
         description="Take your seat back from the bot that took it over (timeout, admin)."
     )
     def reclaim_seat(self, info: Info, match_id: strawberry.ID) -> MatchPayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return MatchPayload(errors=problems)
         match, problems = attempt(
@@ -269,7 +259,7 @@ class Mutation:
         move: JSON,
         expected_ply: int | None = None,
     ) -> SubmitMovePayload:
-        user, problems = _signed_in(info)
+        user, problems = signed_in(info)
         if problems:
             return SubmitMovePayload(errors=problems)
         submitted, problems = attempt(

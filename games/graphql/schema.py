@@ -11,21 +11,21 @@ from __future__ import annotations
 import strawberry
 from strawberry.tools import merge_types
 
-from games.analysis.graphql import AnalysisMutations, AnalysisQueries, AnalysisSubscriptions
-from games.feed.graphql import FeedSubscriptions
+from games.graphql.analysis import AnalysisMutations, AnalysisQueries, AnalysisSubscriptions
 from games.graphql.concurrency import ExpensiveOperations
 from games.graphql.errors import ServiceErrorCodes
+from games.graphql.feed import FeedSubscriptions
+from games.graphql.leaving import LeavingMutations, LeavingQueries
 from games.graphql.limits import is_limit_refusal, limit_extensions
+from games.graphql.lobby import LobbyMutations, LobbyQueries
 from games.graphql.mutations import Mutation
 from games.graphql.queries import Query
+from games.graphql.quickmatch import QuickMatchMutations, QuickMatchQueries
+from games.graphql.ratings import RatingQueries
+from games.graphql.records import RecordQueries
 from games.graphql.subscriptions import Subscription
 from games.graphql.text_inputs import RefuseControlCharacters
 from games.graphql.throttling import RateLimits
-from games.leaving.graphql import LeavingMutations, LeavingQueries
-from games.lobby.graphql import LobbyMutations, LobbyQueries
-from games.quickmatch.graphql import QuickMatchMutations, QuickMatchQueries
-from games.ratings.graphql import RatingQueries
-from games.records.graphql import RecordQueries
 from infra.api_errors import ApiError
 
 
@@ -43,7 +43,7 @@ class GameSchema(strawberry.Schema):
 
 
 #: each capability (records, ratings, the lobby, the feed, leaving, analysis) brings its own
-#: fields
+#: fields, from its module here (games/graphql/<capability>.py)
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
                                      QuickMatchQueries, LeavingQueries, AnalysisQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,

@@ -36,7 +36,7 @@ def require_admin(user, what: str) -> None:
 
 
 def lock_match(match_id: Any) -> Match:
-    """Lock the match row for this transaction (DESIGN.md, "Writing a move", step 1).
+    """Lock the match row for this transaction (docs/architecture.md, "Writing a move", step 1).
     Raises MatchNotFound (404)."""
     pk = parse_match_id(match_id)
     try:

@@ -1,6 +1,6 @@
 """The move service's metrics: each committed move counted by game and mover, each refusal
 by its code (infra/observability/metrics.py). A wrapper, so the service's own steps stay
-as DESIGN.md "Writing a move" lists them."""
+as docs/architecture.md, "Writing a move", lists them."""
 
 from __future__ import annotations
 

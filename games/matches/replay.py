@@ -1,8 +1,8 @@
 """Rebuilding a match's engine state from its seed and move log.
 
-A match is its seed plus its log (DESIGN.md, "Determinism"): ``setup`` followed by
-``apply`` over the logged moves gives the state after any ply. The snapshot in
-``Match.state`` is only a cache of the last one.
+A match is its seed plus its log (docs/architecture.md, "The engine contract",
+determinism): ``setup`` followed by ``apply`` over the logged moves gives the state after
+any ply. The snapshot in ``Match.state`` is only a cache of the last one.
 """
 
 from __future__ import annotations

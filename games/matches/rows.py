@@ -24,7 +24,7 @@ still see the snapshot taken when the statement began, before the holder's commi
 move racing a timeout then saw the seat still its player's after the clock had given it
 to a bot (tests/games/clocks/test_race.py). The read that follows the lock is a new
 statement with a new snapshot, so it sees everything the previous holder committed; the
-seats and incidents change only under that same lock (DESIGN.md "Writing a move").
+seats and incidents change only under that same lock (docs/architecture.md, "Writing a move").
 """
 
 from __future__ import annotations

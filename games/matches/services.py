@@ -6,13 +6,12 @@ Each follows docs/architecture.md "Writing a move": check and lock first
 (``games.matches.guards``), then apply and write, then record the change
 (``games.matches.follow_up``): what goes out after the commit (readers, feeds, bot turns,
 scoring) is sent only for what landed. The match's rows have their writers in this
-package only: this module,
-``games.matches.scoring`` (results) and ``games.matches.seat_changes`` (incidents, seat
-hand-overs to bots and back, clocks), which the clocks capability asks when it decides a
-timeout, a resignation or a hand-over. Who may join a private match is the lobby's rule
-(``games.lobby.services``), asked before ``join_match``. Errors are
-``games.matches.errors`` errors with a stable ``code``; a service that raises has
-written nothing.
+package only: this module, ``games.matches.scoring`` (results) and
+``games.matches.seat_changes`` (incidents, seat hand-overs to bots and back, clocks),
+which the clocks capability asks when it decides a timeout, a resignation or a hand-over.
+Who may join a private match is the lobby's rule (``games.lobby.services``), asked before
+``join_match``. Errors are ``games.matches.errors`` errors with a stable ``code``; a
+service that raises has written nothing.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""HanEngine: the Han rules behind the engine contract (rules/engine.py, DESIGN.md).
+"""HanEngine: the Han rules behind the engine contract (rules/engine.py; docs/architecture.md,
+"The engine contract").
 
 The turn is a sequence of moves by one seat: first ``place``, ``discard`` (rule B) or, with
 an empty hand in the final round, ``pass`` (ruling H13); then one ``draw`` per card until the

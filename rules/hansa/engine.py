@@ -1,4 +1,5 @@
-"""The Queen of Hansa behind the engine contract (rules/engine.py, DESIGN.md)."""
+"""The Queen of Hansa behind the engine contract (rules/engine.py; docs/architecture.md, "The
+engine contract")."""
 
 from __future__ import annotations
 
@@ -240,3 +241,8 @@ class HansaEngine(Engine):
         from rules.hansa.render import render_view_svg
 
         return render_view_svg(view, self.data, translate)
+
+    def drawing_legend(self) -> list[tuple[str, str]]:
+        from rules.hansa.render import LEGEND
+
+        return list(LEGEND)

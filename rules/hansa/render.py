@@ -31,6 +31,18 @@ ON_COLOUR = {"yellow": "#222222"}  # text drawn on a full-strength colour; white
 UNKNOWN_COLOUR, UNKNOWN_TINT = "#888888", "#eeeeee"
 KIND_SHORT = {"person": tr("person"), "ship": tr("ship"), "building": tr("building")}
 
+#: the drawing's short labels, explained under it (HansaEngine.drawing_legend); the card
+#: labels and person letters read the same in every language
+LEGEND = (
+    ("P3, S2, B1", tr("a person, ship or building card of the Kontor with its trade power")),
+    ("A-H", tr("top right of a card: its notable-person type (sets score at the end)")),
+    (tr("lux"), tr("a luxury card")),
+    (tr("coloured discs"),
+     tr("luxury pieces (red, blue, yellow, black) and how many a seat holds")),
+    (tr("2nd x2, 3rd x1"), tr("prosperity track: profit multipliers of second and third place")),
+    (tr("> Kontor of ..."), tr("the seat owes a decision now")),
+)
+
 
 def _text(x, y, content, *, size=12, bold=False, fill="#222222", **attrs) -> str:
     return _el("text", content, x=round(x, 1), y=round(y, 1), font_size=size,

@@ -73,7 +73,8 @@ def row_counts() -> tuple[int, int, int]:
 
 
 def assert_api_error(response, status: int, code: str) -> dict:
-    """The response is the one error shape of DESIGN.md with ``code``; returns the error."""
+    """The response is the one error shape (docs/architecture.md, "The HTTP surface") with
+    ``code``; returns the error."""
     assert response.status_code == status, (response.status_code, response.content[:300])
     body = response.json()
     assert set(body) == {"error"}

@@ -58,3 +58,13 @@ def test_hansa_playouts_trade_about_as_often_as_they_attend_parliament():
     rng = SeededRng("share")
     trades = sum(engine.playout_move(state, seat, rng)["type"] == "trade" for _ in range(400))
     assert 150 < trades < 250
+
+
+@pytest.mark.parametrize("game", ["han", "hansa"])
+def test_a_drawing_legend_is_pairs_of_texts_for_a_drawn_game_only(game):
+    # the service shows it under the board without knowing the game (games/admin/glance.py)
+    engine = get_engine(game)
+    legend = engine.drawing_legend()
+    assert all(isinstance(label, str) and isinstance(meaning, str) and label and meaning
+               for label, meaning in legend)
+    assert (legend == []) == (game == "han")  # Han's drawing explains itself

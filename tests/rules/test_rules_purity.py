@@ -1,5 +1,6 @@
-"""rules/ is a pure library (DESIGN.md: "arrows point one way"): nothing under it may import
-the web framework, the task queue, or the Django apps that sit on top of it."""
+"""rules/ is a pure library (docs/architecture.md, "Layers and import contracts": the arrows point
+one way): nothing under it may import the web framework, the task queue, or the Django apps that sit
+on top of it."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def test_every_exported_record_is_a_record(document, make_user):
         match = match_services.create_match(user=ann, game=game, players=2)
         match_services.join_match(user=bob, match_id=match.pk)
         play_to_end(match.pk, {0: ann, 1: bob})
-    # what the export writes, one per line (games/records/views.py)
+    # what the export writes, one per line (games/api/records/views.py)
     ids = record_selectors.user_record_ids(ann.username, viewer=ann)
     records = [json.loads(json.dumps(record, default=str))
                for record in record_selectors.records_of(ids)]

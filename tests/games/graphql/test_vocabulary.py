@@ -165,7 +165,7 @@ def test_open_and_its_old_name_filter_alike(make_user):
 @pytest.mark.django_db
 def test_a_feed_event_has_rest_s_fields_typed(make_user):
     from games.feed import selectors as feed_selectors
-    from games.feed.graphql import FeedEvent
+    from games.graphql.feed import FeedEvent
 
     ann = make_user()
     match_services.create_match(user=ann, game="han", players=2, bot_seats={1: "random"})

@@ -1,7 +1,7 @@
-"""Malformed Han moves: whatever JSON a client sends, HanEngine.apply answers IllegalMove
-with a code (DESIGN.md, engine contract), never another exception. The move service turns
-a crash into a generic 400 (games/matches/services.py), which would hide it from REST tests, so
-this calls the engine directly, in positions taken from seeded random games."""
+"""Malformed Han moves: whatever JSON a client sends, HanEngine.apply answers IllegalMove with a
+code (docs/architecture.md, "The engine contract"), never another exception. The move service turns
+a crash into a generic 400 (games/matches/services.py), which would hide it from REST tests, so this
+calls the engine directly, in positions taken from seeded random games."""
 
 from __future__ import annotations
 

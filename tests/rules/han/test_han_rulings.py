@@ -1,4 +1,4 @@
-"""Rulings H1-H13 and V1-V2 (shared/RULINGS.md), one group of tests each."""
+"""Rulings H1-H13 and V1-V2 (docs/rulings.md), one group of tests each."""
 
 from __future__ import annotations
 

@@ -296,9 +296,10 @@ def test_events_do_not_alias_the_new_state():
 
 
 def test_rules_version_was_bumped_for_the_q10_storage_change():
-    # DESIGN.md: rules_version changes whenever an old log could replay differently. Under
-    # version 1 a seat holding one colour only was settled without a move; ruling Q10 lets
-    # it keep fewer, so it now owes a store move and a version-1 log would not replay.
+    # docs/architecture.md, "The engine contract": rules_version changes whenever an old log
+    # could replay differently. Under version 1 a seat holding one colour only was settled
+    # without a move; ruling Q10 lets it keep fewer, so it now owes a store move and a
+    # version-1 log would not replay.
     assert engine().rules_version not in ("", "1")
     assert engine().describe()["rules_version"] == engine().rules_version
 

@@ -1,8 +1,8 @@
-"""Malformed Hansa moves: whatever JSON a client sends, HansaEngine.apply answers
-IllegalMove with a code (DESIGN.md, engine contract), never another exception. The move
-service turns a crash into a generic 400 (games/matches/services.py), which would hide it from
-REST tests, so this calls the engine directly, in every phase of seeded random games
-(keep, trade, store, parliament, final card)."""
+"""Malformed Hansa moves: whatever JSON a client sends, HansaEngine.apply answers IllegalMove with a
+code (docs/architecture.md, "The engine contract"), never another exception. The move service turns
+a crash into a generic 400 (games/matches/services.py), which would hide it from REST tests, so this
+calls the engine directly, in every phase of seeded random games (keep, trade, store, parliament,
+final card)."""
 
 from __future__ import annotations
 

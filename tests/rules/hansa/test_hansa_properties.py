@@ -198,8 +198,9 @@ def test_different_seeds_differ_and_games_vary():
 
 
 def test_json_and_copies_do_not_alias_pending_choices():
-    # DESIGN.md: apply leaves the old state untouched and to_json/from_json is an exact
-    # round trip; a pending simultaneous choice (ruling Q6) must not be shared either way
+    # docs/architecture.md, "The engine contract": apply leaves the old state untouched and
+    # to_json/from_json is an exact round trip; a pending simultaneous choice (ruling Q6) must not
+    # be shared either way
     eng = engine()
     state = eng.setup(4, {}, "alias-pending")
     state, _ = eng.apply(state, 1, eng.legal_moves(state, 1)[0])

@@ -1,4 +1,4 @@
-"""Rulings Q1-Q10 (../shared/RULINGS.md), each shown on the engine."""
+"""Rulings Q1-Q10 (docs/rulings.md), each shown on the engine."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""REST for post-game analysis (games/analysis/)."""

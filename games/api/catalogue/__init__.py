@@ -1,0 +1,1 @@
+"""REST for the game catalogue (games/catalogue.py): views and routes."""

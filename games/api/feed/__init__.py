@@ -1,0 +1,1 @@
+"""REST for the feed (games/feed/): the NDJSON stream."""

@@ -1,0 +1,1 @@
+"""REST for the lobby (games/lobby/): private matches, invitations, rematches."""

@@ -1,0 +1,1 @@
+"""REST for quick match (games/quickmatch/)."""

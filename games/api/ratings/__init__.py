@@ -1,0 +1,1 @@
+"""REST for ratings (games/ratings/): leaderboards, profiles, rating histories."""

@@ -1,9 +1,0 @@
-"""REST routes of leaving (under /api/v1/)."""
-
-from django.urls import path
-
-from games.leaving import views
-
-urlpatterns = [
-    path("me/export", views.MyDataExportView.as_view(), name="me-export"),
-]
