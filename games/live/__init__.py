@@ -1,4 +1,4 @@
-"""What goes out after a commit (docs/architecture.md "Live updates").
+"""What goes out after a commit (docs/architecture.md "What goes out after a commit").
 
 A match's writers record one ``games.matches.changes.MatchChanged`` per commit; this package
 is its one after-commit receiver for readers (``fanout.send_change``): it builds what each
