@@ -23,7 +23,8 @@ class RecordVerdict:
     computed_result: JSON | None
     signature: str = strawberry.field(
         description="valid (signed by a published key), absent (replay only), "
-        "unknown_key or mismatch (either makes the record invalid).")
+        "unknown_key or mismatch (either makes the record invalid), unchecked (the "
+        "replay refused the record first).")
 
 
 @strawberry.type(description="A public key that signs game records (REST: GET "

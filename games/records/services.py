@@ -223,9 +223,12 @@ def verify_record(record: Any) -> dict:
     "reason", "message", "plies_checked", "computed_result", "signature"}``.
 
     ``signature`` is ``valid`` (by a key this service publishes), ``absent`` (the replay
-    alone vouches for the record), ``unknown_key`` or ``mismatch``; either of the last two
-    makes the record invalid. The replay runs whatever the signature: its reason, when it
-    fails, names a ply and wins. ``diverges_at_ply`` is the first ply whose replay
+    alone vouches for the record), ``unknown_key`` or ``mismatch`` (either makes the record
+    invalid), or ``unchecked``: the replay runs first, and a record it refuses is invalid
+    whatever its signature, so its signature is not checked. That keeps a verification's
+    work what it was: encoding a record to check its signature costs about a tenth of
+    replaying it, and a replay that passes has a real game's moves, not 5,000 of junk
+    (docs/capacity.md). ``diverges_at_ply`` is the first ply whose replay
     disagrees with the record: 0 for the deal (a changed seed or options), k for the move
     at ply k (refused, or leading to another state than recorded), the number of moves for
     the end (the game is not over, or its result is not the stated one); null when only
@@ -233,9 +236,15 @@ def verify_record(record: Any) -> dict:
     be read."""
     parsed = parse_record(record)
     signature = _signature(record.get("signature"))
-    status = signing.ABSENT if signature is None else signing.check(record, *signature)
-    verdict = {**_replayed(parsed), "signature": status}
-    if verdict["valid"] and status in SIGNATURE_FAILURES:
+    verdict = _replayed(parsed)
+    if signature is None:
+        status = signing.ABSENT
+    elif not verdict["valid"]:
+        status = signing.UNCHECKED
+    else:
+        status = signing.check(record, *signature)
+    verdict["signature"] = status
+    if status in SIGNATURE_FAILURES:
         if status == signing.UNKNOWN_KEY:
             message = _("The record is signed by key %(key_id)s, which this service does "
                         "not publish (GET /api/v1/records/keys/).") % {"key_id": signature[0]}

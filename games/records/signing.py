@@ -45,8 +45,10 @@ INCIDENT_FIELDS = ("ply", "seat", "kind")
 #: hex digits of the public key's SHA-256 that name it
 KEY_ID_LENGTH = 16
 
-#: what checking a record's signature can find (the verdict's ``signature``)
-VALID, ABSENT, UNKNOWN_KEY, MISMATCH = "valid", "absent", "unknown_key", "mismatch"
+#: what checking a record's signature can find (the verdict's ``signature``); UNCHECKED:
+#: the replay refused the record first (games/records/services.py)
+VALID, ABSENT, UNKNOWN_KEY, MISMATCH, UNCHECKED = (
+    "valid", "absent", "unknown_key", "mismatch", "unchecked")
 
 
 @dataclass(frozen=True)

@@ -85,9 +85,10 @@ class VerdictSerializer(serializers.Serializer):
         allow_null=True, help_text="The result the record's moves lead to; null when they "
         "lead to none.")
     signature = serializers.ChoiceField(
-        choices=["valid", "absent", "unknown_key", "mismatch"],
+        choices=["valid", "absent", "unknown_key", "mismatch", "unchecked"],
         help_text="valid: signed by a key this service publishes; absent: no signature, "
-        "the replay alone vouches for the record; unknown_key or mismatch: invalid.")
+        "the replay alone vouches for the record; unknown_key or mismatch: invalid; "
+        "unchecked: the replay refused the record, so its signature was not checked.")
 
 
 class RecordSigningKeySerializer(serializers.Serializer):
