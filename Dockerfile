@@ -32,6 +32,7 @@ RUN apt-get update -q && apt-get install -y -q --no-install-recommends gettext \
 # The code runs from /app (the working directory is first on the path).
 # The admin's and API docs' assets are collected here, served by the web processes.
 RUN DEBUG=false SECRET_KEY=build-only-key-for-collectstatic-never-used-at-run-time \
+       RECORD_SIGNING_KEYS="$(head -c 32 /dev/urandom | base64)" \
        python manage.py collectstatic --noinput --verbosity 0 \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin app
 

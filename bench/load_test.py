@@ -63,6 +63,7 @@ machine, the load client included: read the figures as this machine's, under its
 from __future__ import annotations
 
 import argparse
+import base64
 import csv
 import json
 import os
@@ -147,8 +148,11 @@ def wait_healthy(url: str, timeout: float = 120) -> None:
 
 def service_env(args) -> dict:
     """Served as in production (DEBUG off), which refuses the development key: a throwaway
-    key per run unless the caller set one (kept for the run: a replacement must share it)."""
+    key per run unless the caller set one (kept for the run: a replacement must share it);
+    the same for the record signing key."""
     os.environ.setdefault("SECRET_KEY", f"bench-{secrets.token_hex(16)}")
+    os.environ.setdefault("RECORD_SIGNING_KEYS",
+                          base64.b64encode(secrets.token_bytes(32)).decode())
     return {**os.environ, **RAISED_THROTTLES, "DEBUG": "false", "LOG_LEVEL": "WARNING",
             "WEB_PROCESSES": str(args.web_processes),
             "CELERY_WORKER_CONCURRENCY": str(args.worker_threads)}

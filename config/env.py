@@ -3,6 +3,8 @@ works on a fresh machine running the project-local services (scripts/services.sh
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 from urllib.parse import unquote, urlparse
 
@@ -30,6 +32,14 @@ def env_int(name: str, default: int) -> int:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def is_raw_key(text: str, length: int) -> bool:
+    """Whether ``text`` is the standard base64 of exactly ``length`` bytes (a key)."""
+    try:
+        return len(base64.b64decode(text, validate=True)) == length
+    except (binascii.Error, ValueError):
+        return False
 
 
 def database_from_url(url: str) -> dict:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import database_from_url, env_bool, env_int, env_list, env_str
+from config.env import database_from_url, env_bool, env_int, env_list, env_str, is_raw_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -22,6 +22,26 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     raise ImproperlyConfigured(
         "SECRET_KEY is the development key while DEBUG is off: set SECRET_KEY "
         "(or DEBUG=true for local development only)"
+    )
+# Game records are signed by the service (docs/records.md "Signatures"): Ed25519 private
+# keys, each the base64 of its 32 raw bytes, comma-separated; the first signs, the others
+# are older keys still published so that records signed before a rotation verify
+# (docs/operations.md "Record signing keys"). Like SECRET_KEY, the development key is
+# public: with DEBUG off it is refused, and so is a missing value.
+DEVELOPMENT_RECORD_SIGNING_KEY = "UaojRkcp5EqHXFr+5t6tnyv9aZrFiNdmbqJ+38upAjM="
+RECORD_SIGNING_KEYS = env_list("RECORD_SIGNING_KEYS", "") or (
+    [DEVELOPMENT_RECORD_SIGNING_KEY] if DEBUG else [])
+if not RECORD_SIGNING_KEYS or (not DEBUG
+                               and DEVELOPMENT_RECORD_SIGNING_KEY in RECORD_SIGNING_KEYS):
+    raise ImproperlyConfigured(
+        "RECORD_SIGNING_KEYS is unset or holds the development key while DEBUG is off: set "
+        "it to the base64 of 32 random bytes (`manage.py record_signing_key`), or "
+        "DEBUG=true for local development only"
+    )
+if not all(is_raw_key(key, 32) for key in RECORD_SIGNING_KEYS):
+    raise ImproperlyConfigured(
+        "RECORD_SIGNING_KEYS: every key is the standard base64 of 32 bytes (an Ed25519 "
+        "private key), comma-separated"
     )
 # Error pages and reports never show credentials (settings, tokens, sessions), DEBUG on
 # or off: see infra/debug_filter.py.

@@ -39,6 +39,8 @@ export DJANGO_SETTINGS_MODULE=config.settings  # the service's, never the test s
 export CELERY_TASK_ALWAYS_EAGER=true DEBUG=false
 # DEBUG off refuses the development key; the fuzz server signs nothing that outlives it.
 export SECRET_KEY="${SECRET_KEY:-fuzz-only-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}"
+# and the development record signing key: a throwaway one (32 random bytes, base64)
+export RECORD_SIGNING_KEYS="${RECORD_SIGNING_KEYS:-$(head -c 32 /dev/urandom | base64)}"
 # Thousands of requests a minute from one address: rate limits would answer most with 429.
 export THROTTLE_ANON_READ=1000000/min THROTTLE_USER_READ=1000000/min
 export THROTTLE_MOVE=1000000/min THROTTLE_AUTH=1000000/min

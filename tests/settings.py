@@ -1,6 +1,7 @@
 """Settings for the test suite: the project's own settings (DEBUG off, as in production)
-with a test-only secret key, since config/settings.py refuses the development key when
-DEBUG is off. Subprocesses the tests start (daphne, Celery) inherit the variable.
+with a test-only secret key and record signing key, since config/settings.py refuses the
+development keys when DEBUG is off. Subprocesses the tests start (daphne, Celery) inherit
+the variables.
 
 The suite connects as the database owner (DATABASE_OWNER_URL, when set): pytest-django
 creates, migrates and flushes (TRUNCATE) the test database, which the runtime role may
@@ -11,6 +12,8 @@ import os
 from urllib.parse import urlsplit
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-never-used-by-a-server")
+# the same for the records' signing key (a test-only key, never a server's)
+os.environ.setdefault("RECORD_SIGNING_KEYS", "Tl4ile/L5hTF/RDBIV6tFfHfea4nJD56qO2orFoTmbo=")
 
 from config.settings import *  # noqa: E402,F403
 

@@ -233,3 +233,15 @@ EVENTS_EXAMPLE = OpenApiExample(
     },
     response_only=True,
 )
+
+
+RECORD_SIGNING_KEYS_EXAMPLE = OpenApiExample(
+    "The current key and one older key still published",
+    value={"keys": [
+        {"key_id": "3b8e0c1f5a2d9e47", "algorithm": "Ed25519",
+         "public_key": "Xs2n0Qm9cH3V8YyJb1q4W6o7E5rT2uK0pLzAaBcDeFg=", "current": True},
+        {"key_id": "a41f07d2c6e95b80", "algorithm": "Ed25519",
+         "public_key": "q0Lr8TzN3vYw1XcB5mK7hJ2gF4dS6aP9oI3uE0yRtWk=", "current": False},
+    ]},
+    response_only=True,
+)

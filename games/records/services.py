@@ -27,6 +27,7 @@ from games.matches.setup_checks import (
     rules_version_of,
 )
 from games.matches.time_controls import NONE, REALTIME, TIMEOUT_POLICIES, TURN_BASED
+from games.records import signing
 from games.records.format import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -198,14 +199,67 @@ def parse_record(record: Any) -> dict:
     }
 
 
+def _signature(value: Any) -> tuple[str, bytes] | None:
+    """The key id and the 64 bytes of a record's ``signature``; None when it has none.
+    Raises InvalidRecord for one that is not ``{"key_id", "algorithm", "value"}``."""
+    if value is None:
+        return None
+    raw = signing.decoded_signature(value.get("value")) if isinstance(value, dict) else None
+    key_id = value.get("key_id") if isinstance(value, dict) else None
+    if raw is None or value.get("algorithm") != signing.ALGORITHM \
+            or not isinstance(key_id, str) or not 0 < len(key_id) <= 64:
+        raise _bad("signature", _('signature must be {"key_id", "algorithm": "Ed25519", '
+                                  '"value"}, the value the base64 of 64 bytes.'))
+    return key_id, raw
+
+
+#: the verdict's reason when the replay passes but the signature does not
+SIGNATURE_FAILURES = {signing.UNKNOWN_KEY: "signature_unknown_key",
+                      signing.MISMATCH: "signature_mismatch"}
+
+
 def verify_record(record: Any) -> dict:
-    """Re-simulate ``record``: ``{"valid", "diverges_at_ply", "reason", "message",
-    "plies_checked", "computed_result"}``. ``diverges_at_ply`` is the first ply whose
-    replay disagrees with the record: 0 for the deal (a changed seed or options), k for
-    the move at ply k (refused, or leading to another state than recorded), the number of
-    moves for the end (the game is not over, or its result is not the stated one).
-    Raises InvalidRecord, UnknownGame (400) for a record that cannot be read."""
+    """Check ``record``'s signature and re-simulate it: ``{"valid", "diverges_at_ply",
+    "reason", "message", "plies_checked", "computed_result", "signature"}``.
+
+    ``signature`` is ``valid`` (by a key this service publishes), ``absent`` (the replay
+    alone vouches for the record), ``unknown_key`` or ``mismatch`` (either makes the record
+    invalid), or ``unchecked``: the replay runs first, and a record it refuses is invalid
+    whatever its signature, so its signature is not checked. That keeps a verification's
+    work what it was: encoding a record to check its signature costs about a tenth of
+    replaying it, and a replay that passes has a real game's moves, not 5,000 of junk
+    (docs/capacity.md). ``diverges_at_ply`` is the first ply whose replay
+    disagrees with the record: 0 for the deal (a changed seed or options), k for the move
+    at ply k (refused, or leading to another state than recorded), the number of moves for
+    the end (the game is not over, or its result is not the stated one); null when only
+    the signature fails. Raises InvalidRecord, UnknownGame (400) for a record that cannot
+    be read."""
     parsed = parse_record(record)
+    signature = _signature(record.get("signature"))
+    verdict = _replayed(parsed)
+    if signature is None:
+        status = signing.ABSENT
+    elif not verdict["valid"]:
+        status = signing.UNCHECKED
+    else:
+        status = signing.check(record, *signature)
+    verdict["signature"] = status
+    if status in SIGNATURE_FAILURES:
+        if status == signing.UNKNOWN_KEY:
+            message = _("The record is signed by key %(key_id)s, which this service does "
+                        "not publish (GET /api/v1/records/keys/).") % {"key_id": signature[0]}
+        else:
+            message = _("The signature does not cover this record: a signed part (the "
+                        "deal, a move, an incident, the result or the match id) is not the "
+                        "one the service signed.")
+        verdict.update(valid=False, diverges_at_ply=None, reason=SIGNATURE_FAILURES[status],
+                       message=message)
+    return verdict
+
+
+def _replayed(parsed: dict) -> dict:
+    """The replay's verdict on a parsed record (``verify_record`` without the
+    signature)."""
     engine = parsed["engine"]
     seed = parsed["seed"]
     if parsed["seed_commitment"] is not None:

@@ -39,6 +39,13 @@ class RecordMatchSerializer(serializers.Serializer):
     finished_at = serializers.CharField(allow_null=True, help_text="ISO 8601.")
 
 
+class RecordSignatureSerializer(serializers.Serializer):
+    key_id = serializers.CharField(help_text="The signing key (GET /api/v1/records/keys/).")
+    algorithm = serializers.CharField(help_text="Ed25519.")
+    value = serializers.CharField(help_text="The 64-byte signature, base64, over the "
+                                  "record's canonical signed document (docs/records.md).")
+
+
 class RecordSerializer(serializers.Serializer):
     format = serializers.CharField()
     format_version = serializers.IntegerField()
@@ -55,6 +62,8 @@ class RecordSerializer(serializers.Serializer):
     incidents = RecordIncidentSerializer(many=True)
     result = RecordResultSerializer()
     match = RecordMatchSerializer()
+    signature = RecordSignatureSerializer(help_text="The service's signature "
+                                          "(docs/records.md \"Signatures\").")
     analysis = AnalysisSectionSerializer(
         required=False, allow_null=True, help_text="With analysis=true only: the match's "
         "final analysis (docs/analysis.md), null when it has none.")
@@ -64,13 +73,32 @@ class VerdictSerializer(serializers.Serializer):
     valid = serializers.BooleanField()
     diverges_at_ply = serializers.IntegerField(
         allow_null=True, help_text="First ply that disagrees: 0 the deal, k the move at "
-        "ply k, the number of moves the end; null when valid.")
+        "ply k, the number of moves the end; null when valid or when only the signature "
+        "fails.")
     reason = serializers.CharField(
         allow_null=True, help_text="seed_commitment_mismatch, state_mismatch, game_over, "
-        "not_your_turn, illegal_move, impossible_incident, game_not_over, result_mismatch; "
-        "null when valid.")
+        "not_your_turn, illegal_move, impossible_incident, game_not_over, result_mismatch, "
+        "signature_unknown_key, signature_mismatch; null when valid.")
     message = serializers.CharField()
     plies_checked = serializers.IntegerField()
     computed_result = RecordResultSerializer(
         allow_null=True, help_text="The result the record's moves lead to; null when they "
         "lead to none.")
+    signature = serializers.ChoiceField(
+        choices=["valid", "absent", "unknown_key", "mismatch", "unchecked"],
+        help_text="valid: signed by a key this service publishes; absent: no signature, "
+        "the replay alone vouches for the record; unknown_key or mismatch: invalid; "
+        "unchecked: the replay refused the record, so its signature was not checked.")
+
+
+class RecordSigningKeySerializer(serializers.Serializer):
+    key_id = serializers.CharField(help_text="First 16 hex digits of the SHA-256 of the "
+                                   "public key's 32 bytes.")
+    algorithm = serializers.CharField(help_text="Ed25519.")
+    public_key = serializers.CharField(help_text="The 32 raw bytes, base64.")
+    current = serializers.BooleanField(help_text="Whether new records are signed with it; "
+                                       "the others are older keys, still published.")
+
+
+class RecordSigningKeySetSerializer(serializers.Serializer):
+    keys = RecordSigningKeySerializer(many=True, help_text="The current key first.")

@@ -1,5 +1,6 @@
 """REST endpoints of game records: one match's record, a user's records as
-newline-delimited JSON (streamed), and verification of any record."""
+newline-delimited JSON (streamed), verification of any record, and the public keys that
+sign them."""
 
 from __future__ import annotations
 
@@ -10,10 +11,15 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework.response import Response
 
-from games.api.records.serializers import RecordSerializer, VerdictSerializer
-from games.api.toolkit.endpoints import MATCH_ID, error_responses
+from games.api.examples import RECORD_SIGNING_KEYS_EXAMPLE
+from games.api.records.serializers import (
+    RecordSerializer,
+    RecordSigningKeySetSerializer,
+    VerdictSerializer,
+)
+from games.api.toolkit.endpoints import MATCH_ID, error_responses, represent
 from games.matches.parsing import parse_flag
-from games.records import selectors, services
+from games.records import selectors, services, signing
 from infra.api_views import ApiView
 from infra.parsers import BoundedJSONParser
 
@@ -47,6 +53,23 @@ class VerifyRecordView(ApiView):
     )
     def post(self, request):
         return Response(VerdictSerializer(services.verify_record(request.data)).data)
+
+
+class RecordSigningKeysView(ApiView):
+    @extend_schema(
+        operation_id="list_record_signing_keys",
+        summary="The public keys that sign game records, the current one first "
+                "(docs/records.md \"Signatures\")",
+        responses={200: RecordSigningKeySetSerializer, **error_responses()},
+        examples=[RECORD_SIGNING_KEYS_EXAMPLE],
+        tags=["records"],
+    )
+    def get(self, request):
+        response = Response(represent(RecordSigningKeySetSerializer,
+                                      {"keys": signing.published_keys()}))
+        # public and the same for everyone; a rotation reaches caches within five minutes
+        response["Cache-Control"] = "public, max-age=300"
+        return response
 
 
 class UserRecordsView(ApiView):

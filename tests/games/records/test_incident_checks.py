@@ -143,10 +143,17 @@ def test_an_invented_resignation_during_the_game_contradicts_the_stated_forfeits
                               "kind": "resign"}]
     verdict = _refused(tampered, len(bots_only["moves"]), "result_mismatch")
     assert "forfeits" in verdict["message"]
-    # The limit (docs/records.md): a resignation that could have happened, with the
-    # result's forfeits rewritten to match, cannot be told from a real one by replay.
+    # The limit of replay (docs/records.md): a resignation that could have happened, with
+    # the result's forfeits rewritten to match, cannot be told from a real one by replay
+    # alone; the service's signature tells it (issue 39), and a record stripped of it is
+    # left to replay.
     tampered["result"]["forfeits"] = [_last_ranked(bots_only)]
-    assert verify_record(tampered)["valid"] is True
+    verdict = verify_record(tampered)
+    assert (verdict["valid"], verdict["reason"], verdict["signature"]) == (
+        False, "signature_mismatch", "mismatch"), verdict
+    del tampered["signature"]
+    verdict = verify_record(tampered)
+    assert (verdict["valid"], verdict["signature"]) == (True, "absent"), verdict
 
 
 # -- a wrong ply ----------------------------------------------------------------------------
@@ -283,6 +290,7 @@ def test_records_with_real_incidents_verify(resigned_duel, resigned_trio, timed_
 
 def test_a_record_without_time_control_or_forfeits_still_verifies(timed_out):
     older = copy.deepcopy(timed_out)
+    del older["signature"]  # nor a signature (docs/records.md "Signatures")
     del older["time_control"]
     del older["result"]["forfeits"], older["result"]["timeouts"]
     assert verify_record(older)["valid"] is True
