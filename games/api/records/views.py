@@ -14,7 +14,7 @@ from games.api.records.serializers import RecordSerializer, VerdictSerializer
 from games.api.toolkit.endpoints import MATCH_ID, error_responses
 from games.matches.parsing import parse_flag
 from games.records import selectors, services
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 from infra.parsers import BoundedJSONParser
 
 ANALYSIS_FLAG = OpenApiParameter(
@@ -24,6 +24,7 @@ ANALYSIS_FLAG = OpenApiParameter(
 
 class MatchRecordView(ApiView):
     query_params = ("analysis",)
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(
         summary="The game record of a finished match (docs/records.md)",
@@ -38,6 +39,7 @@ class MatchRecordView(ApiView):
 
 class VerifyRecordView(ApiView):
     parser_classes = [BoundedJSONParser]  # a record is JSON; anything else is 415
+    required_scopes = {"POST": PUBLIC}
 
     @extend_schema(
         summary="Re-simulate a record: does its result follow from its seed and moves?",
@@ -51,6 +53,7 @@ class VerifyRecordView(ApiView):
 
 class UserRecordsView(ApiView):
     query_params = ("game", "after", "limit", "analysis")
+    required_scopes = {"GET": PUBLIC}
     # its response is streamed from an async iterator: config/http_split.py serves it
     # through Django's ASGI handler (settings.ASYNC_HTTP_PATHS; a test checks it)
     streams_asynchronously = True
