@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from infra import credential_scopes
 from infra.api_errors import ApiError
+from infra.observability import metrics
 from infra.text_inputs import refuse_control_characters
 
 
@@ -67,6 +68,14 @@ class ApiView(APIView):
             raise ImproperlyConfigured(
                 f"{cls.__module__}.{cls.__qualname__} handles {', '.join(undeclared)} "
                 "without declaring its scope in required_scopes (PUBLIC for none)")
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # every answer counted for the app whose token asked (metrics.app_label); what
+        # authentication found is read without authenticating again (a refused token
+        # would raise once more)
+        app = metrics.app_label(getattr(request, "_user", None), getattr(request, "_auth", None))
+        metrics.app_request(app, metrics.REST, failed=response.status_code >= 400)
+        return super().finalize_response(request, response, *args, **kwargs)
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # authentication and throttles first

@@ -323,10 +323,12 @@ class PlayConnection(SocketSending):
                                    error={"code": exc.code, "message": exc.message,
                                           "details": exc.details or {}}))
                 metrics.play_move_answered(time.perf_counter() - started, acknowledged=False)
+                metrics.app_error(metrics.app_label(self.user, self.credential), metrics.PLAY)
                 return
             # this process's followers had their frames handed over by the commit
             # (games/live/fanout.py): the mover's own wait behind this ack
             self.enqueue(frame("ack", request.ref, match=str(match_id), ply=ply))
+            metrics.app_move(metrics.app_label(self.user, self.credential))
             # the server's share of a move's round trip (docs/operations.md "Metrics")
             metrics.play_move_answered(time.perf_counter() - started, acknowledged=True)
 

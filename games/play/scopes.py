@@ -11,6 +11,7 @@ games/play/protocol.py's ``OPS``).
 from __future__ import annotations
 
 from infra import credential_scopes
+from infra.observability import metrics
 
 OP_SCOPES: dict[str, str | None] = {
     "hello": None,
@@ -23,7 +24,11 @@ OP_SCOPES: dict[str, str | None] = {
 
 
 def check_op_scope(op: str, user, credential) -> None:
-    """Raise ``InsufficientScope`` (answered as an error frame with that code) when the
-    socket's credential lacks what ``op`` needs. ``op`` is one the protocol knows
+    """Count the message for the socket's app (metrics.app_label) and raise
+    ``InsufficientScope`` (answered as an error frame with that code) when the socket's
+    credential lacks what ``op`` needs. ``op`` is one the protocol knows
     (games/play/protocol.py refuses any other before this)."""
-    credential_scopes.require(user, credential, OP_SCOPES[op])
+    refused = credential_scopes.lacks(user, credential, OP_SCOPES[op])
+    metrics.app_request(metrics.app_label(user, credential), metrics.PLAY, failed=refused)
+    if refused:
+        raise credential_scopes.InsufficientScope(OP_SCOPES[op])

@@ -24,6 +24,7 @@ from games.api.toolkit.endpoints import MATCH_ID, error_responses, parse_body, r
 from games.api.toolkit.paging import PAGE_PARAMETERS, PAGE_QUERY, bounds, envelope, page_of
 from games.matches import selectors, services
 from infra.api_views import PUBLIC, ApiView
+from infra.observability import metrics
 
 
 class LegalMovesView(ApiView):
@@ -90,6 +91,7 @@ class MovesView(ApiView):
             "match": selectors.match_detail(submitted.match, request.user,
                                             state=submitted.state),
         }
+        metrics.app_move(metrics.app_label(request.user, request.auth))
         return Response(represent(s.SubmittedMoveSerializer, body),
                         status=status.HTTP_201_CREATED)
 
