@@ -1,5 +1,5 @@
-"""The scopes a credential may carry (docs/apps.md): few and meaningful. An OAuth access
-token or a personal access token carries some of them; a first-party token
+"""The scopes a credential may carry (docs/api.md "Scopes"): few and meaningful. An OAuth
+access token or a personal access token carries some of them; a first-party token
 (``/auth/token/``) and a browser session carry every one. Each REST view, GraphQL field
 and play-socket operation declares the one it needs (docs/api.md "Scopes")."""
 

@@ -1,5 +1,5 @@
 """A credential limited to some scopes, as an OAuth access token or a personal access
-token is (docs/apps.md): to the scope checks anything with a ``scope`` string is one
+token is (docs/api.md "Scopes"): to the scope checks anything with a ``scope`` string is one
 (infra/credential_scopes.py), so the tests of the checks do not wait for the OAuth
 server's own tokens. An ``application`` (with ``pk`` and an optional
 ``rate_limit_tier``) makes it an app's, for the per-app limits and counts."""

@@ -1,4 +1,4 @@
-"""The OAuth 2 side of the OpenAPI document (docs/apps.md): the ``oauth2`` security scheme
+"""The OAuth 2 side of the OpenAPI document (docs/api.md "Scopes"): the ``oauth2`` scheme
 (authorization code with PKCE, its scopes from accounts/scopes.py) and, on each operation,
 the scope it needs, read from the view's own declaration (``required_scopes``: the one
 the base view checks, infra/api_views.py), so the document cannot drift from the code.
@@ -23,7 +23,7 @@ def oauth2_scheme() -> dict:
     return {
         "type": "oauth2",
         "description": "OAuth 2 for third-party apps: authorization code with PKCE (S256), "
-        "no client secret; each operation names the scope it needs (docs/apps.md).",
+        "no client secret; each operation names the scope it needs.",
         "flows": {"authorizationCode": {
             "authorizationUrl": AUTHORIZE_URL,
             "tokenUrl": TOKEN_URL,

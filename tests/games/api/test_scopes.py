@@ -145,3 +145,10 @@ def test_the_openapi_document_names_each_operation_s_scope(api_client):
             security = operation.get("security")
             if method in {"get", "post", "put", "patch", "delete"} and security:
                 assert any("oauth2" in entry for entry in security), (method, path)
+
+
+def test_the_refusal_speaks_german_with_the_same_code(user):
+    response = scoped_client(user, "").get(f"{API}/me?lang=de")
+    error = response.json()["error"]
+    assert error["code"] == "insufficient_scope" and error["details"] == {"scope": "account:read"}
+    assert "Berechtigungsumfang account:read" in error["message"]
