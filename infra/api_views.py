@@ -45,11 +45,6 @@ PUBLIC = None
 HANDLED_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 
 
-def declared_scope(view_class, method: str) -> str | None:
-    """The scope ``view_class`` declares for ``method`` (KeyError if it declares none)."""
-    return view_class.required_scopes[method.upper()]
-
-
 class ApiView(APIView):
     #: the query-string parameters this view reads (and COMMON_QUERY_PARAMS); any other
     #: is a 400
