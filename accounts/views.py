@@ -22,12 +22,13 @@ from accounts.serializers import (
 )
 from accounts.token_auth import NarrowTokenAuthentication
 from infra.api_errors import ErrorSerializer
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 from infra.throttles import client_address
 
 
 class RegisterView(ApiView):
     throttle_scope = "auth"  # strict: infra/throttles.py
+    required_scopes = {"POST": PUBLIC}
     # No authentication: a stale token or session cookie must not block signing up.
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -45,6 +46,7 @@ class RegisterView(ApiView):
 
 class TokenView(ApiView):
     throttle_scope = "auth"  # strict, against password guessing: infra/throttles.py
+    required_scopes = {"POST": PUBLIC, "DELETE": "account:write"}
     # Token auth only: DELETE revokes the token the request came with, and POST is reachable
     # by scripts without the session's CSRF dance.
     authentication_classes = [NarrowTokenAuthentication]
@@ -84,6 +86,7 @@ class TokenView(ApiView):
 class MeView(ApiView):
     authentication_classes = [NarrowTokenAuthentication, SessionAuthentication]
     permission_classes = [IsAuthenticated]
+    required_scopes = {"GET": "account:read", "DELETE": "account:write"}
 
     @property
     def throttle_scope(self) -> str | None:

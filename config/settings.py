@@ -226,7 +226,18 @@ REST_FRAMEWORK = {
         "auth": env_str("THROTTLE_AUTH", "10/min"),
         # board.png: rasterising costs some 30 times the SVG's CPU (bench/board_pictures.py)
         "picture": env_str("THROTTLE_PICTURE", "60/min"),
+        # every request made with a third-party app's token, all its users together
+        # (infra/throttles.py): an app's default tier; named tiers below
+        "app": env_str("THROTTLE_APP", "3000/min"),
     },
+}
+# An app's optional rate-limit tier (its ``rate_limit_tier``) names one of these rates;
+# THROTTLE_APP_TIERS="partner=30000/min,trial=300/min". An unknown tier gets "app"'s.
+APP_RATE_TIERS = {
+    name.strip(): rate.strip()
+    for name, _, rate in (item.partition("=")
+                          for item in env_list("THROTTLE_APP_TIERS", "partner=30000/min"))
+    if name.strip() and rate.strip()
 }
 
 # Rate limits (infra/throttles.py; GraphQL: games/graphql/throttling.py), counted in the

@@ -17,7 +17,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +64,7 @@ class HealthView(ApiView):
     authentication_classes: list = []  # a bad token must not turn a health check into a 401
     permission_classes = [AllowAny]
     throttle_classes: list = []  # load balancers poll it from one address
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(summary="Is the service up (database and Redis)?", operation_id="health",
                    responses={200: HealthSerializer, 503: HealthSerializer})

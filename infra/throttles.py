@@ -8,7 +8,12 @@ Scopes (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, set from the envi
 - ``move``: writes (a move, creating, joining, leaving, starting, aborting a match), per
   user (per address when anonymous);
 - ``auth``: register, log in, revoke a token (REST and GraphQL), per address: strict,
-  against password guessing.
+  against password guessing;
+- ``app``: every request made with a third-party app's token (OAuth or personal access
+  token, its ``application_id``), all the app's users together, on top of its user's own
+  limits: one app cannot take the service for itself. The app's ``rate_limit_tier``
+  picks its rate from ``APP_RATE_TIERS`` (settings); without one, or an unknown one, the
+  ``app`` rate applies.
 
 Each limit is a fixed window (``n/min`` counts the requests of each clock minute) kept as
 one Redis counter per scope, caller and window, incremented atomically (``INCR``, one
@@ -33,6 +38,7 @@ from __future__ import annotations
 import math
 import time
 
+from django.conf import settings
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
@@ -41,6 +47,7 @@ from infra import counters
 from infra.observability import metrics
 
 ANON_READ, USER_READ, MOVE, AUTH = "anon_read", "user_read", "move", "auth"
+APP = "app"
 
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -83,10 +90,15 @@ def scope_meta(scope: dict) -> dict:
     return meta
 
 
-def hit(scope: str, ident: str) -> float | None:
+_DEFAULT_RATE = object()
+
+
+def hit(scope: str, ident: str, rate=_DEFAULT_RATE) -> float | None:
     """Count one request of ``ident`` in ``scope``; the seconds to wait if it is over the
-    limit (the request is refused), None if it may go ahead."""
-    rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+    limit (the request is refused), None if it may go ahead. ``rate`` overrides the
+    scope's (an app's tier)."""
+    if rate is _DEFAULT_RATE:
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
     if rate is None:
         return None
     limit, duration = parse_rate(rate)
@@ -97,6 +109,30 @@ def hit(scope: str, ident: str) -> float | None:
         metrics.throttled(scope)
         return (window + 1) * duration - now
     return None
+
+
+def app_rate(application) -> str | None:
+    """The rate of an app: its tier's (``APP_RATE_TIERS``), else the ``app`` scope's."""
+    tier = getattr(application, "rate_limit_tier", None)
+    tiers = getattr(settings, "APP_RATE_TIERS", {})
+    if tier and tier in tiers:
+        return tiers[tier]
+    return api_settings.DEFAULT_THROTTLE_RATES.get(APP)
+
+
+def hit_app(auth) -> float | None:
+    """Count one request against the app whose token ``auth`` is (nothing for a
+    first-party token, a session or no credential); the seconds to wait if over."""
+    app_id = getattr(auth, "application_id", None)
+    if app_id is None:
+        return None
+    return hit(APP, f"app:{app_id}", app_rate(getattr(auth, "application", None)))
+
+
+def longest(*waits: float | None) -> float | None:
+    """The longest of the waits that refuse (None if none does)."""
+    refusing = [wait for wait in waits if wait is not None]
+    return max(refusing) if refusing else None
 
 
 def retry_after_seconds(wait: float) -> int:
@@ -120,7 +156,8 @@ def read_scope(user) -> str:
 class ApiRateThrottle(BaseThrottle):
     """REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"]: a view's ``throttle_scope`` if it names
     one (the auth views: ``auth``), else a read scope for safe methods and ``move`` for
-    writes. A view opts out with ``throttle_classes = []`` (the health check)."""
+    writes; and an app's token counts against its app too (``app``). A view opts out
+    with ``throttle_classes = []`` (the health check)."""
 
     def __init__(self) -> None:
         self._wait: float | None = None
@@ -129,7 +166,9 @@ class ApiRateThrottle(BaseThrottle):
         scope = getattr(view, "throttle_scope", None)
         if scope is None:
             scope = read_scope(request.user) if request.method in SAFE_METHODS else MOVE
-        self._wait = hit(scope, caller_ident(request.user, request.META))
+        # the caller's own limit and, for an app's token, the app's (both count)
+        self._wait = longest(hit(scope, caller_ident(request.user, request.META)),
+                             hit_app(request.auth))
         return self._wait is None
 
     def wait(self) -> float | None:

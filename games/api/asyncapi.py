@@ -20,7 +20,7 @@ from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 
 def document_path() -> Path:
@@ -71,6 +71,7 @@ class _AsyncApiView(ApiView):
 
 class AsyncApiYamlView(_AsyncApiView):
     content_type = "application/yaml; charset=utf-8"
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(exclude=True)
     def get(self, request):
@@ -80,6 +81,7 @@ class AsyncApiYamlView(_AsyncApiView):
 
 class AsyncApiJsonView(_AsyncApiView):
     content_type = "application/json"
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(exclude=True)
     def get(self, request):

@@ -13,6 +13,7 @@ rest (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 - Every operation documents a 400 with the error shape: any endpoint refuses an unknown
   query parameter and a control character in its URL or query string
   (infra/api_views.py), whatever else it checks.
+- Every operation names the OAuth 2 scope it needs (games/api/openapi_scopes.py).
 - A JSON value that may be null (a match's ``view`` before it starts, a verdict's
   ``computed_result``, an optional ``time_control``) is any JSON value: drf-spectacular
   writes ``oneOf: [{}, {"type": "null"}]``, which null matches twice, so a null failed its
@@ -21,10 +22,14 @@ rest (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 
 from __future__ import annotations
 
+import copy
+
 from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.feed.views import stream_view
+from games.api.openapi_scopes import add_scopes
 from games.api.stream_schema import FEED_COMPONENTS, STREAM_PATH
 from rules import available_games, get_engine
 
@@ -35,6 +40,7 @@ TIME_CONTROL_REF = "#/components/schemas/TimeControl"
 EVENT_REF = "#/components/schemas/Event"
 LOGGED_MOVE_REF = "#/components/schemas/LoggedMoveBody"
 ERROR_REF = "#/components/schemas/Error"
+STREAM_PATH_NAME = "/api/v1/stream/"
 
 #: operations anyone may call with the same answer for everyone
 PUBLIC_OPERATIONS = {"list_games", "get_game", "health", "register", "get_token"}
@@ -253,14 +259,15 @@ def any_json_where_nullable(node) -> None:
 
 def postprocess(result, generator, request, public):
     """POSTPROCESSING_HOOKS entry: add the move components, drop the lock from public
-    operations, document every endpoint's 400, let nullable JSON values be null."""
+    operations, document every endpoint's 400, let nullable JSON values be null, name
+    each operation's scope."""
     any_json_where_nullable(result)
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(move_components())
     schemas.update(game_components())
     schemas.update(COMMON_COMPONENTS)
     schemas.update(FEED_COMPONENTS)
-    result["paths"]["/api/v1/stream/"] = STREAM_PATH
+    result["paths"][STREAM_PATH_NAME] = copy.deepcopy(STREAM_PATH)
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -271,4 +278,5 @@ def postprocess(result, generator, request, public):
             parameters = operation.setdefault("parameters", [])
             if not any(p.get("name") == "lang" and p.get("in") == "query" for p in parameters):
                 parameters.append(LANG_PARAMETER)
+    add_scopes(result, generator, {(STREAM_PATH_NAME, "get"): stream_view.required_scopes["GET"]})
     return result

@@ -95,12 +95,18 @@ def _token_authenticator() -> TokenAuthentication:
 def user_for_token(key: str | None):
     """The user a bare token key stands for (websockets carry no Authorization header).
     Anonymous for no key; ``InvalidToken`` for a bad one."""
+    return credential_for_token(key)[0]
+
+
+def credential_for_token(key: str | None) -> tuple[object, object | None]:
+    """``(user, auth)`` for a bare token key, as ``request.user`` and ``request.auth``
+    would be over HTTP (the credential tells its scopes: infra/credential_scopes.py).
+    ``(AnonymousUser, None)`` for no key; ``InvalidToken`` for a bad one."""
     if not key:
-        return AnonymousUser()
+        return AnonymousUser(), None
     if not isinstance(key, str):
         raise InvalidToken(_("The token must be a string."))
     try:
-        user, _token = _token_authenticator().authenticate_credentials(key)
+        return _token_authenticator().authenticate_credentials(key)
     except AuthenticationFailed as exc:
         raise InvalidToken(str(exc.detail)) from exc
-    return user

@@ -25,6 +25,7 @@ from games.lobby import services as lobby_services
 from games.matches import errors, selectors, services
 from games.matches import services as match_services
 from games.matches.setup_checks import bot_seats_by_position
+from infra.observability import metrics
 
 
 # -- payloads ---------------------------------------------------------------------------------
@@ -269,6 +270,7 @@ class Mutation:
         )
         if problems:
             return SubmitMovePayload(errors=problems)
+        metrics.app_move(metrics.app_label(user, info.context.auth))
         logged = submitted.move
         events = selectors.events_for(submitted.match, submitted.events, logged.seat)
         return SubmitMovePayload(

@@ -23,6 +23,7 @@ from games.graphql.queries import Query
 from games.graphql.quickmatch import QuickMatchMutations, QuickMatchQueries
 from games.graphql.ratings import RatingQueries
 from games.graphql.records import RecordQueries
+from games.graphql.scopes import apply_scopes
 from games.graphql.subscriptions import Subscription
 from games.graphql.text_inputs import RefuseControlCharacters
 from games.graphql.throttling import RateLimits
@@ -50,6 +51,8 @@ AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMuta
                                         LeavingMutations, AnalysisMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
                                                 AnalysisSubscriptions))
+# the scope each root field needs of a credential: games/graphql/scopes.py
+apply_scopes(Query=AllQueries, Mutation=AllMutations, Subscription=AllSubscriptions)
 
 schema = GameSchema(
     query=AllQueries,

@@ -4,6 +4,7 @@ websocket alike.
 Before an operation executes, each top-level mutation field counts once in its scope
 (``register``, ``login``, ``revokeToken``, ``deleteAccount``: ``auth``; every other
 mutation: ``move``), so aliases cannot multiply a budget; a query counts once as a read.
+An app's token counts once more, against its app (infra/throttles.py, ``app``).
 If any count is over its limit, nothing executes: the answer is one error with
 ``extensions.code`` ``throttled`` and ``details.retry_after_seconds``, over HTTP with
 status 429 and a ``Retry-After`` header.
@@ -85,7 +86,7 @@ class RateLimits(SchemaExtension):
             wait = throttles.hit(scope, ident)
             if wait is not None:
                 return wait
-        return None
+        return throttles.hit_app(ctx.context.auth)  # an app's token: its app's limit too
 
     def _refuse(self, seconds: int) -> None:
         refusal = Throttled(seconds)

@@ -26,6 +26,7 @@ from games.graphql.context import GraphQLContext
 from games.graphql.errors import coded
 from games.graphql.limits import MAX_TOKENS, query_too_large
 from infra.api_errors import RETRY_AFTER_SECONDS, ServiceUnavailable
+from infra.observability import metrics
 from infra.outages import UNAVAILABLE
 from infra.parsers import MAX_JSON_DEPTH, json_depth
 
@@ -85,6 +86,9 @@ class GameGraphQLView(GraphQLView):
                                        ServiceUnavailable.default_detail)
             response["Retry-After"] = str(RETRY_AFTER_SECONDS)
             return response
+        # counted for the app whose token asked (its errors: process_result)
+        request.graphql_app = metrics.app_label(request.graphql_user, request.graphql_auth)
+        metrics.app_request(request.graphql_app, metrics.GRAPHQL)
         try:
             return self.run(request=request)
         except RequestRefused as exc:
@@ -132,6 +136,7 @@ class GameGraphQLView(GraphQLView):
         # limits') skips ServiceErrorCodes: code it here, so no driver text (host, port)
         # reaches a client, and answer 503 when the service could not even start.
         if result.errors:
+            metrics.app_error(request.graphql_app, metrics.GRAPHQL)
             result.errors = [coded(error) for error in result.errors]
             unavailable = any(error.extensions.get("code") == ServiceUnavailable.default_code
                               for error in result.errors)

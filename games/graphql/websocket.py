@@ -31,7 +31,7 @@ from accounts.revocation import (
     AccessCheck,
     access_group,
 )
-from games.graphql.auth import InvalidToken, user_for_token
+from games.graphql.auth import InvalidToken, credential_for_token
 from games.graphql.context import GraphQLContext
 from games.graphql.limits import query_too_large
 from infra.channel_layer import RESUMED_TYPE
@@ -40,23 +40,24 @@ from infra.parsers import MAX_JSON_DEPTH, json_depth
 from infra.ws_origins import origin_allowed
 
 
-def _user_for_token_closing_connections(key):
+def _credential_for_token_closing_connections(key):
     # Runs in a worker thread that outlives the request; drop stale connections first.
     close_old_connections()
-    return user_for_token(key)
+    return credential_for_token(key)
 
 
 class QueryTokenAuthMiddleware(BaseMiddleware):
-    """Sets ``scope["user"]`` from a ``?token=`` query parameter (anonymous without one)."""
+    """Sets ``scope["user"]`` (and ``scope["auth"]``, the credential, whose scopes bound
+    the socket's operations: games/graphql/scopes.py) from a ``?token=`` query parameter
+    (anonymous without one)."""
 
     async def __call__(self, scope, receive, send):
         scope = dict(scope)
         params = parse_qs(scope.get("query_string", b"").decode("latin1"))
         key = (params.get("token") or [None])[0]
         try:
-            scope["user"] = await database_sync_to_async(_user_for_token_closing_connections)(
-                key
-            )
+            scope["user"], scope["auth"] = await database_sync_to_async(
+                _credential_for_token_closing_connections)(key)
             scope["token_key"] = key
         except InvalidToken as exc:
             scope["user"] = AnonymousUser()
@@ -147,6 +148,7 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
             request=request,
             response=response,
             user=request.scope.get("user") or AnonymousUser(),
+            auth=request.scope.get("auth"),
             ws=request,
         )
 
@@ -154,8 +156,8 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
         key = (context.connection_params or {}).get("authToken")
         if key is not None:
             try:
-                context.user = await database_sync_to_async(
-                    _user_for_token_closing_connections
+                context.user, context.auth = await database_sync_to_async(
+                    _credential_for_token_closing_connections
                 )(key)
             except InvalidToken as exc:
                 # strawberry closes the socket with 4403 Forbidden.

@@ -34,6 +34,7 @@ from games.play.protocol import (
     optional_number,
     read_frame,
 )
+from games.play.scopes import check_op_scope
 from games.play.sending import SocketSending
 from infra import throttles
 from infra.api_errors import ApiError
@@ -57,6 +58,7 @@ class PlayConnection(SocketSending):
         self.user = AnonymousUser()
         self.token: str | None = None
         self.password_at_hello: str | None = None  # a changed password ends the socket
+        self.credential = None  # what hello signed in with: its scopes (games/play/scopes.py)
         self.ident = throttles.caller_ident(self.user, throttles.scope_meta(scope))
         self.follows: dict[int, Follow] = {}
         #: the language of its messages: the handshake's, or the one its hello chose
@@ -188,8 +190,8 @@ class PlayConnection(SocketSending):
         if refusal is None:
             token = request.fields.get("token")
             try:
-                self.user, self.password_at_hello = await hub().run(operations.authenticate, token,
-                                                                    self.ident)
+                self.user, self.password_at_hello, self.credential = await hub().run(
+                    operations.authenticate_credential, token, self.ident)
             except InvalidToken as exc:
                 refusal = (exc.code, exc.message, {"reason": exc.reason}, request.ref)
             except ApiError as exc:
@@ -221,6 +223,7 @@ class PlayConnection(SocketSending):
         try:
             request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
             ref = request.ref
+            check_op_scope(request.op, self.user, self.credential)
             await getattr(self, f"_op_{request.op}")(request)
         except ProtocolError as exc:
             self.enqueue(error_frame(exc.code, exc.message, exc.details, exc.ref))
@@ -320,10 +323,12 @@ class PlayConnection(SocketSending):
                                    error={"code": exc.code, "message": exc.message,
                                           "details": exc.details or {}}))
                 metrics.play_move_answered(time.perf_counter() - started, acknowledged=False)
+                metrics.app_error(metrics.app_label(self.user, self.credential), metrics.PLAY)
                 return
             # this process's followers had their frames handed over by the commit
             # (games/live/fanout.py): the mover's own wait behind this ack
             self.enqueue(frame("ack", request.ref, match=str(match_id), ply=ply))
+            metrics.app_move(metrics.app_label(self.user, self.credential))
             # the server's share of a move's round trip (docs/operations.md "Metrics")
             metrics.play_move_answered(time.perf_counter() - started, acknowledged=True)
 

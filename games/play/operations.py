@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework.authtoken.models import Token
 
-from games.graphql.auth import user_for_token
+from games.graphql.auth import credential_for_token
 from games.live import frames
 from games.matches import selectors, services
 from games.matches.models import Match, Seat
@@ -21,9 +21,16 @@ logger = logging.getLogger(__name__)
 
 def authenticate(token: Any, ident: str):
     """The token's user and their password hash now (anonymous: None)."""
+    user, password, _credential = authenticate_credential(token, ident)
+    return user, password
+
+
+def authenticate_credential(token: Any, ident: str):
+    """The token's user, their password hash now (anonymous: None) and the credential
+    itself, whose scopes bound what the socket may do (games/play/scopes.py)."""
     throttles.check(throttles.AUTH, ident)
-    user = user_for_token(token)
-    return user, (user.password if user.is_authenticated else None)
+    user, credential = credential_for_token(token)
+    return user, (user.password if user.is_authenticated else None), credential
 
 
 def subscription(match_id: int, since: int | None, user, ident: str) -> dict:

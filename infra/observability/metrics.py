@@ -9,11 +9,14 @@ manage.py), which nobody scrapes.
 
 An update is a few microseconds (a locked write into a memory-mapped file), so the hot
 paths call these directly. Labels are bounded: games, error codes, bot levels, queues,
-throttle scopes, socket kinds. Never a match id or a user: that would be one series each.
+throttle scopes, socket kinds, and third-party apps (at most APP_LABELS of them per
+process, ``app_label``). Never a match id or a user: that would be one series each.
 HTTP requests are counted by django-prometheus (infra/observability/http_metrics.py).
 """
 
 from __future__ import annotations
+
+import threading
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -72,7 +75,63 @@ DB_POOL_WAITS = Counter(
     "db_pool_wait_seconds",
     "Total time requests waited for a pooled session (rate: seconds waited per second).")
 
-PLAY, GRAPHQL = "play", "graphql"
+APP_REQUESTS = Counter(
+    "app_requests_total",
+    "Requests (REST calls, GraphQL operations, play-socket messages) by the app whose "
+    "token made them (app_label: an app id, other, personal-token, first-party or "
+    "anonymous), by transport.",
+    ["app", "transport"])
+APP_ERRORS = Counter(
+    "app_errors_total",
+    "Requests answered with an error (REST: a 4xx or 5xx; GraphQL: an operation with "
+    "errors; the play socket: a message refused for its scope, or a refused move), by app "
+    "and transport.",
+    ["app", "transport"])
+APP_MOVES = Counter(
+    "app_moves_total", "Moves played (acknowledged) with an app's token, by app.", ["app"])
+
+PLAY, GRAPHQL, REST = "play", "graphql", "rest"
+
+#: how many apps a process labels by id; the apps seen later share "other"
+APP_LABELS = 50
+FIRST_PARTY, ANONYMOUS, OTHER_APPS = "first-party", "anonymous", "other"
+PERSONAL_TOKEN = "personal-token"
+_labelled_apps: set[int] = set()
+_labelled_lock = threading.Lock()
+
+
+def app_label(user, auth) -> str:
+    """The ``app`` label of a request: its app's id for the first APP_LABELS apps this
+    process sees (the active ones: an app is seen when it calls), "other" past them,
+    "personal-token" for a scoped token of no app, "first-party" for the service's own
+    tokens and sessions, "anonymous" without any. Bounded: at most APP_LABELS + 4 values
+    per process."""
+    app_id = getattr(auth, "application_id", None)
+    if app_id is None:
+        if isinstance(getattr(auth, "scope", None), str):
+            return PERSONAL_TOKEN  # scoped but of no app: a player's own script or bot
+        signed_in = user is not None and getattr(user, "is_authenticated", False)
+        return FIRST_PARTY if signed_in else ANONYMOUS
+    if app_id not in _labelled_apps:
+        with _labelled_lock:
+            if len(_labelled_apps) >= APP_LABELS:
+                return OTHER_APPS
+            _labelled_apps.add(app_id)
+    return str(app_id)
+
+
+def app_request(app: str, transport: str, *, failed: bool = False) -> None:
+    APP_REQUESTS.labels(app, transport).inc()
+    if failed:
+        APP_ERRORS.labels(app, transport).inc()
+
+
+def app_error(app: str, transport: str) -> None:
+    APP_ERRORS.labels(app, transport).inc()
+
+
+def app_move(app: str) -> None:
+    APP_MOVES.labels(app).inc()
 
 
 def move_committed(game: str, *, by_bot: bool) -> None:

@@ -14,7 +14,7 @@ from games.analysis import selectors, services
 from games.api.analysis.serializers import AnalysisSerializer
 from games.api.toolkit.endpoints import MATCH_ID, error_responses
 from games.matches import errors as match_errors
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 
 def _answer(body: dict) -> Response:
@@ -22,6 +22,8 @@ def _answer(body: dict) -> Response:
 
 
 class AnalysisView(ApiView):
+    required_scopes = {"GET": PUBLIC, "POST": "match:write"}
+
     @extend_schema(
         operation_id="get_analysis",
         summary="A finished match's analysis: 200 with the result, 202 with progress",

@@ -22,7 +22,7 @@ from games.boards.png import svg_to_png
 from games.matches import polling, selectors
 from games.matches.models import MatchStatus
 from games.matches.parsing import parse_ply
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 PLY = OpenApiParameter("ply", int, description="0 .. the match's ply; default the latest.")
 
@@ -77,6 +77,7 @@ class PictureView(ApiView):
 
 
 class BoardSvgView(PictureView):
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(**_schema("get_board_svg", "image/svg+xml",
                              "The board after ply N as you may see it, as SVG"))
@@ -86,6 +87,7 @@ class BoardSvgView(PictureView):
 
 
 class BoardPngView(PictureView):
+    required_scopes = {"GET": PUBLIC}
     # a stricter limit than reads: a PNG costs some 30 times the SVG's CPU (190-420 ms
     # against 6-7 ms at a load of 15: bench/board_pictures.py); a 304 counts too
     throttle_scope = "picture"

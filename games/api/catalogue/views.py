@@ -15,11 +15,12 @@ from games.api.examples import (
 from games.api.matches import serializers as s
 from games.api.toolkit.endpoints import error_responses, represent
 from games.api.toolkit.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 
 class GameListView(ApiView):
     query_params = PAGE_QUERY
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(
         operation_id="list_games",
@@ -35,6 +36,8 @@ class GameListView(ApiView):
 
 
 class GameDetailView(ApiView):
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         operation_id="get_game",
         summary="One game: its option schema, player counts and bot kinds",

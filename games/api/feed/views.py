@@ -18,6 +18,7 @@ from games.api.toolkit.errors import error_response
 from games.feed.selectors import resume_point
 from games.feed.stream import follow
 from games.matches import errors
+from infra import credential_scopes
 from infra.api_errors import error_body
 from infra.text_inputs import CONTROL_CHARACTERS, ControlCharacters, find_control_characters
 
@@ -36,6 +37,9 @@ def _token_of(header: str) -> Token | None:
 
 
 _token_of_async = database_sync_to_async(_token_of)
+#: what the stream needs of a credential, declared as every REST view declares it
+#: (infra/api_views.py): the feed is the player's own
+REQUIRED_SCOPE = "account:read"
 _resume_point = database_sync_to_async(resume_point)
 
 
@@ -51,6 +55,8 @@ async def stream_view(request):
     if token is None:
         return error_response(errors.AuthenticationRequired(
             "The stream needs Authorization: Token <key>."))
+    if credential_scopes.lacks(token.user, token, REQUIRED_SCOPE):
+        return error_response(credential_scopes.InsufficientScope(REQUIRED_SCOPE))
     bad = find_control_characters(dict(request.GET.items()), "")
     if bad is not None:  # the API's rule for every text input (infra/text_inputs.py)
         return error_response(ControlCharacters(bad))
@@ -73,3 +79,6 @@ async def stream_view(request):
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a buffering proxy would hold the lines back
     return response
+
+
+stream_view.required_scopes = {"GET": REQUIRED_SCOPE}

@@ -14,6 +14,7 @@ from infra.api_views import ApiView
 
 class MyDataExportView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"GET": "account:write"}
     # every record is replayed to build: strict, as the password actions are
     throttle_scope = "auth"
     query_params = ("records_after", "records_limit")

@@ -15,7 +15,7 @@ from games.api.toolkit.paging import PAGE_PARAMETERS, page_of, paged, whole
 from games.lobby import selectors, services
 from games.matches import selectors as match_selectors
 from games.matches.setup_checks import bot_seats_by_position
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 INVITATION_ID = OpenApiParameter("invitation_id", int, OpenApiParameter.PATH)
 
@@ -31,6 +31,7 @@ def _match_body(match_id, user) -> dict:
 
 class PrivateMatchListView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"POST": "match:write"}
 
     @extend_schema(
         summary="Create a private (unlisted) match and invite people to it",
@@ -53,6 +54,7 @@ class PrivateMatchListView(ApiView):
 
 class JoinByCodeView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"POST": "match:write"}
 
     @extend_schema(
         summary="Take a seat of a private match with its invite code",
@@ -68,6 +70,8 @@ class JoinByCodeView(ApiView):
 
 
 class MatchLobbyView(ApiView):
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         summary="Is the match private; its invite code (for its players); its rematch",
         parameters=[MATCH_ID],
@@ -81,6 +85,7 @@ class MatchLobbyView(ApiView):
 
 class MatchInvitationsView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"POST": "match:write"}
 
     @extend_schema(
         summary="Invite people to an open match you sit in or created",
@@ -101,6 +106,7 @@ class MatchInvitationsView(ApiView):
 class MyInvitationsView(ApiView):
     query_params = ("status", "limit", "offset")
     permission_classes = [IsAuthenticated]
+    required_scopes = {"GET": "account:read"}
 
     @extend_schema(
         summary="Your invitations, newest first",
@@ -119,6 +125,7 @@ class MyInvitationsView(ApiView):
 
 class AcceptInvitationView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"POST": "match:write"}
 
     @extend_schema(summary="Accept an invitation: take its seat", parameters=[INVITATION_ID],
                    request=None,
@@ -131,6 +138,7 @@ class AcceptInvitationView(ApiView):
 
 class DeclineInvitationView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"POST": "match:write"}
 
     @extend_schema(summary="Decline an invitation (a declined rematch is aborted)",
                    parameters=[INVITATION_ID], request=None,
@@ -144,6 +152,7 @@ class DeclineInvitationView(ApiView):
 
 class RematchView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"POST": "match:write"}
 
     @extend_schema(
         summary="Propose (or find) the rematch of a finished match you played",

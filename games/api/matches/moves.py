@@ -23,10 +23,13 @@ from games.api.matches.polled import CONDITIONAL, polled_response
 from games.api.toolkit.endpoints import MATCH_ID, error_responses, parse_body, represent
 from games.api.toolkit.paging import PAGE_PARAMETERS, PAGE_QUERY, bounds, envelope, page_of
 from games.matches import selectors, services
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
+from infra.observability import metrics
 
 
 class LegalMovesView(ApiView):
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         operation_id="get_legal_moves",
         summary="Your seat's legal moves now",
@@ -43,6 +46,7 @@ class LegalMovesView(ApiView):
 class MovesView(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     query_params = PAGE_QUERY
+    required_scopes = {"GET": PUBLIC, "POST": "match:play"}
 
     @extend_schema(
         operation_id="list_moves",
@@ -87,12 +91,15 @@ class MovesView(ApiView):
             "match": selectors.match_detail(submitted.match, request.user,
                                             state=submitted.state),
         }
+        metrics.app_move(metrics.app_label(request.user, request.auth))
         return Response(represent(s.SubmittedMoveSerializer, body),
                         status=status.HTTP_201_CREATED)
 
 
 class ReplayView(ApiView):
     query_params = ("ply",)
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         operation_id="get_replay",
         summary="The position after ply N (default the latest), as you may see it",
@@ -109,6 +116,8 @@ class ReplayView(ApiView):
 
 
 class ResultView(ApiView):
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         operation_id="get_result",
         summary="Final scores, ranks, tie-breaks, end reason and breakdown",
@@ -124,6 +133,7 @@ class ResultView(ApiView):
 
 class EventsView(ApiView):
     query_params = ("since",)
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(
         operation_id="get_events",

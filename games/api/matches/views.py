@@ -25,7 +25,7 @@ from games.lobby import services as lobby_services
 from games.matches import parsing, selectors
 from games.matches import services as match_services
 from games.matches.setup_checks import bot_seats_by_position
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 
 def _flag(request, name: str) -> bool | None:
@@ -39,6 +39,7 @@ def detail_body(match, user) -> dict:
 class MatchListView(ApiView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     query_params = ("game", "status", "mine", "open", "my_turn", "limit", "offset")
+    required_scopes = {"GET": PUBLIC, "POST": "match:write"}
 
     @extend_schema(
         summary="List matches",
@@ -96,6 +97,8 @@ class MatchListView(ApiView):
 
 
 class MatchDetailView(ApiView):
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         operation_id="get_match",
         summary="A match, with the game as you may see it",
@@ -116,6 +119,8 @@ class _MatchActionView(ApiView):
 
 
 class JoinMatchView(_MatchActionView):
+    required_scopes = {"POST": "match:write"}
+
     @extend_schema(
         operation_id="join_match",
         summary="Take a seat (the match starts when the last seat is taken)",
@@ -133,6 +138,8 @@ class JoinMatchView(_MatchActionView):
 
 
 class LeaveMatchView(_MatchActionView):
+    required_scopes = {"POST": "match:write"}
+
     @extend_schema(
         operation_id="leave_match",
         summary="Give up your seat while the match is open",
@@ -147,6 +154,8 @@ class LeaveMatchView(_MatchActionView):
 
 
 class StartMatchView(_MatchActionView):
+    required_scopes = {"POST": "match:write"}
+
     @extend_schema(
         operation_id="start_match",
         summary="Start the match now (creator or admin)",
@@ -163,6 +172,7 @@ class StartMatchView(_MatchActionView):
 
 
 class AbortMatchView(_MatchActionView):
+    required_scopes = {"POST": "match:write"}
     # the one free text of the API: a note to the players may span lines
     multiline_fields = ("reason",)
 
@@ -181,6 +191,8 @@ class AbortMatchView(_MatchActionView):
 
 
 class ResignView(_MatchActionView):
+    required_scopes = {"POST": "match:play"}
+
     @extend_schema(
         operation_id="resign_seat",
         summary="Resign your seat: it ranks last (2 players: the match ends; more: a bot "
@@ -197,6 +209,8 @@ class ResignView(_MatchActionView):
 
 
 class ReclaimView(_MatchActionView):
+    required_scopes = {"POST": "match:play"}
+
     @extend_schema(
         operation_id="reclaim_seat",
         summary="Take back your seat from the bot that took it over",

@@ -32,6 +32,7 @@ class QuickMatchRequestSerializer(s.RefusesUnknownFields):
 class QuickMatchView(ApiView):
     permission_classes = [IsAuthenticated]
     query_params = PAGE_QUERY
+    required_scopes = {"GET": "account:read", "POST": "match:write"}
 
     # operation_id as generated while the answer was declared an object: clients name it so
     @extend_schema(summary="Your quick-match requests, newest first",
@@ -56,6 +57,7 @@ class QuickMatchView(ApiView):
 
 class QuickMatchDetailView(ApiView):
     permission_classes = [IsAuthenticated]
+    required_scopes = {"DELETE": "match:write"}
 
     @extend_schema(summary="Stop waiting", request=None,
                    parameters=[OpenApiParameter("request_id", int, OpenApiParameter.PATH)],

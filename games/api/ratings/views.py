@@ -10,7 +10,7 @@ from games.api.toolkit.endpoints import error_responses
 from games.api.toolkit.paging import PAGE_PARAMETERS, envelope, page_of
 from games.matches import selectors as match_selectors
 from games.ratings import selectors
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH)
 
@@ -24,6 +24,8 @@ def as_page(request, body: dict) -> dict:
 
 class LeaderboardView(ApiView):
     query_params = ("limit", "offset")
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         summary="Players of a game by rating (openskill ordinal, mu - 3 sigma)",
         parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH), *PAGE_PARAMETERS],
@@ -37,6 +39,8 @@ class LeaderboardView(ApiView):
 
 
 class ProfileView(ApiView):
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         summary="A player: ratings, games played, wins, recent matches",
         parameters=[USERNAME],
@@ -52,6 +56,8 @@ class ProfileView(ApiView):
 
 class RatingHistoryView(ApiView):
     query_params = ("game", "limit", "offset")
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         summary="A player's rating changes, newest first",
         parameters=[USERNAME, OpenApiParameter("game", str), *PAGE_PARAMETERS],

@@ -20,7 +20,7 @@ from games.api.records.serializers import (
 from games.api.toolkit.endpoints import MATCH_ID, error_responses, represent
 from games.matches.parsing import parse_flag
 from games.records import selectors, services, signing
-from infra.api_views import ApiView
+from infra.api_views import PUBLIC, ApiView
 from infra.parsers import BoundedJSONParser
 
 ANALYSIS_FLAG = OpenApiParameter(
@@ -30,6 +30,7 @@ ANALYSIS_FLAG = OpenApiParameter(
 
 class MatchRecordView(ApiView):
     query_params = ("analysis",)
+    required_scopes = {"GET": PUBLIC}
 
     @extend_schema(
         summary="The game record of a finished match (docs/records.md)",
@@ -44,6 +45,7 @@ class MatchRecordView(ApiView):
 
 class VerifyRecordView(ApiView):
     parser_classes = [BoundedJSONParser]  # a record is JSON; anything else is 415
+    required_scopes = {"POST": PUBLIC}
 
     @extend_schema(
         summary="Re-simulate a record: does its result follow from its seed and moves?",
@@ -56,6 +58,8 @@ class VerifyRecordView(ApiView):
 
 
 class RecordSigningKeysView(ApiView):
+    required_scopes = {"GET": PUBLIC}
+
     @extend_schema(
         operation_id="list_record_signing_keys",
         summary="The public keys that sign game records, the current one first "
@@ -74,6 +78,7 @@ class RecordSigningKeysView(ApiView):
 
 class UserRecordsView(ApiView):
     query_params = ("game", "after", "limit", "analysis")
+    required_scopes = {"GET": PUBLIC}
     # its response is streamed from an async iterator: config/http_split.py serves it
     # through Django's ASGI handler (settings.ASYNC_HTTP_PATHS; a test checks it)
     streams_asynchronously = True
