@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 #: the root fields anyone may call, signed in or not: public reads, signing up, logging in
 OPEN_TO_ANONYMOUS = {
     "Query": {"games", "game", "matches", "match", "replay", "matchRecord", "verifyRecord",
+              "recordSigningKeys",
               "leaderboard", "player", "matchAnalysis"},
     "Mutation": {"register", "login"},
     "Subscription": {"matchUpdates", "analysisProgress"},
