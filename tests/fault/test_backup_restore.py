@@ -17,7 +17,7 @@ from django.db import connection
 
 from games.matches import services as match_services
 from games.matches.models import Match
-from tests.fault.conftest import reconnect, report, wait_for
+from tests.fault.conftest import reconnect, report, services_dir, wait_for
 from tests.fault.serving import (
     first_legal_move,
     http,
@@ -73,7 +73,7 @@ def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
     purge_test_queue()
     # beside the cluster, where PostgreSQL's user may go (scripts/services.sh keeps it
     # outside a checkout that user cannot reach, a clone under /root say)
-    data = (ROOT / ".var" / "pg").resolve() / "data"
+    data = (services_dir() / "pg").resolve() / "data"
     drill = data.parent.parent / f"drill-{os.getpid()}"
     shutil.rmtree(drill, ignore_errors=True)
     drill.mkdir(parents=True)

@@ -29,8 +29,10 @@ from tests.workers import purge_test_queue, runtime_database_url, start_worker, 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PLAYERS = 4
-#: load before the restart, and after it, in seconds
+#: load before the restart, and after it, in seconds: at least this long, and until moves
+#: were acknowledged (a loaded machine plays fewer per second: a condition, not a guess)
 BEFORE_S, AFTER_S = 6, 6
+MOVES_BEFORE = 3
 
 
 @dataclass
@@ -123,6 +125,8 @@ def test_rolling_restart_under_load_loses_no_move_and_answers_no_5xx(tmp_path):
         for thread in threads:
             thread.start()
         time.sleep(BEFORE_S)
+        wait_for(lambda: len(tally.acknowledged) >= MOVES_BEFORE, 120,
+                 "the first moves acknowledged")
         moves_before = len(tally.acknowledged)
 
         rolled = roll([web], workers, lambda index: new_worker(),
@@ -131,6 +135,8 @@ def test_rolling_restart_under_load_loses_no_move_and_answers_no_5xx(tmp_path):
         moves_during = len(tally.acknowledged) - moves_before
 
         time.sleep(AFTER_S)
+        wait_for(lambda: len(tally.acknowledged) > moves_before + moves_during, 120,
+                 "a move acknowledged after the restart")
         stop.set()
         for thread in threads:
             thread.join(timeout=60)
