@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 
 #: examples per fuzz test: a few hundred in `make test`, FUZZ_EXAMPLES for a bigger run
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
+#: the random seed: the same cases in every run (CI reproduces what it found), another
+#: seed other cases (bench/fuzz_all.py --seed)
+SEED = int(os.environ.get("FUZZ_SEED", "1"))
 #: count failures and go on (bench/fuzz_all.py) instead of failing at the first one
 KEEP_GOING = os.environ.get("FUZZ_KEEP_GOING", "") not in ("", "0", "false")
 
