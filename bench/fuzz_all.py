@@ -45,7 +45,10 @@ def run_hypothesis(transport: str, cases: int, seed: int) -> tuple[str | None, s
          f"tests/fuzz/test_{transport}_fuzz.py"],
         cwd=ROOT, env=env, capture_output=True, text=True)
     found = [m.group(0) for m in LINE.finditer(done.stdout) if m.group(1) == transport]
-    return (found[-1] if found else None), done.stdout[-6000:] + done.stderr[-3000:]
+    line = found[-1] if found else None
+    if line and done.returncode:  # the counts were clean, yet the test failed: the
+        line += " log_exceptions=1"  # server logged an exception (tests/fuzz/server_log.py)
+    return line, done.stdout[-6000:] + done.stderr[-3000:]
 
 
 def _schemathesis_counts(output: str) -> dict[str, int]:
@@ -86,7 +89,7 @@ def failed(line: str) -> bool:
         return True
     counts = dict(re.findall(r"(\w+)=(\d+)", line))
     return any(int(counts.get(key, 0)) for key in ("server_errors", "internal_errors",
-                                                    "other"))
+                                                    "other", "log_exceptions"))
 
 
 def main() -> int:
