@@ -16,13 +16,27 @@ DATABASE_OWNER_URL ?= postgres://game_owner:game_owner@127.0.0.1:$(PG_PORT)/game
 REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 export PG_PORT REDIS_PORT DATABASE_URL DATABASE_OWNER_URL REDIS_URL
 
+# `make test` and `make test-fast` run against a PostgreSQL and a Redis of their own
+# (under .var/test, on these ports), never the ones `make run` uses: the fault tests stop,
+# restart and archive them, and the suite clears Redis databases (issue 39). The URLs are
+# derived here and the ones from the environment ignored, so no exported DATABASE_URL can
+# point the suite at a development database.
+TEST_PG_PORT ?= 54339
+TEST_REDIS_PORT ?= 63809
+TEST_SERVICES_DIR ?= $(CURDIR)/.var/test
+TEST_ENV := env -u CACHE_REDIS_URL -u CHANNEL_REDIS_URL -u CELERY_BROKER_URL \
+	SERVICES_DIR=$(TEST_SERVICES_DIR) PG_PORT=$(TEST_PG_PORT) REDIS_PORT=$(TEST_REDIS_PORT) \
+	DATABASE_URL=postgres://game:game@127.0.0.1:$(TEST_PG_PORT)/game \
+	DATABASE_OWNER_URL=postgres://game_owner:game_owner@127.0.0.1:$(TEST_PG_PORT)/game \
+	REDIS_URL=redis://127.0.0.1:$(TEST_REDIS_PORT)/0
+
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status browser cairo prometheus clients asyncapi-tools messages run test test-fast lint
+.PHONY: help install services services-stop services-status test-services test-services-stop browser cairo prometheus clients asyncapi-tools messages run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
-	@echo "make test             venv + services, then the import contracts and pytest (extra args: PYTEST_ARGS=...)"
+	@echo "make test             venv + the tests' own services, then the import contracts and pytest (extra args: PYTEST_ARGS=...)"
 	@echo "make test-fast        the same without the tests marked slow"
 	@echo "make lint             ruff"
 	@echo "make clients          install the TypeScript client's packages (clients/ts, npm ci)"
@@ -31,6 +45,8 @@ help:
 	@echo "make services         start the local PostgreSQL and Redis (.var/)"
 	@echo "make services-stop    stop them"
 	@echo "make services-status  report on them"
+	@echo "make test-services    start the test suite's own PostgreSQL and Redis (.var/test, TEST_PG_PORT, TEST_REDIS_PORT)"
+	@echo "make test-services-stop  stop them"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +67,12 @@ services-stop:
 
 services-status:
 	scripts/services.sh status
+
+test-services:
+	$(TEST_ENV) scripts/services.sh start
+
+test-services-stop:
+	$(TEST_ENV) scripts/services.sh stop
 
 # Chromium for the browser tests (tests/browser/): installed with apt-get when missing.
 browser:
@@ -99,15 +121,15 @@ messages: $(MESSAGES_MO)
 run: install services cairo messages
 	scripts/run.sh
 
-test: install services browser cairo prometheus clients asyncapi-tools messages
-	$(BIN)/lint-imports
-	$(BIN)/pytest $(PYTEST_ARGS)
+test: install test-services browser cairo prometheus clients asyncapi-tools messages
+	$(TEST_ENV) $(BIN)/lint-imports
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
 # The quick loop while working: the contracts and every test not marked slow (no fault,
 # worker, browser or whole-match end-to-end runs). CI runs `make test`.
-test-fast: install services cairo prometheus clients asyncapi-tools messages
-	$(BIN)/lint-imports
-	$(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
+test-fast: install test-services cairo prometheus clients asyncapi-tools messages
+	$(TEST_ENV) $(BIN)/lint-imports
+	$(TEST_ENV) $(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -9,7 +9,7 @@ then checks that nothing was lost, doubled or mis-scored.
 
 It starts the service itself, as production runs it (scripts/serve_web.sh: uvicorn with
 WEB_PROCESSES processes, plus Celery workers on both queues), ``--instances`` times on
-ports ``--port``, ``--port``+1, ... sharing this checkout's PostgreSQL and Redis (as two
+free ports (or ``--port``, ``--port``+1, ...) sharing this checkout's PostgreSQL and Redis (as two
 machines would), with the throttles raised for the load client (THROTTLE_*). Then it
 runs locust headless (bench/locustfile.py) with one user per concurrent match, spread
 over the instances, and afterwards prints:
@@ -69,20 +69,19 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from cpu_accounting import CpuMeter, postgres_postmaster_pid, redis_server_pids  # noqa: E402
 from process_groups import stop_process_groups  # noqa: E402 - bench/ is the script folder
+
+from tests.ports import answers, free_port, wait_until_served  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -133,17 +132,13 @@ def start(command: list[str], env: dict, log: Path) -> subprocess.Popen:
                             stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def wait_healthy(url: str, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit(f"{url} did not answer; see {VAR}")
+def wait_healthy(process: subprocess.Popen, port: int, url: str, timeout: float = 120) -> None:
+    """Until ``process`` holds ``port`` and ``url`` answers: another server on the port
+    never passes for ours (tests/ports.py, issue 39)."""
+    try:
+        wait_until_served(port, process, lambda: answers(url), timeout, url)
+    except RuntimeError as error:
+        raise SystemExit(f"{error}; see {VAR}") from None
 
 
 def service_env(args) -> dict:
@@ -169,14 +164,10 @@ def start_exporter(args, env: dict) -> None:
     directory.mkdir(parents=True)
     # in os.environ too: processes a rolling restart starts (service_env) write there
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = env["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
-    port = args.metrics_port
-    if port == 0:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+    port = args.metrics_port or free_port()
     SIDECARS.append(start([sys.executable, "-m", "infra.observability.exporter"],
                           {**env, "METRICS_PORT": str(port)}, VAR / "exporter.log"))
-    wait_healthy(f"http://127.0.0.1:{port}/metrics")
+    wait_healthy(SIDECARS[-1], port, f"http://127.0.0.1:{port}/metrics")
     print(f"[load] metrics on http://127.0.0.1:{port}/metrics", flush=True)
 
 
@@ -198,9 +189,10 @@ def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen],
     env = service_env(args)
     if args.metrics_port is not None:
         start_exporter(args, env)
-    web, workers, hosts = [], [], []
+    web, workers, hosts, ports = [], [], [], []
     for instance in range(args.instances):
-        port = args.port + instance
+        port = args.port + instance if args.port else free_port()
+        ports.append(port)
         metrics = web_metrics_directory(args, instance)
         if args.metrics_port is None:  # given, it is ours to empty (scripts/serve_web.sh)
             shutil.rmtree(metrics, ignore_errors=True)
@@ -212,8 +204,8 @@ def start_service(args) -> tuple[list[subprocess.Popen], list[subprocess.Popen],
         for worker in range(args.workers):
             workers.append(start_worker(env, instance, worker))
         hosts.append(f"http://127.0.0.1:{port}")
-    for host in hosts:
-        wait_healthy(f"{host}/api/v1/health")
+    for process, port, host in zip(web, ports, hosts, strict=True):
+        wait_healthy(process, port, f"{host}/api/v1/health")
     return web, workers, hosts
 
 
@@ -448,7 +440,9 @@ def main() -> None:
                         help="uvicorn processes per instance")
     parser.add_argument("--workers", type=int, default=1, help="Celery workers per instance")
     parser.add_argument("--worker-threads", type=int, default=4)
-    parser.add_argument("--port", type=int, default=8410)
+    parser.add_argument("--port", type=int, default=0,
+                        help="the first instance's web port (the next ones follow); "
+                        "0: a free port each")
     parser.add_argument("--spawn-rate", type=float, default=20)
     parser.add_argument("--ramp-s", type=float, default=None, metavar="R",
                         help="start the users evenly over R seconds, then run --minutes "

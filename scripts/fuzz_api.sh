@@ -24,7 +24,8 @@ BIN="$ROOT/.venv/bin"
 PG_PORT="${PG_PORT:-54329}"
 REDIS_PORT="${REDIS_PORT:-63799}"
 FUZZ_DB="${FUZZ_DB:-game_fuzz}"
-FUZZ_PORT="${FUZZ_PORT:-8765}"
+# a free port unless given (never a fixed one: issue 39)
+FUZZ_PORT="${FUZZ_PORT:-$("$BIN/python" "$ROOT/tests/ports.py" free)}"
 EXAMPLES="${EXAMPLES:-60}"
 SEED="${SEED:-1}"
 BASE="http://127.0.0.1:$FUZZ_PORT"
@@ -86,19 +87,11 @@ HOST=127.0.0.1 PORT="$FUZZ_PORT" WEB_PROCESSES=1 "$ROOT/scripts/serve_web.sh" \
     >"$OUT/server.log" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
-# up when health answers (Python, not curl: a fresh CI machine may lack curl)
-"$BIN/python" - "$BASE/api/v1/health" <<'PY' || { echo "[fuzz] the server did not start"; exit 1; }
-import sys, time, urllib.request
-
-for _ in range(150):
-    try:
-        urllib.request.urlopen(sys.argv[1], timeout=2)
-        sys.exit(0)
-    except OSError:
-        time.sleep(0.2)
-sys.exit(1)
-PY
-
+# up when its own server answers health: another server on FUZZ_PORT must never pass for
+# it (tests/ports.py checks the port's listener is this server's; Python, not curl: a
+# fresh CI machine may lack curl)
+"$BIN/python" "$ROOT/tests/ports.py" wait "$FUZZ_PORT" "$SERVER" "$BASE/api/v1/health" 60 \
+    || { echo "[fuzz] the server did not start on port $FUZZ_PORT"; tail -20 "$OUT/server.log"; exit 1; }
 status=0
 cd "$OUT"  # schemathesis writes its reports here: not in the checkout
 # DELETE /auth/token/ is left out: it would revoke the token the run depends on (so are

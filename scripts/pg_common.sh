@@ -31,12 +31,13 @@ pg_service_user() {
     fi
 }
 
-# This checkout's cluster's socket directory (scripts/services.sh's layout).
+# This checkout's cluster's socket directory (scripts/services.sh's layout, under
+# SERVICES_DIR when set: `make test`'s own cluster).
 pg_checkout_socket_dir() {
-    local root="$1"
-    if [ -L "$root/.var/pg" ]; then
-        echo "$(dirname "$(readlink -f "$root/.var/pg")")/run"
+    local var="${SERVICES_DIR:-$1/.var}"
+    if [ -L "$var/pg" ]; then
+        echo "$(dirname "$(readlink -f "$var/pg")")/run"
     else
-        echo "$root/.var/run"
+        echo "$var/run"
     fi
 }

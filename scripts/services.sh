@@ -8,10 +8,12 @@
 #   scripts/services.sh env      print export lines for DATABASE_URL, REDIS_URL, DEBUG=true:
 #                                eval "$(scripts/services.sh env)"
 #
-# Everything lives under .var/ (git-ignored) and listens on 127.0.0.1 only:
+# Everything lives under $SERVICES_DIR (.var/, git-ignored) and listens on 127.0.0.1 only:
 #   .var/pg      the PostgreSQL cluster (data/ and postgres.log), port $PG_PORT (54329)
 #   .var/run     PostgreSQL's unix socket and Redis's pid file
 #   .var/redis   Redis's working dir and log, port $REDIS_PORT (63799), no persistence
+# `make test` runs a second pair of its own (SERVICES_DIR=.var/test, TEST_PG_PORT and
+# TEST_REDIS_PORT), so the suite never stops or rewrites what `make run` is using.
 # Roles game_owner (owns the database, runs migrations, CREATEDB for the test suite) and
 # game (the runtime role the service connects as), and database game, are created on
 # first start (scripts/db_roles.sql; docs/operations.md "Database roles").
@@ -23,7 +25,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VAR="$ROOT/.var"
+VAR="${SERVICES_DIR:-$ROOT/.var}"
 PG_PORT="${PG_PORT:-54329}"
 REDIS_PORT="${REDIS_PORT:-63799}"
 PG_USER_NAME=game          # the runtime role: DATABASE_URL
@@ -99,13 +101,16 @@ choose_layout() {
             # The service user cannot traverse a parent of the checkout (a home dir with mode
             # 700, say): keep the cluster outside the tree, one folder per checkout.
             local base
-            base="/var/tmp/game-service-$(printf '%s' "$ROOT" | sha1sum | cut -c1-12)"
+            # (named after the checkout, or after SERVICES_DIR when it is another's)
+            local key="$ROOT"
+            [ "$VAR" = "$ROOT/.var" ] || key="$VAR"
+            base="/var/tmp/game-service-$(printf '%s' "$key" | sha1sum | cut -c1-12)"
             rmdir "$VAR/pg" 2>/dev/null || die "$VAR/pg is not empty but $SVC_USER cannot use it"
             chown root "$VAR/run"
             mkdir -p "$base/pg" "$base/run"
             chown "$SVC_USER" "$base" "$base/pg" "$base/run"
             ln -s "$base/pg" "$VAR/pg"
-            say "$SVC_USER cannot reach $ROOT; the cluster lives in $base (.var/pg links there)"
+            say "$SVC_USER cannot reach $ROOT; the cluster lives in $base ($VAR/pg links there)"
             PG_HOME="$base/pg"
             PG_SOCKDIR="$base/run"
         fi

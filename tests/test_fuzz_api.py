@@ -10,7 +10,6 @@ The script stopped running when the runtime role lost the right to create databa
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,17 +17,13 @@ from urllib.parse import urlsplit
 import pytest
 from django.conf import settings
 
+from tests.ports import free_port
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = 10
 SEED = 1
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_the_fuzzer_finds_nothing(tmp_path):
@@ -39,7 +34,7 @@ def test_the_fuzzer_finds_nothing(tmp_path):
         "PG_PORT": str(settings.DATABASES["default"]["PORT"]),
         "REDIS_PORT": str(urlsplit(settings.REDIS_URL).port),
         "EXAMPLES": str(EXAMPLES), "SEED": str(SEED),
-        "FUZZ_PORT": str(_free_port()), "FUZZ_OUT": str(tmp_path),
+        "FUZZ_PORT": str(free_port()), "FUZZ_OUT": str(tmp_path),
     }
     result = subprocess.run([str(ROOT / "scripts" / "fuzz_api.sh")], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=900)

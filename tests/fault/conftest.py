@@ -3,7 +3,10 @@ restarted (scripts/services.sh) while a real Celery worker plays bot-only matche
 
 The ``services`` fixture refuses (skips) unless the test settings point at the services
 this checkout runs, so it never stops anybody else's; whatever happens in the test, it
-starts both again before the next test runs. Recovery times are printed (``-s``) as
+starts both again before the next test runs. `make test` gives the suite services of its
+own (SERVICES_DIR=.var/test, TEST_PG_PORT, TEST_REDIS_PORT: the Makefile); run by hand
+against the development ones (.var/) while `make run` uses them, the fixture refuses
+rather than stop them under it (issue 39). Recovery times are printed (``-s``) as
 ``[recovery] ...`` lines; bench/fault_recovery.sh collects them."""
 
 from __future__ import annotations
@@ -27,6 +30,27 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ROOT / "scripts" / "services.sh"
 
 
+def services_dir() -> Path:
+    """Where scripts/services.sh keeps the services the suite runs against."""
+    return Path(os.environ.get("SERVICES_DIR") or ROOT / ".var")
+
+
+def make_run_pids() -> list[int]:
+    """This checkout's scripts/run.sh processes (`make run`), if any run."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            cwd = Path(os.readlink(entry / "cwd"))
+        except OSError:
+            continue
+        if any(part.endswith(b"scripts/run.sh") for part in command[:2]) and cwd == ROOT:
+            found.append(int(entry.name))
+    return found
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
@@ -46,7 +70,12 @@ class Services:
 
     def ours(self) -> str | None:
         """Why these are not this checkout's services (None when they are)."""
-        redis_pid = ROOT / ".var" / "run" / "redis.pid"
+        var = services_dir()
+        if var.resolve() == (ROOT / ".var").resolve() and make_run_pids():
+            return (f"`make run` (scripts/run.sh, pid {make_run_pids()[0]}) uses this "
+                    "checkout's services in .var/: use `make test`, whose services are its "
+                    "own (.var/test), or stop `make run` first")
+        redis_pid = var / "run" / "redis.pid"
         try:
             cmdline = Path(f"/proc/{redis_pid.read_text().strip()}/cmdline").read_bytes()
         except (OSError, ValueError):
@@ -54,7 +83,7 @@ class Services:
         if f":{self.redis_port}".encode() not in cmdline:
             return f"REDIS_URL port {self.redis_port} is not this checkout's Redis"
         try:
-            pg_lines = (ROOT / ".var" / "pg" / "data" / "postmaster.pid").read_text().split()
+            pg_lines = (var / "pg" / "data" / "postmaster.pid").read_text().split()
         except OSError:
             return "this checkout's PostgreSQL is not running"
         if str(self.pg_port) not in pg_lines[:4]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import urllib.error
 import urllib.request
@@ -19,6 +18,7 @@ from accounts.models import User
 from config.celery import app as celery_app
 from games.matches.selectors import legal_moves_for
 from tests.games.support import TEST_BOT_QUEUE, TEST_QUEUE
+from tests.ports import answers, wait_until_served
 from tests.workers import ROOT
 
 
@@ -57,18 +57,18 @@ def stop_web(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def healthy(port: int) -> bool:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as r:
-            return r.status == 200
-    except OSError:
-        return False
+    """Whatever listens on ``port`` answers its health check (any server of this
+    project would: waiting for one's own server is ``wait_serving``)."""
+    return answers(f"http://127.0.0.1:{port}/api/v1/health")
+
+
+def wait_serving(web: subprocess.Popen, port: int, log_path: Path, timeout: float = 90,
+                 what: str = "the web tier") -> float:
+    """Until ``web`` (start_web's) holds ``port`` and answers its health check there:
+    another server on the port can never satisfy it (tests/ports.py)."""
+    return wait_until_served(port, web, lambda: healthy(port), timeout, what,
+                             log=lambda: log_path.read_text(errors="replace")[-3000:])
 
 
 def http(port: int, method: str, path: str, token: str | None = None,

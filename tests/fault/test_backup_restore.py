@@ -17,23 +17,21 @@ from django.db import connection
 
 from games.matches import services as match_services
 from games.matches.models import Match
-from tests.fault.conftest import reconnect, report, wait_for
+from tests.fault.conftest import reconnect, report, services_dir, wait_for
 from tests.fault.serving import (
     first_legal_move,
-    free_port,
-    healthy,
     http,
     player,
     start_web,
     stop_web,
+    wait_serving,
     web_env,
 )
+from tests.ports import free_port
 from tests.workers import ROOT, purge_test_queue, runtime_database_url, start_worker, stop_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-#: the web port of this drill (one of the ports this checkout's tests may use)
-WEB_PORT = int(os.environ.get("DRILL_WEB_PORT", "8951"))
 SCRIPTS = ROOT / "scripts"
 
 
@@ -75,7 +73,7 @@ def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
     purge_test_queue()
     # beside the cluster, where PostgreSQL's user may go (scripts/services.sh keeps it
     # outside a checkout that user cannot reach, a clone under /root say)
-    data = (ROOT / ".var" / "pg").resolve() / "data"
+    data = (services_dir() / "pg").resolve() / "data"
     drill = data.parent.parent / f"drill-{os.getpid()}"
     shutil.rmtree(drill, ignore_errors=True)
     drill.mkdir(parents=True)
@@ -137,22 +135,24 @@ def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
         print("\n" + said.strip())
 
         database_url = runtime_database_url().replace(f":{services.pg_port}/", f":{port}/")
-        web = start_web(web_env(database_url, WEB_PORT), tmp_path / "web.log")
-        wait_for(lambda: healthy(WEB_PORT), 90, "the web tier on the restored cluster")
+        web_port = free_port()  # never a fixed one: another server there once passed
+        web = start_web(web_env(database_url, web_port), tmp_path / "web.log")  # the wait
+        wait_serving(web, web_port, tmp_path / "web.log", 90,
+                     "the web tier on the restored cluster")
 
         verified = 0
         for match_id in finished:
-            status, record = http(WEB_PORT, "GET", f"/api/v1/matches/{match_id}/record/")
+            status, record = http(web_port, "GET", f"/api/v1/matches/{match_id}/record/")
             assert status == 200, (match_id, record)
-            status, verdict = http(WEB_PORT, "POST", "/api/v1/records/verify/", body=record)
+            status, verdict = http(web_port, "POST", "/api/v1/records/verify/", body=record)
             assert status == 200 and verdict["valid"], (match_id, verdict)
             verified += 1
         played = 0
         for match_id, (_, token) in zip(active, people, strict=True):
             path = f"/api/v1/matches/{match_id}/"
-            status, legal = http(WEB_PORT, "GET", path + "legal-moves/", token)
+            status, legal = http(web_port, "GET", path + "legal-moves/", token)
             assert status == 200 and legal["ply"] == plies[match_id], (match_id, legal)
-            status, answer = http(WEB_PORT, "POST", path + "moves/", token,
+            status, answer = http(web_port, "POST", path + "moves/", token,
                                   {"move": legal["moves"][0], "expected_ply": legal["ply"]})
             assert status == 201, (match_id, answer)
             played += 1

@@ -11,7 +11,6 @@ has no gap, every finished match replays to its result, and the bots answered ev
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -23,15 +22,17 @@ from bench.rolling_restart import ping_worker, roll
 from config.celery import app as celery_app
 from games.matches.models import Match, Move
 from tests.fault.conftest import assert_log_intact, report, wait_for
-from tests.fault.serving import healthy, http, player, start_web, stop_web, web_env
+from tests.fault.serving import http, player, start_web, stop_web, wait_serving, web_env
+from tests.ports import free_port
 from tests.workers import purge_test_queue, runtime_database_url, start_worker, stop_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WEB_PORT = int(os.environ.get("ROLLING_WEB_PORT", "8950"))
 PLAYERS = 4
-#: load before the restart, and after it, in seconds
+#: load before the restart, and after it, in seconds: at least this long, and until moves
+#: were acknowledged (a loaded machine plays fewer per second: a condition, not a guess)
 BEFORE_S, AFTER_S = 6, 6
+MOVES_BEFORE = 3
 
 
 @dataclass
@@ -51,7 +52,8 @@ class Tally:
                 self.server_errors.append(f"{status} on {what}: {body}")
 
 
-def _play(token: str, number: int, tally: Tally, stop: threading.Event) -> None:
+def _play(port: int, token: str, number: int, tally: Tally,
+          stop: threading.Event) -> None:
     """One person: a match against a bot after another, moving when it is their turn. A
     connection error (a process retiring closed it) is retried as a client would: read the
     match again, and a move whose answer was lost is found in the log or played again
@@ -61,7 +63,7 @@ def _play(token: str, number: int, tally: Tally, stop: threading.Event) -> None:
 
     def call(method: str, path: str, body: dict | None = None):
         try:
-            status, answer = http(WEB_PORT, method, path, token, body)
+            status, answer = http(port, method, path, token, body)
         except OSError:
             with tally.lock:
                 tally.connection_errors += 1
@@ -112,16 +114,19 @@ def test_rolling_restart_under_load_loses_no_move_and_answers_no_5xx(tmp_path):
                             concurrency=2)
 
     workers = [new_worker(), new_worker()]
-    web = start_web(web_env(runtime_database_url(), WEB_PORT), tmp_path / "web.log")
+    port = free_port()  # never a fixed one (issue 39): wait_serving checks it is ours
+    web = start_web(web_env(runtime_database_url(), port), tmp_path / "web.log")
     tally, stop, threads = Tally(), threading.Event(), []
     try:
-        wait_for(lambda: healthy(WEB_PORT), 90, "the web tier")
+        wait_serving(web, port, tmp_path / "web.log")
         people = [player(f"rolling-{n}")[1] for n in range(PLAYERS)]
-        threads = [threading.Thread(target=_play, args=(token, n, tally, stop), daemon=True)
+        threads = [threading.Thread(target=_play, args=(port, token, n, tally, stop), daemon=True)
                    for n, token in enumerate(people)]
         for thread in threads:
             thread.start()
         time.sleep(BEFORE_S)
+        wait_for(lambda: len(tally.acknowledged) >= MOVES_BEFORE, 120,
+                 "the first moves acknowledged")
         moves_before = len(tally.acknowledged)
 
         rolled = roll([web], workers, lambda index: new_worker(),
@@ -130,6 +135,8 @@ def test_rolling_restart_under_load_loses_no_move_and_answers_no_5xx(tmp_path):
         moves_during = len(tally.acknowledged) - moves_before
 
         time.sleep(AFTER_S)
+        wait_for(lambda: len(tally.acknowledged) > moves_before + moves_during, 120,
+                 "a move acknowledged after the restart")
         stop.set()
         for thread in threads:
             thread.join(timeout=60)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -22,15 +21,10 @@ from django.db import connection
 from config.celery import app as celery_app
 from tests.fault.conftest import report, wait_for
 from tests.games.support import TEST_ANALYSIS_QUEUE, TEST_QUEUE
+from tests.ports import free_port, served_by
 from tests.workers import ROOT, purge_test_queue, runtime_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _children(pid: int) -> dict[int, str]:
@@ -65,7 +59,7 @@ def _healthy(port: int) -> bool:
 
 def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path):
     purge_test_queue()
-    port = _free_port()
+    port = free_port()
     db = connection.settings_dict
     owner_url = (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/"
                  f"{db['NAME']}")
@@ -92,7 +86,9 @@ def test_run_sh_restarts_a_crashed_worker_and_beat_and_ctrl_c_stops_all(tmp_path
 
         def up() -> bool:
             assert run.poll() is None, "run.sh exited:\n" + run_log()
-            return (_healthy(port) and _one(run.pid, "config worker -l") is not None
+            # served_by: run.sh's own web server, not another on the port (issue 39)
+            return (served_by(port, run.pid) and _healthy(port)
+                    and _one(run.pid, "config worker -l") is not None
                     and _one(run.pid, "config worker -Q") is not None  # the analyses' own
                     and _one(run.pid, "config beat") is not None)
 

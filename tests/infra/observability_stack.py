@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -23,13 +22,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from config.celery import app as celery_app
 from tests.games.graphql.asgi_server import channel_redis_url, running_web_tier
 from tests.games.support import TEST_BOT_QUEUE, TEST_QUEUE
+from tests.ports import free_port, served_by
 from tests.workers import ROOT, purge_test_queue, start_worker, stop_worker
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
@@ -90,6 +84,8 @@ def running_exporter(env: dict, log_path: Path):
         deadline = time.monotonic() + 30
         while True:
             try:
+                if not served_by(port, process.pid):  # only our exporter counts (issue 39)
+                    raise ConnectionError("not (yet) our exporter on the port")
                 urllib.request.urlopen(url, timeout=2).close()
                 break
             except (urllib.error.URLError, ConnectionError):

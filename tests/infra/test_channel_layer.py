@@ -22,21 +22,16 @@ import pytest
 
 from infra import channel_layer
 from infra.channel_layer import RESUMED_TYPE, ResilientRedisChannelLayer
+from tests.ports import free_port, served_by
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class PrivateRedis:
     """A redis-server on a free loopback port, with no persistence (as ours runs)."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
@@ -45,6 +40,9 @@ class PrivateRedis:
              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
+            if not served_by(self.port, self.process.pid):  # another Redis must not pass
+                time.sleep(0.05)
+                continue
             with contextlib.suppress(OSError), socket.create_connection(
                     ("127.0.0.1", self.port), timeout=0.2):
                 return

@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,8 @@ from django.conf import settings
 from django.db import connection
 from websockets.asyncio.client import connect
 from websockets.typing import Subprotocol
+
+from tests.ports import free_port, served_by
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -52,16 +53,10 @@ def _database_url() -> str:
     return f"postgres://{user}:{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextlib.contextmanager
 def running_daphne(extra_env: dict | None = None):
     """Start daphne on a free loopback port; yield ``host:port``; stop it."""
-    port = _free_port()
+    port = free_port()
     daphne = str(Path(sys.executable).with_name("daphne"))
     with _serving([daphne, "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
                   port, extra_env or {}) as address:
@@ -75,7 +70,7 @@ def running_web_tier(processes: int = 2, extra_env: dict | None = None,
     worker processes) on a free loopback port; yield ``host:port``; stop it. Its log goes
     to ``log_path``, or to a temporary file (never a pipe nobody reads, which would fill
     and stop a server that logs much)."""
-    port = _free_port()
+    port = free_port()
     env = {"HOST": "127.0.0.1", "PORT": str(port), "WEB_PROCESSES": str(processes),
            # the uvicorn of the interpreter running the tests, wherever its venv is
            "UVICORN": str(Path(sys.executable).with_name("uvicorn")), **(extra_env or {})}
@@ -106,7 +101,7 @@ def _serving(command: list[str], port: int, extra_env: dict, log_path: Path | No
     )
     address = f"127.0.0.1:{port}"
     try:
-        _wait_until_serving(address, process, log)
+        _wait_until_serving(address, port, process, log)
         yield address
     finally:
         process.terminate()
@@ -118,13 +113,18 @@ def _serving(command: list[str], port: int, extra_env: dict, log_path: Path | No
         log.close()
 
 
-def _wait_until_serving(address: str, process: subprocess.Popen, log,
+def _wait_until_serving(address: str, port: int, process: subprocess.Popen, log,
                         timeout: float = 40) -> None:
+    """Until the server we started holds ``port`` (tests/ports.py: another server there
+    must never pass for ours) and answers a GraphQL query."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             log.seek(0)
             raise RuntimeError(f"server exited: {log.read().decode(errors='replace')[-2000:]}")
+        if not served_by(port, process.pid):
+            time.sleep(0.2)
+            continue
         try:
             with urllib.request.urlopen(f"http://{address}/graphql/?query=%7B__typename%7D",
                                         timeout=2) as response:
