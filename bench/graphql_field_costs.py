@@ -58,6 +58,7 @@ django.setup()
 import graphql_cost_data as cost_data  # noqa: E402
 from django.test import Client  # noqa: E402
 from graphql import parse  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
 
 from games.feed.selectors import events_after  # noqa: E402
 from games.graphql import field_weights, limits  # noqa: E402
@@ -289,7 +290,7 @@ def time_compositions(client: Client, data: cost_data.CostData, runs: int) -> No
         estimated = cost_of(query) * UNIT_MS
         flag = "  LOW" if estimated < measured * 0.8 else ""
         print(f"  {name:<36} estimate {cost_of(query):>6} = {estimated:7.1f} ms, "
-              f"measured {measured:7.1f} ms{flag}")
+              f"measured {measured:7.1f} ms{flag}", flush=True)
 
 
 def print_table(rounds: list[dict[str, list[float]]]) -> None:
@@ -322,10 +323,17 @@ def load_forever(client: Client, data: cost_data.CostData, runs: int) -> None:
     """A competitor: the probes and compositions, over and over, unmeasured."""
     while True:
         for probe in probes(data):
+            # the measuring process's login mutation replaces the hero's token
+            token = current_token(data)
             for _ in range(runs):
-                post(client, data.token, probe.query, probe.variables)
+                post(client, token, probe.query, probe.variables)
         for query in compositions(data).values():
-            post(client, data.token, query)
+            post(client, current_token(data), query)
+
+
+def current_token(data: cost_data.CostData) -> str:
+    """The hero's token now (graphql_mutation_costs.py's login replaces it)."""
+    return Token.objects.get_or_create(user=data.hero)[0].key
 
 
 def measure_all(client: Client, data: cost_data.CostData, runs: int) -> dict[str, list[float]]:
@@ -334,8 +342,11 @@ def measure_all(client: Client, data: cost_data.CostData, runs: int) -> dict[str
 
     measured: dict[str, list[float]] = {}
     for probe in probes(data):
-        measured.setdefault(probe.key, []).append(measure(client, data.token, probe, runs))
+        ms = measure(client, data.token, probe, runs)
+        print(f"  {probe.key}: {ms:.3f} ms", file=sys.stderr, flush=True)
+        measured.setdefault(probe.key, []).append(ms)
     others = {**subscription_costs(data, runs), **mutation_costs(client, data, runs)}
+    data.token = current_token(data)  # the login mutation replaced it
     for key, ms in others.items():
         measured[key] = [ms]
     return measured
@@ -394,8 +405,8 @@ def main() -> None:
     competitors = start_contention(args.contention, args.matches, args.runs)
     try:
         limits.MAX_COST = sys.maxsize  # the probes repeat a field past the cap on purpose
-        rounds = [measure_all(client, data, args.runs) for _ in range(args.rounds)]
         time_compositions(client, data, args.runs)
+        rounds = [measure_all(client, data, args.runs) for _ in range(args.rounds)]
         limits.MAX_COST = cap
         report(rounds)
         if args.table:
