@@ -22,10 +22,16 @@ probes in a loop while this one measures, as a busy web tier's other threads and
 would; the weights are the cost of a field with one such competitor (``--contention 1``:
 a unit is ``UNIT_MS`` of that). Three aliases of ``matchRecord`` ran 2-3 times their
 estimate under sixteen clients when the weights came from an otherwise idle process.
-``--table`` prints the measured lines in games/graphql/field_weights.py's format, to paste
-over it. Then ``compositions`` checks the estimate of whole operations, the same field
-under 1, 3 and 10 aliases and lists nested in lists, against their measured time: a
-``LOW`` there is an operation the estimate prices under its cost.
+``--table`` prints the measured lines in games/graphql/field_weights.py's format: on a
+quiet machine with ``--contention 1``, the root fields' weights (Query, Mutation,
+Subscription); the fields nested under them keep their idle weights while
+``compositions`` shows the nested operations priced over their time (the table's doc
+says why). On a machine loaded by other work the figures are inflated and noisy: then
+compare the report's query (three ``matchRecord`` aliases) under contention with its
+idle time, and scale (field_weights.py's doc did that once, a factor of 1.5).
+``compositions`` checks the estimate of whole operations, the same field under 1, 3 and
+10 aliases and lists nested in lists, against their measured time: a ``LOW`` there is an
+operation the estimate prices under its cost.
 """
 
 from __future__ import annotations
