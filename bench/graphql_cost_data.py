@@ -115,15 +115,21 @@ def _analysed(match_id: int, hero) -> None:
     figures do not change what reading them costs, so they are the move played, 0 lost)."""
     from games.analysis.budget import current_budget, current_rules_version
     from games.analysis.models import AnalysedDecision, Analysis
+    from rules.analysis import JUDGE_VERSION
 
     match = Match.objects.get(pk=match_id)
     budget = current_budget()
     analysis, created = Analysis.objects.get_or_create(
         match=match, rules_version=current_rules_version(match.game),
         iterations=budget.iterations, samples=budget.samples,
-        defaults={"status": "done", "decisions_total": match.ply,
+        # served only when today's judge made it (games/analysis/selectors.py)
+        defaults={"judge_version": JUDGE_VERSION, "status": "done",
+                  "decisions_total": match.ply,
                   "decisions_done": match.ply, "requested_by": hero,
                   "seats": [{"seat": seat, "accuracy": 90.0} for seat in range(match.players)]})
+    if analysis.judge_version != JUDGE_VERSION:  # kept by a run before the judge changed
+        analysis.judge_version = JUDGE_VERSION
+        analysis.save(update_fields=["judge_version"])
     if created:
         AnalysedDecision.objects.bulk_create(
             AnalysedDecision(analysis=analysis, ply=row.ply, seat=row.seat, played=row.move,

@@ -2,7 +2,8 @@
 should give it (issue 21, item 3).
 
     eval "$(scripts/services.sh env)"    # with your PG_PORT and REDIS_PORT
-    .venv/bin/python bench/graphql_field_costs.py [--runs 15] [--matches 50] [--keep]
+    .venv/bin/python bench/graphql_field_costs.py [--runs 15] [--matches 50] [--keep] \
+        [--contention 1] [--table]
 
 On a realistic database (bench/graphql_cost_data.py: a player with ``--matches`` finished
 matches, the longest Han game, running matches where they are to act), each probe posts
@@ -15,6 +16,22 @@ work of subscriptions is timed on the functions they call.
 
 The last lines time the heaviest operations the cost cap accepts, and compare each field
 with the table: ``LOW`` marks a weight under the measured cost.
+
+Under contention (issue 39): ``--contention N`` starts N more processes that send the same
+probes in a loop while this one measures, as a busy web tier's other threads and processes
+would; the weights are the cost of a field with one such competitor (``--contention 1``:
+a unit is ``UNIT_MS`` of that). Three aliases of ``matchRecord`` ran 2-3 times their
+estimate under sixteen clients when the weights came from an otherwise idle process.
+``--table`` prints the measured lines in games/graphql/field_weights.py's format: on a
+quiet machine with ``--contention 1``, the root fields' weights (Query, Mutation,
+Subscription); the fields nested under them keep their idle weights while
+``compositions`` shows the nested operations priced over their time (the table's doc
+says why). On a machine loaded by other work the figures are inflated and noisy: then
+compare the report's query (three ``matchRecord`` aliases) under contention with its
+idle time, and scale (field_weights.py's doc did that once, a factor of 1.5).
+``compositions`` checks the estimate of whole operations, the same field under 1, 3 and
+10 aliases and lists nested in lists, against their measured time: a ``LOW`` there is an
+operation the estimate prices under its cost.
 """
 
 from __future__ import annotations
@@ -25,6 +42,7 @@ import logging
 import math
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -46,6 +64,7 @@ django.setup()
 import graphql_cost_data as cost_data  # noqa: E402
 from django.test import Client  # noqa: E402
 from graphql import parse  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
 
 from games.feed.selectors import events_after  # noqa: E402
 from games.graphql import field_weights, limits  # noqa: E402
@@ -236,14 +255,104 @@ def heaviest_accepted(data: cost_data.CostData) -> dict[str, str]:
     return heaviest
 
 
+def compositions(data: cost_data.CostData) -> dict[str, str]:
+    """Whole operations whose estimate must cover their time: one field under 1, 3 and 10
+    aliases (each alias is resolved anew: nothing is shared between them) and lists
+    nested in lists (a page's rows times their own lists)."""
+    hero, longest, active = cost_data.HERO, data.longest, data.active[0]
+    player = f'player(username: "{hero}")'
+    record = f"matchRecord(matchId: {longest})"
+    replay = f"replay(matchId: {longest}) {{ ply view state views }}"
+    profile = (f"{player} {{ username ratingHistory(limit: 100) {{ matchId }} "
+               "recentMatches { id view toAct } }")
+    found = {}
+    for count in (1, 3, 10):
+        found[f"{count} x matchRecord"] = aliases(count, record)
+        found[f"{count} x replay"] = aliases(count, replay)
+        found[f"{count} x profile"] = aliases(count, profile)
+    found["matches(100) results log(100)"] = (
+        "{ matches(limit: 100) { results { id view log(limit: 100) { ply move } } } }")
+    found["matches(100) results events moves"] = (
+        "{ matches(limit: 100) { results { id events(limit: 100) { moves { ply move } } } } }")
+    found["3 x match log, result, legalMoves"] = aliases(
+        3, f"match(id: {active}) {{ view legalMoves {{ seat }} log {{ ply move events }} }}")
+    found["profile, its recent matches' logs"] = (
+        f"{{ {player} {{ username recentMatches {{ id view log(limit: 100) {{ ply }} }} }} }}")
+    return found
+
+
+def time_compositions(client: Client, data: cost_data.CostData, runs: int) -> None:
+    """Each composition's estimate against its median time less an empty operation's."""
+    print(f"\ncompositions (estimate x {UNIT_MS} ms against the measured time):")
+    for name, query in compositions(data).items():
+        with_it, without = [], []
+        for _ in range(runs):
+            elapsed, body = post(client, data.token, query)
+            if body.get("errors"):
+                raise RuntimeError(f"{name}: {body['errors'][0]}")
+            with_it.append(elapsed)
+            without.append(post(client, data.token, "{ __typename }")[0])
+        measured = statistics.median(with_it) - statistics.median(without)
+        estimated = cost_of(query) * UNIT_MS
+        flag = "  LOW" if estimated < measured * 0.8 else ""
+        print(f"  {name:<36} estimate {cost_of(query):>6} = {estimated:7.1f} ms, "
+              f"measured {measured:7.1f} ms{flag}", flush=True)
+
+
+def print_table(rounds: list[dict[str, list[float]]]) -> None:
+    """The measured weights as games/graphql/field_weights.py writes them."""
+    print("\n# field_weights.FIELD_WEIGHTS as measured (the worst context):")
+    worst = {key: max(statistics.median(values)
+                      for values in zip(*(r[key] for r in rounds), strict=True))
+             for key in rounds[0]}
+    for key in sorted({key.partition("+")[0] for key in worst}):
+        if key not in field_weights.FIELD_WEIGHTS:
+            continue  # a context line ("plain field x10"), not a field
+        call = max(1, math.ceil(worst.get(key, 0) / UNIT_MS))
+        item = worst.get(f"{key}+item")
+        extra = f", item={max(1, math.ceil(item / UNIT_MS))}" if item is not None else ""
+        shown = f" + {item:.2f} per item" if item is not None else ""
+        print(f'    "{key}": Weight({call}{extra}),  # {worst.get(key, 0):.2f}{shown}')
+
+
+def start_contention(count: int, matches: int, runs: int) -> list[subprocess.Popen]:
+    """``count`` processes sending the same probes in a loop (``--load-only``)."""
+    command = [sys.executable, __file__, "--load-only", "--matches", str(matches),
+               "--runs", str(runs)]
+    competitors = [subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL) for _ in range(count)]
+    time.sleep(5)  # each has set Django up and is sending
+    return competitors
+
+
+def load_forever(client: Client, data: cost_data.CostData, runs: int) -> None:
+    """A competitor: the probes and compositions, over and over, unmeasured."""
+    while True:
+        for probe in probes(data):
+            # the measuring process's login mutation replaces the hero's token
+            token = current_token(data)
+            for _ in range(runs):
+                post(client, token, probe.query, probe.variables)
+        for query in compositions(data).values():
+            post(client, current_token(data), query)
+
+
+def current_token(data: cost_data.CostData) -> str:
+    """The hero's token now (graphql_mutation_costs.py's login replaces it)."""
+    return Token.objects.get_or_create(user=data.hero)[0].key
+
+
 def measure_all(client: Client, data: cost_data.CostData, runs: int) -> dict[str, list[float]]:
     """Each line's ms per call, one number per context it was measured in."""
     from graphql_mutation_costs import mutation_costs  # noqa: PLC0415 - same folder
 
     measured: dict[str, list[float]] = {}
     for probe in probes(data):
-        measured.setdefault(probe.key, []).append(measure(client, data.token, probe, runs))
+        ms = measure(client, data.token, probe, runs)
+        print(f"  {probe.key}: {ms:.3f} ms", file=sys.stderr, flush=True)
+        measured.setdefault(probe.key, []).append(ms)
     others = {**subscription_costs(data, runs), **mutation_costs(client, data, runs)}
+    data.token = current_token(data)  # the login mutation replaced it
     for key, ms in others.items():
         measured[key] = [ms]
     return measured
@@ -283,6 +392,12 @@ def main() -> None:
                              "median of the rounds counts")
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--keep", action="store_true", help="keep the data for the next run")
+    parser.add_argument("--contention", type=int, default=0,
+                        help="processes sending the same probes while this one measures "
+                             "(the weights are measured with 1)")
+    parser.add_argument("--table", action="store_true",
+                        help="print the weights in field_weights.py's format")
+    parser.add_argument("--load-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
     logging.getLogger("django.request").setLevel(logging.ERROR)  # revokeToken's 401s
@@ -290,13 +405,23 @@ def main() -> None:
     client = Client()
     post(client, data.token, "{ __typename }")
     cap = limits.MAX_COST
+    if args.load_only:
+        limits.MAX_COST = sys.maxsize
+        load_forever(client, data, args.runs)
+    competitors = start_contention(args.contention, args.matches, args.runs)
     try:
         limits.MAX_COST = sys.maxsize  # the probes repeat a field past the cap on purpose
+        time_compositions(client, data, args.runs)
         rounds = [measure_all(client, data, args.runs) for _ in range(args.rounds)]
         limits.MAX_COST = cap
         report(rounds)
+        if args.table:
+            print_table(rounds)
         time_heaviest(client, data, args.runs)
     finally:
+        for competitor in competitors:
+            competitor.terminate()
+            competitor.wait(timeout=30)
         limits.MAX_COST = cap
         if not args.keep:
             cost_data.delete()

@@ -344,12 +344,16 @@ ASYNC_HTTP_PATHS = (r"/api/v1/stream", r"/api/v1/users/[^/]+/records",
 
 QUICK_MATCH_TTL_SECONDS = env_int("QUICK_MATCH_TTL_SECONDS", 600)  # a request's wait
 
-# -- GraphQL: expensive operations at once (issue 21): games/graphql/concurrency.py -------
-# An operation whose estimated cost reaches GRAPHQL_EXPENSIVE_COST (units of about 50 us:
-# games/graphql/field_weights.py) needs one of its client's and one of its web process's
-# slots, or is refused at once (too_many_concurrent). One thread of each process stays
-# free for cheap requests by default.
-GRAPHQL_EXPENSIVE_COST = env_int("GRAPHQL_EXPENSIVE_COST", 1_000)
+# -- GraphQL: operations that take a slot (issues 21, 39): games/graphql/concurrency.py ---
+# Every operation whose estimated cost reaches GRAPHQL_EXPENSIVE_COST (units of 0.05 ms of
+# work measured under contention: games/graphql/field_weights.py), whatever its fields,
+# needs one of its client's and one of its web process's slots, or is refused at once
+# (too_many_concurrent). 600 is 30 ms: what a cheap request may wait behind one operation
+# that took no slot (at 1,000, sixteen clients sending three records each, under it, held
+# the health check for over a second: docs/capacity.md), and above every single ordinary
+# mutation (joining, 401; starting, 512), so a player's routine is never refused for a
+# slot. One thread of each process stays free for cheap requests by default.
+GRAPHQL_EXPENSIVE_COST = env_int("GRAPHQL_EXPENSIVE_COST", 600)
 GRAPHQL_EXPENSIVE_PER_CLIENT = env_int("GRAPHQL_EXPENSIVE_PER_CLIENT", 1)
 GRAPHQL_EXPENSIVE_PER_PROCESS = env_int("GRAPHQL_EXPENSIVE_PER_PROCESS",
                                         max(1, WEB_THREADS - 1))

@@ -1,11 +1,15 @@
-"""How many expensive GraphQL operations run at once, per client and per web process
-(issue 21, item 3).
+"""How many costly GraphQL operations run at once, per client and per web process
+(issue 21, item 3; issue 39).
 
 The cost cap (limits.py) bounds one operation to about 250 ms; it does not bound how many
 run side by side. Eight clients each sending a costly query kept every web thread busy,
-and health checks, moves and polls queued behind them for 3-5 s. So an operation whose
-estimated cost is ``GRAPHQL_EXPENSIVE_COST`` or more (about 50 ms: more than a poll, a
-page of 20 matches, a profile or a move) needs a slot before it executes:
+and health checks, moves and polls queued behind them for 3-5 s. So every operation whose
+estimated cost is ``GRAPHQL_EXPENSIVE_COST`` or more, whatever its fields (400 units, 20 ms
+of work measured under contention: more than a poll of a match or a move), needs a slot
+before it executes. The threshold is what a cheap request may wait behind one operation
+that took none: at 1,000 (50 ms, and records priced at half their cost under load), three
+``matchRecord`` aliases took no slot and sixteen clients sending them held the health
+check for over a second (issue 39; bench/graphql_alias_flood.py). A slot is:
 
 - one of ``GRAPHQL_EXPENSIVE_PER_CLIENT`` for its client: the user, or the address for
   an anonymous caller, as the rate limits count them (``infra.throttles.caller_ident``);
@@ -30,7 +34,7 @@ P x ``GRAPHQL_EXPENSIVE_PER_CLIENT`` expensive operations at once, and the tier 
 P x ``GRAPHQL_EXPENSIVE_PER_PROCESS``, each process for at most its share of the time.
 Subscriptions take no slot: they stay open for as long as the client listens (the cost
 cap prices their pushes). Operations under the threshold are bounded by the rate limits
-only.
+only: each is at most 20 ms of work.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ from games.graphql.field_weights import (
     DEFAULT_WEIGHT,
     FIELD_WEIGHTS,
     LIST_SIZES,
+    OWN_PAGE_MAXIMA,
     OWN_PAGES,
     PARENT_PAGES,
     PASSWORD_CHECKS,
@@ -149,7 +150,8 @@ class _Walk:
             return page if page is not None and owner == page_owner else default
         if key in OWN_PAGES:
             argument, default = OWN_PAGES[key]
-            return self._argument(node, argument) or default
+            asked = self._argument(node, argument) or default
+            return min(asked, OWN_PAGE_MAXIMA.get(key, asked))
         if key in LIST_SIZES:
             return LIST_SIZES[key]
         # a list the tables do not bound holds scalars (tests/games/graphql/

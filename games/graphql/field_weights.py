@@ -1,21 +1,43 @@
 """What each field of the GraphQL schema costs to resolve: the table the cost estimate
 (games/graphql/cost_estimate.py) prices an operation with, before running it.
 
-A unit is about 50 us of a web process's time on our 2-core machine, so the cap of 5,000
-(limits.MAX_COST) is about 250 ms. Every weight below was measured by
-bench/graphql_field_costs.py on a realistic database: a player with 50 finished matches
-(their profile, rating history and feed), the longest of them a 134-ply five-player Han
-game (replays, records, logs), running Han and Hansa matches where they are to act
-(views, legal moves). Each weight is a field's time per call (its median over the
-bench's rounds, the slower of two runs: one with the machine at a load of 5-7, one at 3)
-in units, rounded up; the milliseconds stand beside it, and docs/capacity.md has the
-runs. A field of Match was timed through ``match(id)`` and on a page of matches, and the
+A unit is 0.05 ms (``UNIT_MS``) of a web process's work **under contention**: with a
+second process sending the same probes, as on a busy tier (issue 39). So the cap of 5,000
+(limits.MAX_COST = limits.MAX_WORK_MS / UNIT_MS) is 250 ms of such work. Measured on an
+otherwise idle process, as before issue 39, three aliases of ``matchRecord`` were priced
+at 48 ms and ran two to three times that under sixteen clients, under the slot threshold.
+
+How the weights were made: bench/graphql_field_costs.py on a realistic database (a
+player with 50 finished matches, their profile, rating history and feed; the longest a
+134-138-ply five-player Han game: replays, records, logs; running Han and Hansa matches
+where they are to act: views, legal moves) timed each field per call, the median of the
+bench's rounds; the milliseconds beside each line are those idle figures (the slower of
+a run at a load of 3 and one at 5-7, docs/capacity.md). The same bench with
+``--contention 1`` timed the report's query, three ``matchRecord`` aliases, at 24.1 ms
+an alias against 16.1 idle: a factor of 1.5 (with two competitors, 1.4-2.3 at 1, 3, 5
+and 10 aliases, against 13 ms idle: docs/capacity.md). Each weight of a root field
+(``Query``, ``Mutation``, ``Subscription``: the work of one call, repeated by aliases)
+is its idle time times 1.5, in units, rounded up. The fields below them (a match's, a
+page's, a game's, a profile's) keep their idle weights: nested in lists, they are
+counted for every item the list may hold (a log its 100 moves, a page its ``limit``
+rows) while real items are fewer and share their queries, and ``compositions`` under
+contention timed those operations at a third to a fifth of their estimate (a page of
+100 matches with their logs: 670 ms against 2,250). That run's per-field figures were
+taken on a machine at a load of 6-8 from other work, up to ten times the idle ones and
+noisy (attributes came out negative), so the table keeps the idle figures times the
+factor measured side by side; on a quiet machine, regenerate the table with
+
+    .venv/bin/python bench/graphql_field_costs.py --contention 1 --table
+
+which prints every line in this table's format (``LOW`` marks a line under its measurement),
+and ``compositions``: the estimate of aliased and nested operations against their time.
+A field of Match was timed through ``match(id)`` and on a page of matches, and the
 slower counts. Rerun the bench when a resolver changes, and give a new resolver its line:
 tests/games/graphql/test_field_weights.py fails, naming the field, for a resolver
 without one.
 
 A field not listed costs ``DEFAULT_WEIGHT``: a plain attribute of an object already
-built (a match's ``game``, a log entry's ``move``), 5-60 us.
+built (a match's ``game``, a log entry's ``move``), 5-60 us (70 us under contention).
 """
 
 from __future__ import annotations
@@ -39,30 +61,33 @@ UNIT_MS = 0.05
 DEFAULT_WEIGHT = Weight(1)
 
 FIELD_WEIGHTS: dict[str, Weight] = {
-    # -- queries (ms per call; per item of the list after "+") ---------------------------
-    "Query.games": Weight(12),  # 0.56 ms: the catalogue
-    "Query.game": Weight(12),  # 0.56
-    "Query.matches": Weight(299),  # 14.9: the count (the listing's privacy filter)
+    # -- queries (idle ms per call; per item of the list after "+"; the weight of a root
+    # field is 1.5 times that, in units of 0.05 ms: the module's doc) --------------------
+    "Query.games": Weight(18),  # 0.56 ms: the catalogue
+    "Query.game": Weight(18),  # 0.56
+    "Query.matches": Weight(449),  # 14.9: the count (the listing's privacy filter)
     "MatchPage.results": Weight(1, item=4),  # + 0.19 per row: the match and its seats
-    "Query.match": Weight(32),  # 1.6: the match, its seats and incidents
-    "Query.replay": Weight(230),  # 11.5: 134 moves applied again, every seat's view
-    "Query.me": Weight(8),  # 0.39
-    "Query.matchRecord": Weight(322),  # 16.1: 134 moves applied again, a digest each
-    "Query.verifyRecord": Weight(326),  # 16.3: a record of 5,000 moves read, 134 played
+    "Query.match": Weight(48),  # 1.6: the match, its seats and incidents
+    "Query.replay": Weight(345),  # 11.5: 134 moves applied again, every seat's view
+    "Query.me": Weight(12),  # 0.39
+    # 16.1: 134 moves applied again, a digest each; 24.1 an alias of three under
+    # contention (the report's query, issue 39)
+    "Query.matchRecord": Weight(483),
+    "Query.verifyRecord": Weight(489),  # 16.3: a record of 5,000 moves read, 134 played
     # the configured keys, built once per process: 0.01 ms (timeit, issue 39)
     "Query.recordSigningKeys": Weight(1),
-    "Query.leaderboard": Weight(70, item=1),  # 3.5
-    "Query.player": Weight(477),  # 23.8: the whole profile, whatever is asked of it
+    "Query.leaderboard": Weight(105, item=2),  # 3.5
+    "Query.player": Weight(716),  # 23.8: the whole profile, whatever is asked of it
     "Player.ratingHistory": Weight(123, item=1),  # 6.1 + 0.05 per change
-    "Query.myInvitations": Weight(204, item=1),  # 10.2
-    "Query.myQuickMatches": Weight(58, item=1),  # 2.9
+    "Query.myInvitations": Weight(306, item=2),  # 10.2
+    "Query.myQuickMatches": Weight(87, item=2),  # 2.9
     # 40 ms: profile, ratings, running matches' views, invitations (measured at a load of
     # 18 and scaled by matchRecord's time in the same run: docs/capacity.md); each record
     # of its page is a matchRecord's work
-    "Query.myData": Weight(800, item=322),
+    "Query.myData": Weight(1200, item=483),
     # the analysis of a 131-ply Han game (bench/graphql_field_costs.py's probes, timed at a
     # load of 10-15: higher than the rest of this table's)
-    "Query.matchAnalysis": Weight(550),  # 27.5: the analysis and a row per decision
+    "Query.matchAnalysis": Weight(825),  # 27.5: the analysis and a row per decision
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -92,31 +117,31 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "MatchEvents.moves": Weight(1, item=3),  # + 0.14 per move
     "Match.result": Weight(53),  # 2.6: the results, the final state read
     # -- mutations: one transaction each; bot turns and scoring run in workers -----------
-    "Mutation.register": Weight(66),  # 3.3 besides the password hash (PASSWORD_CHECKS)
-    "Mutation.login": Weight(93),  # 4.6 besides the password hash
-    "Mutation.revokeToken": Weight(188),  # 9.4
-    "Mutation.createMatch": Weight(123),  # 6.1
-    "Mutation.joinMatch": Weight(267),  # 13.3
-    "Mutation.leaveMatch": Weight(185),  # 9.2
-    "Mutation.startMatch": Weight(341),  # 17.0
-    "Mutation.abortMatch": Weight(252),  # 12.6
-    "Mutation.resignMatch": Weight(214),  # 10.7
-    "Mutation.reclaimSeat": Weight(193),  # 9.6
-    "Mutation.submitMove": Weight(89),  # 4.4
-    "Mutation.createPrivateMatch": Weight(251),  # 12.5
-    "Mutation.inviteToMatch": Weight(138),  # 6.9
-    "Mutation.acceptInvitation": Weight(244),  # 12.2
-    "Mutation.declineInvitation": Weight(115),  # 5.7
-    "Mutation.joinByInviteCode": Weight(266),  # 13.3
-    "Mutation.proposeRematch": Weight(233),  # 11.6
-    "Mutation.requestQuickMatch": Weight(142),  # 7.1
-    "Mutation.cancelQuickMatch": Weight(61),  # 3.0
-    "Mutation.requestAnalysis": Weight(445),  # 22.2 (load 10-15): the match locked, joined
-    "Mutation.deleteAccount": Weight(954),  # 47.7 (scaled as myData): leaves a match too
+    "Mutation.register": Weight(99),  # 3.3 besides the password hash (PASSWORD_CHECKS)
+    "Mutation.login": Weight(140),  # 4.6 besides the password hash
+    "Mutation.revokeToken": Weight(282),  # 9.4
+    "Mutation.createMatch": Weight(185),  # 6.1
+    "Mutation.joinMatch": Weight(401),  # 13.3
+    "Mutation.leaveMatch": Weight(278),  # 9.2
+    "Mutation.startMatch": Weight(512),  # 17.0
+    "Mutation.abortMatch": Weight(378),  # 12.6
+    "Mutation.resignMatch": Weight(321),  # 10.7
+    "Mutation.reclaimSeat": Weight(290),  # 9.6
+    "Mutation.submitMove": Weight(134),  # 4.4
+    "Mutation.createPrivateMatch": Weight(377),  # 12.5
+    "Mutation.inviteToMatch": Weight(207),  # 6.9
+    "Mutation.acceptInvitation": Weight(366),  # 12.2
+    "Mutation.declineInvitation": Weight(173),  # 5.7
+    "Mutation.joinByInviteCode": Weight(399),  # 13.3
+    "Mutation.proposeRematch": Weight(350),  # 11.6
+    "Mutation.requestQuickMatch": Weight(213),  # 7.1
+    "Mutation.cancelQuickMatch": Weight(92),  # 3.0
+    "Mutation.requestAnalysis": Weight(668),  # 22.2 (load 10-15): the match locked, joined
+    "Mutation.deleteAccount": Weight(1431),  # 47.7 (scaled as myData): leaves a match too
     # -- subscriptions: the work of one push (the first, and each later one again) -------
-    "Subscription.matchUpdates": Weight(116),  # 5.8: the match read, 134 moves redacted
-    "Subscription.myEvents": Weight(130),  # 6.5: a page of the feed
-    "Subscription.analysisProgress": Weight(280),  # 14.0 (load 10-15): the match, its analysis
+    "Subscription.matchUpdates": Weight(174),  # 5.8: the match read, 134 moves redacted
+    "Subscription.myEvents": Weight(195),  # 6.5: a page of the feed
+    "Subscription.analysisProgress": Weight(420),  # 14.0 (load 10-15): the match, its analysis
 }
 
 #: fields that hash a password (PBKDF2, hundreds of milliseconds by design, the point of
@@ -132,6 +157,9 @@ OWN_PAGES: dict[str, tuple[str, int]] = {
     "Player.ratingHistory": ("limit", 20),
     "Query.myData": ("recordsLimit", MAX_GRAPHQL_RECORDS),  # its page of records
 }
+#: pages whose resolver refuses more than this (invalid_request), so the estimate counts
+#: at most this many; any other page is counted up to parsing.MAX_PAGE_SIZE
+OWN_PAGE_MAXIMA: dict[str, int] = {"Query.myData": MAX_GRAPHQL_RECORDS}
 #: a list's size given by an argument of the field above it: (that field, argument,
 #: default), e.g. a page of matches holds ``matches(limit)`` results
 PARENT_PAGES: dict[str, tuple[str, str, int]] = {
