@@ -17,7 +17,10 @@ PLAY_MAX_SUBSCRIPTIONS = env_int("PLAY_MAX_SUBSCRIPTIONS", 50)
 # (games/play/message_rate.py): in process, no Redis round trip per frame. With the cap on a
 # user's and an address's sockets below, it bounds what one user or address may send too.
 PLAY_MESSAGES_PER_SECOND = env_int("PLAY_MESSAGES_PER_SECOND", 20)
-PLAY_MESSAGE_BURST = env_int("PLAY_MESSAGE_BURST", 200)
+PLAY_MESSAGE_BURST = env_int("PLAY_MESSAGE_BURST", 100)
+# A socket closed for flooding (4429) puts its address in its web process's penalty box for
+# this long: that process answers the address's new sockets with throttled and 4429 at once.
+PLAY_FLOOD_PENALTY_SECONDS = env_int("PLAY_FLOOD_PENALTY_SECONDS", 10)
 # Open play sockets per user (checked at hello) and per address (checked at the handshake),
 # counted across the web processes in Redis (games/play/open_sockets.py); 0: no cap. The
 # address cap is generous: many users may share an address (an office, a school, a NAT).

@@ -25,7 +25,7 @@ from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
 from games.play.hub import Follow, hub
-from games.play.message_rate import MessageRate
+from games.play.message_rate import MessageRate, penalty_box
 from games.play.open_sockets import address_key, open_sockets, user_key
 from games.play.protocol import (
     CLOSE_FLOODING,
@@ -74,6 +74,7 @@ class PlayConnection(SocketSending):
         #: this socket in the counts of open sockets (games/play/open_sockets.py), and
         #: the places it holds there (an address's, then a user's)
         self._member = secrets.token_hex(8)
+        self._address = throttles.client_address(throttles.scope_meta(scope))
         self._places: list[str] = []
 
     # -- the life of a socket -------------------------------------------------------------
@@ -138,6 +139,7 @@ class PlayConnection(SocketSending):
             elif self._rate.flooding:
                 logger.info("play socket of %s flooded past its message rate: closed",
                             self.user)
+                penalty_box.hold(self._address, settings.PLAY_FLOOD_PENALTY_SECONDS)
                 self.close(CLOSE_FLOODING, drop_queued=True)
                 return None
 
@@ -177,14 +179,26 @@ class PlayConnection(SocketSending):
 
     # -- how many sockets ---------------------------------------------------------------------
     async def _admitted(self) -> bool:
-        """Take this socket's place among its address's open sockets; refused (an
-        ``error`` ``too_many_sockets``, then close 4430) when the address holds
-        PLAY_MAX_SOCKETS_PER_ADDRESS already."""
-        address = throttles.client_address(throttles.scope_meta(self.scope))
-        return await self._take_place(address_key(address),
-                                      settings.PLAY_MAX_SOCKETS_PER_ADDRESS,
-                                      _("Too many sockets are open from your address "
-                                        "(at most %(count)s)."))
+        """Take this socket's place among its address's open sockets, refused
+        (``too_many_sockets``, close 4430) when the address holds
+        PLAY_MAX_SOCKETS_PER_ADDRESS already; then hold a socket from an address in the
+        penalty box (it flooded a moment ago): told ``throttled``, it is not read until
+        its penalty ends (TCP pushes back on a client that goes on sending: no CPU here),
+        then closed with 4429. An immediate close would only bring it back at once."""
+        with translation.override(self.language):
+            too_many = _("Too many sockets are open from your address (at most %(count)s).")
+        if not await self._take_place(address_key(self._address),
+                                      settings.PLAY_MAX_SOCKETS_PER_ADDRESS, too_many):
+            return False
+        penalty = penalty_box.holds(self._address)
+        if penalty is None:
+            return True
+        with translation.override(self.language):
+            refusal = Throttled(throttles.retry_after_seconds(penalty))
+        self.enqueue(error_frame(refusal.code, refusal.message, refusal.details))
+        await asyncio.sleep(penalty)
+        self.close(CLOSE_FLOODING)
+        return False
 
     async def _take_place(self, key: str, limit: int, message: str, ref=None) -> bool:
         the_hub = hub()

@@ -17,6 +17,7 @@ from tests.games.graphql.asgi_server import running_web_tier
 from tests.games.play.client import PlayClient
 
 RATE, BURST = 2, 10
+PENALTY = 3
 PER_USER, PER_ADDRESS = 2, 3
 
 
@@ -53,6 +54,7 @@ def limited_tier(django_db_setup, django_db_blocker):
                 "PLAY_MESSAGES_PER_SECOND": str(RATE), "PLAY_MESSAGE_BURST": str(BURST),
                 "PLAY_MAX_SOCKETS_PER_USER": str(PER_USER),
                 "PLAY_MAX_SOCKETS_PER_ADDRESS": str(PER_ADDRESS),
+                "PLAY_FLOOD_PENALTY_SECONDS": str(PENALTY),
                 "NUM_PROXIES": "1"}) as address:
             yield address
 
@@ -84,7 +86,8 @@ def test_every_frame_counts_and_a_socket_flooding_on_is_closed_4429(limited_tier
         assert (await client.request({"op": "ping", "ref": 2}, "pong"))["ref"] == 2
 
         # told, and flooding on: closed
-        flooder = await PlayClient.open(limited_tier, None, headers=_address())
+        address = _address()
+        flooder = await PlayClient.open(limited_tier, None, headers=address)
         for _ in range(BURST + 40):
             try:
                 await flooder.send('{"op": "ping"}')
@@ -94,6 +97,23 @@ def test_every_frame_counts_and_a_socket_flooding_on_is_closed_4429(limited_tier
         # told once (the close drops what was still queued, so at most once)
         assert [frame["error"]["code"] for frame in flooder.frames
                 if frame["op"] == "error"] in (["throttled"], [])
+
+        # and its address is held at the door of that web process for PLAY_FLOOD_PENALTY
+        # seconds: told throttled at once, not read (a ping goes unanswered), closed 4429
+        for _attempt in range(20):  # until a socket lands on the process that closed it
+            again = await PlayClient.open(limited_tier, hello=False, headers=address)
+            try:
+                held = await again.next("error", timeout=0.5)
+                break
+            except TimeoutError:
+                await again.close()
+        else:
+            raise AssertionError("no socket landed on the process that closed the flooder")
+        assert held["error"]["code"] == "throttled"
+        assert 1 <= held["error"]["details"]["retry_after_seconds"] <= PENALTY
+        await again.send({"op": "ping", "ref": "held"})
+        assert await _closed_with(again) == 4429
+        assert not [frame for frame in again.frames if frame["op"] == "pong"]
         await client.close()
 
     asyncio.run(scenario())
