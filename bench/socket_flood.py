@@ -17,7 +17,8 @@ own drift (other jobs) falls on both alike:
   (reading what they are sent), and open a new socket at once whenever theirs is closed.
 
 It prints each phase's move-ack p50 and p95 over its rounds, the web tier's CPU (cores
-busy, from /proc) in each, the ratio of the flooded p50 to the quiet one (the issue's
+busy, and CPU ms per move: what the flood adds to the server's own work, from /proc) in
+each, the ratio of the flooded p50 to the quiet one (the issue's
 target: within 10%, a ratio <= 1.10), and what the flooders did: frames sent per second,
 sockets opened, how their sockets were closed (4429: flooding past the message rate, or
 refused at once from the penalty box; docs/play.md "Limits"). ``--flooder-nice 19``
@@ -296,7 +297,8 @@ def cpu_seconds(root: int) -> float:
 def _figures(name: str, times: list[float], cpu: float | None, wall: float) -> float:
     p50 = statistics.median(times)
     p95 = statistics.quantiles(times, n=20)[-1]
-    server = f", web tier CPU {cpu / wall:.2f} cores" if cpu is not None else ""
+    server = (f", web tier CPU {cpu / wall:.2f} cores, {cpu * 1000 / len(times):.2f} ms "
+              f"per move") if cpu is not None else ""
     print(f"{name:>8}: {len(times)} moves, move-ack p50 {p50:.2f} ms, p95 {p95:.2f} ms"
           f"{server}")
     return p50
