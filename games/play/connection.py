@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 
 from django.conf import settings
@@ -24,8 +25,12 @@ from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
 from games.play.hub import Follow, hub
+from games.play.message_rate import MessageRate, penalty_box
+from games.play.open_sockets import address_key, open_sockets, user_key
 from games.play.protocol import (
+    CLOSE_FLOODING,
     CLOSE_SERVER_ERROR,
+    CLOSE_TOO_MANY_SOCKETS,
     CLOSE_UNAUTHENTICATED,
     ProtocolError,
     Request,
@@ -37,7 +42,7 @@ from games.play.protocol import (
 from games.play.scopes import check_op_scope
 from games.play.sending import SocketSending
 from infra import throttles
-from infra.api_errors import ApiError
+from infra.api_errors import ApiError, Throttled
 from infra.language import language_of_handshake, supported_language
 from infra.observability import metrics, request_id
 
@@ -65,6 +70,14 @@ class PlayConnection(SocketSending):
         self.language = language_of_handshake(scope)
         self._tasks: list[asyncio.Task] = []
         self._peer_gone = False  # the client closed, or the server is shutting down
+        #: every frame received counts here first (games/play/message_rate.py)
+        self._rate = MessageRate(settings.PLAY_MESSAGES_PER_SECOND,
+                                 settings.PLAY_MESSAGE_BURST)
+        #: this socket in the counts of open sockets (games/play/open_sockets.py), and
+        #: the places it holds there (an address's, then a user's)
+        self._member = secrets.token_hex(8)
+        self._address = throttles.client_address(throttles.scope_meta(scope))
+        self._places: list[str] = []
 
     # -- the life of a socket -------------------------------------------------------------
     async def serve(self) -> None:
@@ -77,13 +90,13 @@ class PlayConnection(SocketSending):
         writer = self._writer = asyncio.get_running_loop().create_task(self._write())
         self._tasks += [writer, asyncio.get_running_loop().create_task(self._heartbeat())]
         try:
-            if not await self._greeted():
+            if not await self._admitted() or not await self._greeted():
                 return
             # every answer in the language the hello chose: set once for this task (and
             # the tasks it starts), not per message (1% of the web tier's CPU under load)
             with translation.override(self.language):
                 while not self._closing:
-                    text = await self._next_text()
+                    text = await self._next_counted_text()
                     if text is None:
                         break
                     # each message is a request: its own id, in its log lines, the tasks
@@ -92,6 +105,7 @@ class PlayConnection(SocketSending):
                         await self._answer(text)
         finally:
             metrics.socket_closed(metrics.PLAY)
+            await self._give_places_back()
             metrics.unsubscribed(metrics.PLAY, len(self.follows))
             the_hub.sockets.discard(self)
             for match_id in list(self.follows):
@@ -108,6 +122,28 @@ class PlayConnection(SocketSending):
                 # the close frame waits behind what the kernel holds for a slow reader:
                 # give it a while to drain, then let the server drop the connection
                 await asyncio.wait({self._closer}, timeout=CLOSE_DRAIN_SECONDS)
+
+    async def _next_counted_text(self) -> str | None:
+        """The next message within the socket's message rate; None once the peer has
+        gone, or once the socket is closed for flooding (4429). A message over the rate is
+        not handled: the first of a run is answered ``throttled``, the rest are dropped
+        (games/play/message_rate.py)."""
+        while True:
+            text = await self._next_text()
+            if text is None:
+                return None
+            wait = self._rate.take()
+            if wait is None:
+                return text
+            if self._rate.refused_in_a_row == 1:
+                refusal = Throttled(throttles.retry_after_seconds(wait))
+                self.enqueue(error_frame(refusal.code, refusal.message, refusal.details))
+            elif self._rate.flooding:
+                logger.info("play socket of %s flooded past its message rate: closed",
+                            self.user)
+                penalty_box.hold(self._address, settings.PLAY_FLOOD_PENALTY_SECONDS)
+                self.close(CLOSE_FLOODING, drop_queued=True)
+                return None
 
     async def _next_text(self) -> str | None:
         """The next text (or binary) message; None once the peer has gone."""
@@ -143,6 +179,54 @@ class PlayConnection(SocketSending):
         caused = frames.caused_by(cause) if op == "update" else {}
         self.push(match_id, frame(op, **body, **caused))
 
+    # -- how many sockets ---------------------------------------------------------------------
+    async def _admitted(self) -> bool:
+        """Take this socket's place among its address's open sockets, refused
+        (``too_many_sockets``, close 4430) when the address holds
+        PLAY_MAX_SOCKETS_PER_ADDRESS already; then hold a socket from an address in the
+        penalty box (it flooded a moment ago): told ``throttled``, it is not read until
+        its penalty ends (TCP pushes back on a client that goes on sending: no CPU here),
+        then closed with 4429. An immediate close would only bring it back at once."""
+        with translation.override(self.language):
+            too_many = _("Too many sockets are open from your address (at most %(count)s).")
+        if not await self._take_place(address_key(self._address),
+                                      settings.PLAY_MAX_SOCKETS_PER_ADDRESS, too_many):
+            return False
+        penalty = penalty_box.holds(self._address)
+        if penalty is None:
+            return True
+        with translation.override(self.language):
+            refusal = Throttled(throttles.retry_after_seconds(penalty))
+        self.enqueue(error_frame(refusal.code, refusal.message, refusal.details))
+        await asyncio.sleep(penalty)
+        self.close(CLOSE_FLOODING)
+        return False
+
+    async def _take_place(self, key: str, limit: int, message: str, ref=None) -> bool:
+        the_hub = hub()
+        try:
+            taken = await the_hub.run(open_sockets.claim, key, self._member, limit)
+        except Exception:  # noqa: BLE001 - a count that fails never locks anyone out
+            logger.warning("play socket count of %s failed", key, exc_info=True)
+            return True
+        if not taken:
+            with translation.override(self.language):
+                text = message % {"count": limit}
+            self.enqueue(error_frame("too_many_sockets", text, {"max": limit}, ref))
+            self.close(CLOSE_TOO_MANY_SOCKETS)
+            return False
+        self._places.append(key)
+        open_sockets.keep_renewing(the_hub.run)
+        return True
+
+    async def _give_places_back(self) -> None:
+        for key in self._places:
+            try:
+                await hub().run(open_sockets.release, key, self._member)
+            except Exception:  # noqa: BLE001 - its lease ends by itself
+                logger.warning("play socket place %s not given back", key, exc_info=True)
+        self._places.clear()
+
     # -- hello ------------------------------------------------------------------------------
     async def _greeted(self) -> bool:
         """Wait for a ``hello`` that opens the socket, within HELLO_SECONDS of the
@@ -152,7 +236,7 @@ class PlayConnection(SocketSending):
         while True:
             try:
                 text = await asyncio.wait_for(
-                    self._next_text(), deadline - asyncio.get_running_loop().time())
+                    self._next_counted_text(), deadline - asyncio.get_running_loop().time())
             except TimeoutError:
                 text = None
             if text is None:
@@ -204,6 +288,11 @@ class PlayConnection(SocketSending):
             if refusal[0] in PASSING_REFUSALS:
                 return None
             self.close(CLOSE_UNAUTHENTICATED)
+            return False
+        if self.user.is_authenticated and not await self._take_place(
+                user_key(self.user), settings.PLAY_MAX_SOCKETS_PER_USER,
+                _("You have too many sockets open (at most %(count)s): close one."),
+                request.ref):
             return False
         self.token = token if self.user.is_authenticated else None
         if self.token:

@@ -121,4 +121,8 @@ export const CloseCode = {
   serverError: 1011,
   unauthorized: 4401,
   tooSlow: 4408,
+  /** went on sending after `throttled` for its message rate */
+  flooding: 4429,
+  /** too many open sockets (the user's or the address's cap): `too_many_sockets` */
+  tooManySockets: 4430,
 } as const;

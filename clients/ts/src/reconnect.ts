@@ -10,6 +10,9 @@ import type { CloseInfo, ReconnectOptions } from "./socket-options.js";
  * again later, and 4408 (fell behind). */
 export const RECONNECT_CODES = new Set([1001, 1005, 1006, 1011, 1012, 1013, 1014, 4408]);
 export const UNAUTHORIZED = 4401;
+/** Too many open sockets (docs/play.md "Limits"): the user's cap at hello, the address's
+ * at the handshake. Not a token refusal: a later attempt may find a place free. */
+export const TOO_MANY_SOCKETS = 4430;
 
 /** The server's `error` answering `hello`, if any (the close follows). */
 export interface HelloRefusal {
@@ -45,6 +48,11 @@ export function helloFailure(url: string, info: CloseInfo,
   if (refusal && refusal.code in TRANSIENT_REFUSALS) {
     return new PlayError("disconnected", refusal.code, refusal.message,
       { status: TRANSIENT_REFUSALS[refusal.code], details: refusal.details });
+  }
+  if (info.code === TOO_MANY_SOCKETS || refusal?.code === "too_many_sockets") {
+    return new PlayError("disconnected", "too_many_sockets",
+      refusal?.message ?? `too many sockets are open (${info.code} ${info.reason})`.trim(),
+      { status: 429, details: refusal?.details ?? info });
   }
   if (info.code === UNAUTHORIZED || refusal) {
     return new PlayError("closed", "not_authenticated",

@@ -18,8 +18,9 @@ class PlayClient:
 
     @classmethod
     async def open(cls, address: str, token: str | None = None, *, hello: bool = True,
-                   origin: str | None = None, **options) -> PlayClient:
-        headers = {"Origin": origin} if origin else None
+                   origin: str | None = None, headers: dict | None = None,
+                   **options) -> PlayClient:
+        headers = {**({"Origin": origin} if origin else {}), **(headers or {})} or None
         ws = await connect(f"ws://{address}/play/", additional_headers=headers,
                            open_timeout=10, **options)
         client = cls(ws)

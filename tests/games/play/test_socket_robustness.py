@@ -141,7 +141,9 @@ def test_a_revoked_token_s_socket_is_closed_before_the_next_push(announcement_on
 @pytest.fixture(scope="module")
 def small_queue_tier(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        with running_web_tier(processes=1, extra_env={"PLAY_SEND_QUEUE": "16"}) as address:
+        # its slow reader sends 2000 messages at once: no message rate here
+        with running_web_tier(processes=1, extra_env={"PLAY_SEND_QUEUE": "16",
+                                                      "PLAY_MESSAGES_PER_SECOND": "0"}) as address:
             yield address
 
 

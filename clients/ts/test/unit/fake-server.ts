@@ -136,6 +136,12 @@ export class FakePlayServer {
           ws.close(4401);
           return;
         }
+        if (message.token === "crowded") { // the user holds its cap of sockets already
+          this.send(ws, { op: "error", ref, error: { code: "too_many_sockets", message: "Too many.",
+                                                     details: { max: 10 } } });
+          ws.close(4430);
+          return;
+        }
         if (message.op !== "hello" || !this.options.tokens.includes(message.token)) {
           this.send(ws, { op: "error", ref, error: { code: "not_authenticated", message: "Invalid token.",
                                                      details: { reason: "authentication_failed" } } });

@@ -64,6 +64,15 @@ describe("connecting", () => {
     assert.equal(server.sockets.length, 1);
   });
 
+  it("rejects with too_many_sockets (429), not a token refusal, when the server closes 4430", async () => {
+    const error = await connect({ url: server.url, token: "crowded", WebSocket: WS }).then(
+      () => assert.fail("connected"), (e: unknown) => e as PlayError);
+    assert.ok(error instanceof PlayError);
+    assert.equal(error.code, "too_many_sockets");
+    assert.equal(error.status, 429);
+    assert.equal(error.kind, "disconnected");
+  });
+
   it("rejects when nothing listens", async () => {
     const url = server.url;
     await server.stop();
