@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 from django.utils.translation import gettext as _
 
+from infra.numbers import JSON_SAFE_MAX, parse_whole_number
 from infra.parsers import MAX_JSON_DEPTH, json_depth
 from infra.wire import frame  # the server's frames, one writer with games/live/frames.py
 
@@ -108,16 +109,20 @@ def _valid_ref(ref: Any) -> bool:
 
 
 def optional_number(request: Request, field: str) -> int | None:
-    """A field that must be a whole number >= 0 when present (``since``, ``after``,
-    ``expected_ply``). Values above 2**53 are refused: no client holds them exactly."""
+    """A field that must be a whole JSON number from 0 to JSON_SAFE_MAX when present
+    (``since``, ``after``, ``expected_ply``), read by the API's one number rule
+    (infra/numbers.py): values above 2**53 are refused, no client holds them exactly, and
+    a string is refused (the protocol's numbers are JSON numbers). A refusal is
+    ``malformed_message`` naming the field."""
     value = request.fields.get(field)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**53:
-        raise ProtocolError("malformed_message",
-                            _("%(field)s must be a whole number >= 0.") % {"field": field},
-                            {"field": field}, ref=request.ref)
-    return value
+
+    def refused(message: str, details: dict) -> ProtocolError:
+        return ProtocolError("malformed_message", message, {"field": field, **details},
+                             ref=request.ref)
+
+    return parse_whole_number(value, field, high=JSON_SAFE_MAX, text=False, error=refused)
 
 
 def error_frame(code: str, message: str, details: dict | None = None, ref: Any = None,
