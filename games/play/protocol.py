@@ -14,8 +14,10 @@ from typing import Any
 import orjson
 from django.utils.translation import gettext as _
 
+from infra import text_inputs
 from infra.numbers import JSON_SAFE_MAX, parse_whole_number
 from infra.parsers import MAX_JSON_DEPTH, json_depth
+from infra.text_inputs import CONTROL_CHARACTERS, ControlCharacters, find_control_characters
 from infra.wire import frame  # the server's frames, one writer with games/live/frames.py
 
 #: close codes (docs/play.md, "Close codes")
@@ -55,7 +57,8 @@ class Request:
 
 def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
     """The request in one client frame, or ProtocolError (``payload_too_large``,
-    ``malformed_message``, ``unknown_op``)."""
+    ``malformed_message``, ``invalid_input`` for a text holding a character no text may
+    hold (infra/text_inputs.py), ``unknown_op``)."""
     if text is None:
         raise ProtocolError("malformed_message", _("Frames are JSON text."))
     if len(text) > max_bytes:
@@ -78,6 +81,14 @@ def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
         raise ProtocolError("malformed_message",
                             _("ref must be a string or a number of at most %(count)s "
                               "characters.") % {"count": MAX_REF_LENGTH}, {"field": "ref"})
+    if isinstance(ref, str) and CONTROL_CHARACTERS.search(ref):
+        # a ref is echoed in the answer: one holding a NUL or a control is not (issue 39)
+        raise ProtocolError("malformed_message", f"ref: {text_inputs.MESSAGE}",
+                            {"field": "ref", "code": "control_characters"})
+    where = find_control_characters(message, "")
+    if where is not None:  # every text a client sends: infra/text_inputs.py's one rule
+        refusal = ControlCharacters(where)
+        raise ProtocolError(refusal.code, refusal.message, refusal.details, ref=ref)
     op = message.get("op")
     if not isinstance(op, str) or op not in OPS:
         raise ProtocolError("unknown_op",
