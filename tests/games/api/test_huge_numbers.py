@@ -134,3 +134,74 @@ def test_numbers_at_their_bounds_are_still_read(ann, han_duel):
     error = assert_api_error(client.get(f"{API}/matches/?offset={'9' * 20}"), 400,
                              "invalid_request")
     assert error["details"]["max"] == 2**31 - 1
+
+
+def _integer_body_fields() -> list:
+    """(method, path, field) for every integer property of every request body in the
+    OpenAPI document (one level down too: ``time_control.initial_seconds``)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    components = schema["components"]["schemas"]
+
+    def resolved(node: dict) -> dict:
+        if "$ref" in node:
+            return components[node["$ref"].rsplit("/", 1)[-1]]
+        for variant in node.get("allOf", []) + node.get("oneOf", []) + node.get("anyOf", []):
+            if "$ref" in variant or "properties" in variant:
+                return resolved(variant)
+        return node
+
+    def integer(node: dict) -> bool:
+        kind = resolved(node).get("type")
+        return kind == "integer" or (isinstance(kind, list) and "integer" in kind)
+
+    cases = []
+    for path, item in schema["paths"].items():
+        for method in ("post", "put", "patch", "delete"):
+            body = (item.get(method) or {}).get("requestBody")
+            if not body or "application/json" not in body["content"]:
+                continue
+            properties = resolved(body["content"]["application/json"]["schema"]).get(
+                "properties", {})
+            for name, node in properties.items():
+                if integer(node):
+                    cases.append((method, path, [name]))
+                for inner, below in (resolved(node).get("properties") or {}).items():
+                    if integer(below):
+                        cases.append((method, path, [name, inner]))
+    return cases
+
+
+#: POST /private-matches/ inherits ``time_control`` from the create-match body but never
+#: passes it on: any value, a huge one too, is dropped and the match made (201). Not a
+#: number bug: reported with issue 39, kept visible here until the lobby decides
+IGNORED_FIELDS = {("post", "/api/v1/private-matches/", "time_control")}
+INTEGER_BODY_FIELDS = [
+    pytest.param(method, path, field, marks=pytest.mark.xfail(
+        strict=True, reason="private matches ignore time_control (silently accepted)"))
+    if (method, path, field[0]) in IGNORED_FIELDS else (method, path, field)
+    for method, path, field in _integer_body_fields()]
+
+
+@pytest.mark.parametrize("digits", [30, 4000])
+@pytest.mark.parametrize("method, path, field", INTEGER_BODY_FIELDS,
+                         ids=[f"{m.upper()} {p} {'.'.join(f)}" for m, p, f in
+                              (case.values if hasattr(case, "values") else case
+                               for case in INTEGER_BODY_FIELDS)])
+def test_a_huge_integer_in_any_body_field_is_a_4xx(ann, han_duel, method, path, field,
+                                                   digits):
+    user, client = ann
+    url = (path.replace("{match_id}", str(han_duel.pk)).replace("{username}", user.username)
+           .replace("{game}", "han").replace("{invitation_id}", "1")
+           .replace("{request_id}", "1"))
+    body: dict = {"game": "han", "players": 2}
+    target = body
+    for part in field[:-1]:
+        target = target.setdefault(part, {})
+    target[field[-1]] = int("9" * digits)
+    before = row_counts()
+    response = getattr(client, method)(url, body, format="json")
+    assert 400 <= response.status_code < 500, (response.status_code, response.content[:300])
+    assert response.json()["error"]["code"]
+    assert row_counts() == before
