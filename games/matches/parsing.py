@@ -14,9 +14,6 @@ from django.utils.translation import gettext as _
 from games.matches import errors
 from infra.numbers import BIGINT_MAX, parse_whole_number, shown, whole_number
 
-__all__ = ["DEFAULT_PAGE_SIZE", "MAX_OFFSET", "MAX_PAGE_SIZE", "parse_flag", "parse_match_id",
-           "parse_number", "parse_page", "parse_ply", "whole_number"]
-
 #: match list pages, REST and GraphQL alike
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -25,11 +22,10 @@ MAX_PAGE_SIZE = 100
 MAX_OFFSET = 2**31 - 1
 
 
-def parse_match_id(match_id: Any, *, text: bool = True) -> int:
-    """A match id from a URL or a request; anything malformed, too long or out of range
-    is MatchNotFound (404). ``text``: whether a string of digits is read (the play
-    socket takes a JSON string or number, like every other transport)."""
-    number = whole_number(match_id, text=text)
+def parse_match_id(match_id: Any) -> int:
+    """A match id from a URL or a request (a string of digits, or a JSON number); anything
+    malformed, too long or out of range is MatchNotFound (404)."""
+    number = whole_number(match_id)
     if number is None or not 1 <= number <= BIGINT_MAX:
         details = {"match_id": shown(match_id)} if isinstance(match_id, str) else None
         raise errors.MatchNotFound(details=details)
