@@ -1,5 +1,8 @@
-"""The API's JSON parser: DRF's, plus a bound on how deeply a document may nest and the
-refusal of control characters.
+"""The API's JSON decoding, one set of rules for every JSON body (REST's parser here and
+GraphQL's request bodies, games/graphql/views.py; issue 39): UTF-8 text, strict JSON (no
+``NaN`` or ``Infinity``), no integer literal longer than Python reads, nested at most
+MAX_JSON_DEPTH levels. Anything else is ``malformed_json`` (400), never a 500: invalid
+UTF-8 or a 5,000-digit number in a GraphQL body used to be one.
 
 Python's json module recurses per nesting level, so a body like ``[[[[...]]]]`` a few
 thousand levels deep raised RecursionError inside DRF's parser: a 500. No request of
@@ -13,11 +16,13 @@ view lists in ``multiline_fields``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
+from rest_framework.utils.json import strict_constant
 
 from infra.text_inputs import refuse_control_characters
 
@@ -44,14 +49,39 @@ def _too_deep() -> str:
         "levels": MAX_JSON_DEPTH}
 
 
+class MalformedJson(ValueError):
+    """A body that breaks the JSON rules above; ``str()`` says how, for the client."""
+
+    @classmethod
+    def of(cls, exc: ValueError) -> MalformedJson:
+        """The refusal of a body whose decoding raised ``exc`` (DRF's wording)."""
+        return cls(f"JSON parse error - {exc}"[:200])
+
+
+def decode_json(data: str | bytes, encoding: str = "utf-8") -> Any:
+    """The value of one JSON document (bytes in ``encoding``, or text) under the rules of
+    every JSON body of the API, or MalformedJson. No recursion limit is reached: a
+    document too deep for Python's parser is refused like one too deep for ours."""
+    try:
+        text = data.decode(encoding) if isinstance(data, (bytes, bytearray)) else data
+        # a ValueError covers invalid UTF-8, bad JSON, NaN and a number past int()'s limit
+        value = json.loads(text, parse_constant=strict_constant)
+    except RecursionError:
+        raise MalformedJson(_too_deep()) from None
+    except ValueError as exc:
+        raise MalformedJson.of(exc) from None
+    if json_depth(value) > MAX_JSON_DEPTH:
+        raise MalformedJson(_too_deep())
+    return value
+
+
 class BoundedJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        encoding = (parser_context or {}).get("encoding") or "utf-8"
         try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise ParseError(_too_deep()) from None
-        if json_depth(data) > MAX_JSON_DEPTH:
-            raise ParseError(_too_deep())
+            data = decode_json(stream.read(), encoding)
+        except MalformedJson as exc:
+            raise ParseError(str(exc)) from None
         view = (parser_context or {}).get("view")
         refuse_control_characters(data, "" if isinstance(data, dict) else "body",
                                   multiline=getattr(view, "multiline_fields", ()))

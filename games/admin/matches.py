@@ -35,6 +35,7 @@ from games.matches.outcome import running_scores
 from games.matches.permissions import can_manage_matches, can_view_replays
 from games.matches.replay import iter_replay
 from games.matches.selectors import INCIDENTS_WITH_USERS
+from infra.numbers import whole_number
 from rules import get_engine
 from rules.bots import BOT_KINDS
 
@@ -266,10 +267,8 @@ class MatchAdmin(admin.ModelAdmin):
         if match.state is None:
             self.message_user(request, _("The match has not started."), messages.WARNING)
             return redirect(reverse("admin:games_match_change", args=[match.pk]))
-        try:
-            ply = min(max(int(request.GET.get("ply", match.ply)), 0), match.ply)
-        except ValueError:
-            ply = match.ply
+        asked = whole_number(request.GET.get("ply"))  # the API's one number rule
+        ply = match.ply if asked is None else min(asked, match.ply)
         engine = get_engine(match.game)
         ended = match.status in ENDED_STATUSES
         _step, seat, move, state = next(step for step in iter_replay(match) if step[0] == ply)

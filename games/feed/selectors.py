@@ -9,22 +9,18 @@ from django.utils.translation import gettext as _
 
 from games.feed.models import FeedEvent
 from games.matches import errors
-from games.matches.parsing import whole_number
+from infra.numbers import BIGINT_MAX, parse_whole_number
 
 #: one replay answers at most this many events (a client far behind asks again)
 MAX_REPLAY = 500
 
 
-def parse_last_event_id(value: Any) -> int:
-    """A last event id from a request (query string, header, argument): a whole number
-    >= 0, 0 by default. Raises InvalidRequest (400)."""
-    if value is None or value == "":
-        return 0
-    number = whole_number(value)
-    if number is None or not 0 <= number <= 2**63 - 1:
-        raise errors.InvalidRequest(_("last_event_id must be a whole number >= 0."),
-                                    details={"last_event_id": str(value)[:20]})
-    return number
+def parse_last_event_id(value: Any, *, text: bool = True) -> int:
+    """A last event id from a request (query string, header, argument, the socket's
+    ``after``: a JSON number only when not ``text``): a whole number from 0 to bigint's
+    largest, 0 by default (infra/numbers.py). Raises InvalidRequest (400)."""
+    return parse_whole_number(value, "last_event_id", high=BIGINT_MAX, default=0,
+                              text=text, error=errors.InvalidRequest)
 
 
 class LastEventIdAhead(errors.InvalidRequest):

@@ -5,11 +5,11 @@ Requests that never reach execution (a body that is not JSON, not an object, nes
 deeply, a wrong content type, a subscription sent over plain HTTP) are answered here in
 GraphQL's error shape with a stable ``extensions.code``, like every other error: strawberry
 would answer them as plain text, or crash on them (a body of ``null`` or ``1``, or JSON
-nested thousands deep, used to be a 500 HTML page)."""
+nested thousands deep, used to be a 500 HTML page). A body is decoded by REST's rules
+(infra/parsers.py ``decode_json``): anything they refuse is 400 ``malformed_json``."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from cross_web import HTTPException
@@ -28,7 +28,7 @@ from games.graphql.limits import MAX_TOKENS, query_too_large
 from infra.api_errors import RETRY_AFTER_SECONDS, ServiceUnavailable
 from infra.observability import metrics
 from infra.outages import UNAVAILABLE
-from infra.parsers import MAX_JSON_DEPTH, json_depth
+from infra.parsers import MalformedJson, decode_json
 
 
 class RequestRefused(HTTPException):
@@ -103,24 +103,22 @@ class GameGraphQLView(GraphQLView):
             return _error_response(exc.status_code, code, exc.reason)
 
     def decode_json(self, data: str | bytes) -> object:
+        # REST's rules (infra/parsers.py): invalid UTF-8, NaN or a 5,000-digit number was
+        # a 500 here (strawberry catches only JSONDecodeError)
         try:
-            decoded = json.loads(data)
-        except RecursionError:
-            decoded = None
-            too_deep = True
-        else:
-            too_deep = json_depth(decoded) > MAX_JSON_DEPTH
-        if too_deep:
-            raise RequestRefused(400, "malformed_json",
-                                 _("The body is nested deeper than %(levels)s levels.")
-                                 % {"levels": MAX_JSON_DEPTH})
+            decoded = decode_json(data)
+        except MalformedJson as exc:
+            raise RequestRefused(400, "malformed_json", str(exc)) from None
         if not isinstance(decoded, (dict, list)):
             raise RequestRefused(400, "invalid_request",
                                  _('The body must be a JSON object: {"query", "variables"?}.'))
         return decoded
 
     def parse_http_body(self, request):
-        data = super().parse_http_body(request)
+        try:
+            data = super().parse_http_body(request)
+        except UnicodeDecodeError as exc:  # strawberry's adapter decodes the body first
+            raise RequestRefused(400, "malformed_json", str(MalformedJson.of(exc))) from None
         if not isinstance(data, list) and (refusal := query_too_large(data.query)):
             raise RequestRefused(400, "query_too_large", refusal.message)
         if not isinstance(data, list) and _subscribes(data.query, data.operation_name):

@@ -36,7 +36,7 @@ from games.graphql.context import GraphQLContext
 from games.graphql.limits import query_too_large
 from infra.channel_layer import RESUMED_TYPE
 from infra.observability import metrics
-from infra.parsers import MAX_JSON_DEPTH, json_depth
+from infra.parsers import MalformedJson, decode_json
 from infra.ws_origins import origin_allowed
 
 
@@ -72,17 +72,19 @@ def _malformed(reason: str) -> json.JSONDecodeError:
 
 
 def decode_ws_message(text: str | bytes) -> Any:
-    """One graphql-transport-ws message, or JSONDecodeError (close 4400) for JSON nested
-    past MAX_JSON_DEPTH, a message that is not an object, or a ``subscribe`` whose payload
-    is not ``{"query": str, "variables"?: object, "operationName"?: str}``. strawberry
-    crashed on these (RecursionError, ``None["type"]``: the socket hung without an answer)
-    or echoed a Python error text ("object of type 'int' has no len()")."""
+    """One graphql-transport-ws message, or JSONDecodeError (close 4400) for JSON that
+    REST's body rules refuse (infra/parsers.py ``decode_json``: nested past
+    MAX_JSON_DEPTH, ``NaN``, a number past ``int()``'s limit), a message that is not
+    an object, or a ``subscribe`` whose payload is not ``{"query": str, "variables"?:
+    object, "operationName"?: str}``. strawberry crashed on these (RecursionError,
+    ``None["type"]``: the socket hung without an answer) or echoed a Python error text
+    ("object of type 'int' has no len()")."""
     try:
-        message = json.loads(text)
-    except RecursionError:
-        raise _malformed(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
-    if json_depth(message) > MAX_JSON_DEPTH:
-        raise _malformed(f"nested deeper than {MAX_JSON_DEPTH} levels")
+        # REST's rules for a JSON body (infra/parsers.py), as over HTTP: a 5,000-digit
+        # number raised ValueError, which strawberry does not catch (issue 39)
+        message = decode_json(text)
+    except MalformedJson as exc:
+        raise _malformed(str(exc)) from None
     if not isinstance(message, dict):
         raise _malformed("a message is a JSON object")
     if message.get("type") == "subscribe":

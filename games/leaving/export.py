@@ -28,11 +28,10 @@ import json
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from games.lobby.models import Invitation
 from games.lobby.selectors import invitation_row
-from games.matches import errors, parsing
+from games.matches import parsing
 from games.matches import selectors as match_selectors
 from games.matches.models import Match, MatchStatus
 from games.matches.seat_players import seats_played_by
@@ -83,23 +82,12 @@ def personal_data(user, *, records_after=None, records_limit=None,
 
 
 def _records_page(after, limit, most: int | None) -> tuple[int, int | None]:
-    after_id = 0
-    if after is not None and after != "":
-        after_id = parsing.whole_number(after)
-        if after_id is None or not 0 <= after_id <= parsing.MAX_OFFSET:
-            raise errors.InvalidRequest(gettext("records_after must be a match id."),
-                                        details={"records_after": str(after)[:20]})
+    after_id = parsing.parse_number(after, "records_after", low=0, high=parsing.MAX_OFFSET,
+                                    default=0)
     if limit is None or limit == "":
-        if most is not None:
-            return after_id, most
-        return after_id, None
-    count = parsing.whole_number(limit)
+        return after_id, most
     top = most or record_selectors.MAX_EXPORT
-    if count is None or not 1 <= count <= top:
-        raise errors.InvalidRequest(
-            gettext("records_limit must be a whole number from 1 to %(top)s.") % {"top": top},
-                                    details={"records_limit": str(limit)[:20]})
-    return after_id, count
+    return after_id, parsing.parse_number(limit, "records_limit", low=1, high=top)
 
 
 def _profile(user) -> dict:

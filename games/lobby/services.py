@@ -23,8 +23,9 @@ from games.lobby.models import Invitation, InvitationStatus, PrivateMatch, Remat
 from games.matches import errors, guards
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Seat
-from games.matches.parsing import parse_match_id, whole_number
+from games.matches.parsing import parse_match_id
 from games.matches.seat_players import players_by_seat
+from infra.numbers import BIGINT_MAX, whole_number
 
 #: the abort reason of an open match whose creator's account was erased
 CREATOR_LEFT = "its creator's account was erased"
@@ -123,7 +124,7 @@ def invite(*, user, match_id: Any, usernames: Any) -> list[Invitation]:
 
 def _own_invitation(user, invitation_id: Any) -> Invitation:
     number = whole_number(invitation_id)
-    if number is None or not 1 <= number <= 2**63 - 1:
+    if number is None or not 1 <= number <= BIGINT_MAX:
         raise errors.InvitationNotFound()
     try:
         return Invitation.objects.select_for_update().get(pk=number, invitee=user)

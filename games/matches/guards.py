@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 
 from games.matches import errors
 from games.matches.models import Match
-from games.matches.parsing import parse_match_id, whole_number
+from games.matches.parsing import parse_match_id
 from games.matches.permissions import can_manage_matches
 from games.matches.rows import load_match
+from infra.numbers import whole_number
 from rules.bots import BOT_KINDS
 
 

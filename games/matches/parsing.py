@@ -1,6 +1,8 @@
 """Numbers from requests: match ids, plies and list pages, as every reader and writer
-takes them (URL parts, query strings, JSON bodies, GraphQL arguments). Anything malformed
-is a clear error with a stable code (404 for an id, 400 otherwise), never a database error.
+takes them (URL parts, query strings, JSON bodies, GraphQL arguments, the play socket).
+Anything malformed is a clear error with a stable code (404 for an id, 400 otherwise),
+never a database error. Every number is read by infra/numbers.py's one rule (ASCII
+digits, at most 20 of them, in range); this module gives each field its stable code.
 """
 
 from __future__ import annotations
@@ -10,9 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.matches import errors
-
-#: largest id PostgreSQL's bigint holds: anything above is "no such match", not a 500
-_MAX_ID = 2**63 - 1
+from infra.numbers import BIGINT_MAX, parse_whole_number, shown, whole_number
 
 #: match list pages, REST and GraphQL alike
 DEFAULT_PAGE_SIZE = 20
@@ -22,41 +22,26 @@ MAX_PAGE_SIZE = 100
 MAX_OFFSET = 2**31 - 1
 
 
-# -- whole numbers ----------------------------------------------------------------
-def whole_number(value: Any) -> int | None:
-    """``value`` itself if it is an int (not a bool; callers check the range), the number
-    a string of ASCII digits spells (spaces around allowed), else None. ASCII only:
-    ``str.isdigit()`` also takes fullwidth or Arabic-Indic digits, which ``int()`` reads."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        text = value.strip()
-        if text.isascii() and text.isdigit():
-            return int(text)
-    return None
-
-
 def parse_match_id(match_id: Any) -> int:
-    """A match id from a URL or a request; anything malformed is MatchNotFound (404)."""
+    """A match id from a URL or a request (a string of digits, or a JSON number); anything
+    malformed, too long or out of range is MatchNotFound (404)."""
     number = whole_number(match_id)
-    if isinstance(match_id, str) and number is None:
-        raise errors.MatchNotFound(details={"match_id": match_id[:40]})
-    if number is None or not 1 <= number <= _MAX_ID:
-        raise errors.MatchNotFound()
+    if number is None or not 1 <= number <= BIGINT_MAX:
+        details = {"match_id": shown(match_id)} if isinstance(match_id, str) else None
+        raise errors.MatchNotFound(details=details)
     return number
 
 
-def _page_number(value: Any, name: str, low: int, high: int, default: int) -> int:
-    if value is None or value == "":
-        return default
-    number = whole_number(value)
-    if number is not None and low <= number <= high:
-        return number
-    raise errors.InvalidRequest(
-        _("%(name)s must be a whole number from %(low)s to %(high)s.")
-        % {"name": name, "low": low, "high": high},
-        details={name: str(value)[:20], "min": low, "max": high},
-    )
+def parse_number(value: Any, name: str, *, low: int, high: int,
+                 default: int | None = None) -> int:
+    """A whole number of a request's query string or arguments in [low, high] (``default``
+    when absent, required when None); anything else is InvalidRequest (400
+    ``invalid_request``) naming ``name``. The infra/numbers.py rule, with this API's code."""
+    if default is None:
+        return parse_whole_number(value, name, low=low, high=high,
+                                  error=errors.InvalidRequest)
+    return parse_whole_number(value, name, low=low, high=high, default=default,
+                              error=errors.InvalidRequest)
 
 
 def parse_page(limit: Any, offset: Any) -> tuple[int, int]:
@@ -64,22 +49,14 @@ def parse_page(limit: Any, offset: Any) -> tuple[int, int]:
     MAX_PAGE_SIZE (default DEFAULT_PAGE_SIZE), offset 0 to MAX_OFFSET (default 0).
     Anything else is InvalidRequest (400)."""
     return (
-        _page_number(limit, "limit", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-        _page_number(offset, "offset", 0, MAX_OFFSET, 0),
+        parse_number(limit, "limit", low=1, high=MAX_PAGE_SIZE, default=DEFAULT_PAGE_SIZE),
+        parse_number(offset, "offset", low=0, high=MAX_OFFSET, default=0),
     )
 
 
 def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:
     """A ply from a query string, in [0, upper]; anything else is InvalidPly (400)."""
-    ply = whole_number(value)
-    if ply is None:
-        raise errors.InvalidPly(_("%(name)s must be a whole number from 0 to %(max)s.")
-                                % {"name": name, "max": upper},
-                                details={name: str(value)[:20], "max": upper})
-    if not 0 <= ply <= upper:
-        raise errors.InvalidPly(_("%(name)s must be a whole number from 0 to %(max)s.")
-                                % {"name": name, "max": upper}, details={name: ply, "max": upper})
-    return ply
+    return parse_whole_number(value, name, low=0, high=upper, error=errors.InvalidPly)
 
 
 def parse_flag(raw: Any, name: str) -> bool | None:

@@ -43,6 +43,8 @@ from games.matches.permissions import can_manage_matches
 from games.matches.seeds import new_seed, seed_commitment
 from games.matches.setup_checks import checked_setup
 from games.matches.writes import WriteBatch
+from infra import text_inputs
+from infra.text_inputs import find_control_characters
 from infra.translation import message_of
 from rules import IllegalMove, get_engine
 
@@ -245,11 +247,12 @@ def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
     """Stop a match that has not finished: its creator before the first move, an admin at
     any time (after that players resign: games.clocks.services). The seed and the full
     log become public, as after any end. Raises MatchNotFound, NotAllowed, MatchOver,
-    InvalidRequest (a reason PostgreSQL cannot store: one with a NUL character)."""
+    InvalidRequest (a reason holding a character no text may hold, infra/text_inputs.py:
+    the APIs refuse it before, the admin's action reaches this check alone)."""
     require_user(user)
     reason = str(reason or "")
-    if "\x00" in reason:
-        raise errors.InvalidRequest(_("The reason may not contain NUL characters."),
+    if find_control_characters(reason, "reason", multiline=("reason",)) is not None:
+        raise errors.InvalidRequest(str(text_inputs.MULTILINE_MESSAGE),
                                     details={"field": "reason"})
     match = lock_match(match_id)
     if not can_manage_matches(user) and (match.created_by_id != user.pk or match.ply > 0):

@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.matches import errors
-from games.matches.parsing import whole_number
+from infra.numbers import whole_number
 from infra.translation import message_of
 from rules import InvalidOptions as EngineInvalidOptions
 from rules import get_engine

@@ -14,7 +14,10 @@ from typing import Any
 import orjson
 from django.utils.translation import gettext as _
 
+from infra import text_inputs
+from infra.numbers import JSON_SAFE_MAX, parse_whole_number
 from infra.parsers import MAX_JSON_DEPTH, json_depth
+from infra.text_inputs import CONTROL_CHARACTERS, ControlCharacters, find_control_characters
 from infra.wire import frame  # the server's frames, one writer with games/live/frames.py
 
 #: close codes (docs/play.md, "Close codes")
@@ -56,7 +59,8 @@ class Request:
 
 def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
     """The request in one client frame, or ProtocolError (``payload_too_large``,
-    ``malformed_message``, ``unknown_op``)."""
+    ``malformed_message``, ``invalid_input`` for a text holding a character no text may
+    hold (infra/text_inputs.py), ``unknown_op``)."""
     if text is None:
         raise ProtocolError("malformed_message", _("Frames are JSON text."))
     if _frame_bytes(text, max_bytes) > max_bytes:
@@ -79,6 +83,14 @@ def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
         raise ProtocolError("malformed_message",
                             _("ref must be a string or a number of at most %(count)s "
                               "characters.") % {"count": MAX_REF_LENGTH}, {"field": "ref"})
+    if isinstance(ref, str) and CONTROL_CHARACTERS.search(ref):
+        # a ref is echoed in the answer: one holding a NUL or a control is not (issue 39)
+        raise ProtocolError("malformed_message", f"ref: {text_inputs.MESSAGE}",
+                            {"field": "ref", "code": "control_characters"})
+    where = find_control_characters(message, "")
+    if where is not None:  # every text a client sends: infra/text_inputs.py's one rule
+        refusal = ControlCharacters(where)
+        raise ProtocolError(refusal.code, refusal.message, refusal.details, ref=ref)
     op = message.get("op")
     if not isinstance(op, str) or op not in OPS:
         raise ProtocolError("unknown_op",
@@ -119,16 +131,20 @@ def _valid_ref(ref: Any) -> bool:
 
 
 def optional_number(request: Request, field: str) -> int | None:
-    """A field that must be a whole number >= 0 when present (``since``, ``after``,
-    ``expected_ply``). Values above 2**53 are refused: no client holds them exactly."""
+    """A field that must be a whole JSON number from 0 to JSON_SAFE_MAX when present
+    (``since``, ``after``, ``expected_ply``), read by the API's one number rule
+    (infra/numbers.py): values above 2**53 are refused, no client holds them exactly, and
+    a string is refused (the protocol's numbers are JSON numbers). A refusal is
+    ``malformed_message`` naming the field."""
     value = request.fields.get(field)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**53:
-        raise ProtocolError("malformed_message",
-                            _("%(field)s must be a whole number >= 0.") % {"field": field},
-                            {"field": field}, ref=request.ref)
-    return value
+
+    def refused(message: str, details: dict) -> ProtocolError:
+        return ProtocolError("malformed_message", message, {"field": field, **details},
+                             ref=request.ref)
+
+    return parse_whole_number(value, field, high=JSON_SAFE_MAX, text=False, error=refused)
 
 
 def error_frame(code: str, message: str, details: dict | None = None, ref: Any = None,

@@ -26,10 +26,10 @@ from games.matches import errors, setup_checks, time_controls
 from games.matches import services as match_services
 from games.matches.errors import InvalidTimeControl, UnknownPreset
 from games.matches.guards import require_user
-from games.matches.parsing import whole_number
 from games.quickmatch.models import QuickMatchRequest, RequestStatus
 from games.ratings.models import Rating
 from games.ratings.services import MODEL
+from infra.numbers import BIGINT_MAX, whole_number
 
 #: arbitrary constant naming the pairing lock (pg_advisory_xact_lock's key)
 PAIRING_LOCK = 0x71C4_3A7C
@@ -109,7 +109,7 @@ def cancel(*, user, request_id: Any) -> QuickMatchRequest:
     matched, cancelled or expired)."""
     require_user(user)
     number = whole_number(request_id)
-    if number is None or not 1 <= number <= 2**63 - 1:
+    if number is None or not 1 <= number <= BIGINT_MAX:
         raise errors.QuickMatchNotFound()
     request = QuickMatchRequest.objects.select_for_update().filter(pk=number,
                                                                   user=user).first()

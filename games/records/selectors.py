@@ -131,19 +131,8 @@ def user_record_ids(username: Any, *, viewer=None, game: Any = None, after: Any 
     user = find_user(username)
     if game is not None:
         engine_for(game, unknown_status=400)
-    after_id = 0
-    if after is not None and after != "":
-        after_id = parsing.whole_number(after)
-        if after_id is None or not 0 <= after_id <= parsing.MAX_OFFSET:
-            raise errors.InvalidRequest("after must be a match id.",
-                                        details={"after": str(after)[:20]})
-    count = MAX_EXPORT
-    if limit is not None and limit != "":
-        count = parsing.whole_number(limit)
-        if count is None or not 1 <= count <= MAX_EXPORT:
-            raise errors.InvalidRequest(_("limit must be a whole number from 1 to %(max)s.")
-                                        % {"max": MAX_EXPORT},
-                                        details={"limit": str(limit)[:20]})
+    after_id = parsing.parse_number(after, "after", low=0, high=parsing.MAX_OFFSET, default=0)
+    count = parsing.parse_number(limit, "limit", low=1, high=MAX_EXPORT, default=MAX_EXPORT)
     matches = listed_for(Match.objects.all(), viewer).filter(
         Exists(seats_played_by(user).filter(match=OuterRef("pk"))),
         status=MatchStatus.FINISHED, pk__gt=after_id,

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from games.matches import errors
 from games.matches.incidents import IncidentKind
 from games.matches.outcome import final_result
-from games.matches.parsing import whole_number
 from games.matches.seeds import seed_commitment
 from games.matches.setup_checks import (
     engine_for,
@@ -37,6 +36,7 @@ from games.records.format import (
     state_digest,
 )
 from games.records.incidents import IncidentReplay
+from infra.numbers import whole_number
 from infra.translation import message_of
 from rules import IllegalMove
 

@@ -1,7 +1,12 @@
-"""The one rule for control characters in text a client sends (infra/text_inputs.py, issue
-21): U+0000-U+001F and U+007F are refused in every string and every object key, at any
+"""The one rule for the characters no text a client sends may hold (infra/text_inputs.py,
+issues 21 and 39): C0 controls U+0000-U+001F, DEL and the C1 controls U+007F-U+009F, the
+bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C),
+surrogates and non-characters are refused in every string and every object key, at any
 depth, with ``invalid_input`` naming where; a field of free text over several lines may
-hold TAB, LF and CR, never the others. The error never repeats the text it refuses."""
+hold TAB, LF and CR, never the others. The error never repeats the text it refuses.
+
+Issue 39 widened the rule: U+0080 was listed below as text that passes (C1 controls were
+accepted and an abort reason stored U+0085); it is now refused."""
 
 from __future__ import annotations
 
@@ -14,7 +19,13 @@ from infra.text_inputs import (
     refuse_control_characters,
 )
 
-EVERY_CONTROL = [chr(code) for code in (*range(0x20), 0x7F)]
+EVERY_CONTROL = [chr(code) for code in (*range(0x20), *range(0x7F, 0xA0))]
+BIDI_CONTROLS = [chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A),
+                                        0x200E, 0x200F, 0x061C)]
+NON_CHARACTERS = [chr(code) for code in range(0xFDD0, 0xFDF0)] + [
+    chr(plane * 0x10000 + last) for plane in range(17) for last in (0xFFFE, 0xFFFF)]
+SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
+EVERY_REFUSED = EVERY_CONTROL + BIDI_CONTROLS + NON_CHARACTERS + SURROGATES
 
 
 @pytest.mark.parametrize("character", EVERY_CONTROL, ids=lambda c: f"U+{ord(c):04X}")
@@ -22,8 +33,18 @@ def test_every_control_character_is_found(character):
     assert find_control_characters(f"ab{character}c", "name") == "name"
 
 
-@pytest.mark.parametrize("text", ["alice", "", "ａｄｍｉｎ", "é ü ß", "a b", "\u0080\u00a0\u2028",
-                                  "🙂", "x" * 5000])
+@pytest.mark.parametrize("character", BIDI_CONTROLS + NON_CHARACTERS + SURROGATES,
+                         ids=lambda c: f"U+{ord(c):04X}")
+def test_every_bidi_control_non_character_and_surrogate_is_found(character):
+    assert find_control_characters(f"ab{character}c", "name") == "name"
+    assert find_control_characters({"reason": f"ab{character}"}, "",
+                                   multiline={"reason"}) == "reason"
+    assert find_control_characters({f"k{character}": 1}, "") is not None
+
+
+@pytest.mark.parametrize("text", ["alice", "", "ａｄｍｉｎ", "é ü ß", "a b", "\u00a0\u2028\u2029",
+                                  "🙂", "x" * 5000, "שלום", "مرحبا", "\u200b\u200d\ufeff",
+                                  "\ufdcf\ufdf0\ufffd\U0001f600\U0010fffd"])
 def test_printable_text_and_other_unicode_pass(text):
     assert find_control_characters(text, "name") is None
     assert find_control_characters({"name": text, "list": [text, 1, None, True]}, "") is None
@@ -74,5 +95,5 @@ def test_clean_input_passes_through():
 
 
 def test_the_pattern_is_the_documented_range():
-    assert {chr(code) for code in range(0x110) if CONTROL_CHARACTERS.search(chr(code))} \
-        == set(EVERY_CONTROL)
+    assert {chr(code) for code in range(0x110000) if CONTROL_CHARACTERS.search(chr(code))} \
+        == set(EVERY_REFUSED) | {chr(code) for code in range(0xD800, 0xE000)}

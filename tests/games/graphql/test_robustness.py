@@ -167,6 +167,12 @@ def _close_code_after(raw: str) -> int | None:
     '{"id": "1", "type": "subscribe", "payload": null}',
     '{"id": "1", "type": "subscribe", "payload": {"query": "{ games { game } }", '
     '"variables": [1]}}',
+    # issue 39: the body rules of REST (infra/parsers.decode_json); a 5,000-digit number
+    # raised ValueError past strawberry's JSONDecodeError handler
+    '{"id": "1", "type": "subscribe", "payload": {"query": "{ games { game } }", '
+    '"variables": {"n": ' + "1" * 5000 + "}}}",
+    '{"id": "1", "type": "subscribe", "payload": {"query": "{ games { game } }", '
+    '"variables": {"n": NaN}}}',
 ])
 def test_malformed_websocket_messages_close_with_4400(raw):
     assert _close_code_after(raw) == 4400

@@ -125,6 +125,20 @@ def test_abort_by_creator_or_admin_reveals_the_seed(make_user):
         match_services.abort_match(user=ann, match_id=match.pk)
 
 
+@pytest.mark.parametrize("reason", ["a\x00b", "rain\u0085", "\u202eniar", "x\ufdd0"])
+def test_abort_refuses_a_reason_the_text_rule_refuses_even_from_the_admin(make_user, reason):
+    """The admin's abort action reaches the service without either API's filter: the
+    service applies infra/text_inputs.py's rule itself (issue 39: U+0085 was stored)."""
+    admin = make_user(is_staff=True, is_superuser=True)
+    match = match_services.create_match(user=make_user(), game="hansa", players=2)
+    with pytest.raises(errors.InvalidRequest) as refused:
+        match_services.abort_match(user=admin, match_id=match.pk, reason=reason)
+    assert refused.value.details == {"field": "reason"}
+    match.refresh_from_db()
+    assert match.status == MatchStatus.OPEN and not match.abort_reason
+    match_services.abort_match(user=admin, match_id=match.pk, reason="rain\r\n\tstopped")
+
+
 def test_an_admin_hands_a_waiting_seat_to_a_bot_which_then_plays(make_user):
     ann, bob = make_user(), make_user()
     admin = make_user(is_staff=True, is_superuser=True)
