@@ -4,8 +4,8 @@ documents), POSTed to the production web tier: never an HTTP 5xx, never an error
 stable code or the masked ``server_error``, no exception in the server's log.
 
 Beside scripts/fuzz_api.sh (schemathesis, REST and GraphQL): this one runs in-suite with a
-fixed seed, and bench/fuzz_all.py runs it large (FUZZ_EXAMPLES). Known failures
-other parts of issue 39 fix are allowed for now: tests/fuzz/known_issues.py."""
+fixed seed, and bench/fuzz_all.py runs it large (FUZZ_EXAMPLES). Known failures being
+fixed elsewhere would be allowed by tests/fuzz/known_issues.py (none now)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from tests.fuzz.graphql_documents import documents, post
 from tests.fuzz.server_log import exceptions_in
 from tests.fuzz.tally import EXAMPLES, KEEP_GOING, SEED, Tally
 
-#: issue 39's huge numbers over GraphQL, always sent (allowed by tests/fuzz/known_issues.py
-#: until the number parser lands; then they must pass as such)
+#: issue 39's huge numbers over GraphQL, always sent: they must be answered as any bad
+#: input is (infra/numbers.py)
 HUGE = "1" * 5000
 KNOWN_REPRODUCTIONS = [
     f'{{ match(id: "{HUGE}") {{ id }} }}',

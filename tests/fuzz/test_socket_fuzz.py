@@ -5,8 +5,8 @@ with random values, and as the first frame of a socket), the server answers it w
 
 A fixed seed (FUZZ_SEED, 1): the same frames in every run (CI reproduces a failure, and
 hypothesis shrinks it to a small one first). bench/fuzz_all.py runs many more
-(FUZZ_EXAMPLES). Known failures other parts of issue 39 fix are allowed for now:
-tests/fuzz/known_issues.py."""
+(FUZZ_EXAMPLES). Known failures being fixed elsewhere would be allowed by
+tests/fuzz/known_issues.py (none now)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from tests.fuzz.server_log import exceptions_in
 from tests.fuzz.socket_frames import SocketFuzzer, frames
 from tests.fuzz.tally import EXAMPLES, KEEP_GOING, SEED, Tally
 
-#: the reproductions of issue 39's huge numbers on the socket, always sent (allowed by
-#: tests/fuzz/known_issues.py until the number parser lands; then they must pass as such)
+#: the reproductions of issue 39's huge numbers on the socket, always sent: they must be
+#: answered as any bad input is (infra/numbers.py)
 HUGE = "1" * 5000
 KNOWN_REPRODUCTIONS = [
     json.dumps({"op": "subscribe", "match": HUGE}),
