@@ -18,6 +18,7 @@ OAUTH2_PROVIDER_DEVICE_GRANT_MODEL = "oauth2_provider.DeviceGrant"
 
 OAUTH2_PROVIDER = {
     "APPLICATION_ADMIN_CLASS": "accounts.apps_oauth.admin.AppAdmin",
+    "OAUTH2_SERVER_CLASS": "accounts.apps_oauth.server.AppsServer",
     "SCOPES_BACKEND_CLASS": "accounts.apps_oauth.scopes_backend.ServiceScopes",
     "ACCESS_TOKEN_GENERATOR": "accounts.apps_oauth.tokens.app_access_token",
     "REFRESH_TOKEN_GENERATOR": "accounts.apps_oauth.tokens.app_refresh_token",
