@@ -93,7 +93,10 @@ def announce_access_revoked(user_id: int, tokens: Iterable[str] | None = None) -
     ``key_checksum``) only those opened with one of these keys. Never raises; a lost
     message is caught by the connections' re-check."""
     checksums = None if tokens is None else sorted(set(tokens))
-    transaction.on_commit(lambda: _announce(user_id, checksums), robust=True)
+    if checksums is None:
+        transaction.on_commit(lambda: _announce(user_id), robust=True)
+    else:
+        transaction.on_commit(lambda: _announce(user_id, checksums), robust=True)
 
 
 def key_checksum(key: str) -> str:
