@@ -59,7 +59,7 @@ def check_scopes(scopes: list[str]) -> str:
 
 @transaction.atomic
 def create_personal_token(user, *, name: str, scopes: list[str],
-                          expires_in_days: int | None) -> tuple[PersonalToken, str]:
+                          expires_in_days: int | None = None) -> tuple[PersonalToken, str]:
     """The new token's row and its key (shown once: only its checksum is stored)."""
     scope = check_scopes(scopes)
     if PersonalToken.objects.filter(user=user).count() >= MAX_PERSONAL_TOKENS:
