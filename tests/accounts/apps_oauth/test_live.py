@@ -11,10 +11,10 @@ import time
 import urllib.request
 
 import pytest
+from oauth2_provider.models import AccessToken
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from accounts.apps_oauth import services
-from oauth2_provider.models import AccessToken
 from tests.accounts.apps_oauth.support import make_app
 from tests.games.graphql.asgi_server import running_daphne
 from tests.games.graphql.support import make_player
