@@ -9,7 +9,7 @@ class AppsOAuthConfig(AppConfig):
     verbose_name = _("Apps and tokens")
 
     def ready(self) -> None:
-        from accounts.apps_oauth import origins, revocation_triggers
+        from accounts.apps_oauth import openapi, origins, revocation_triggers  # noqa: F401
         from accounts.apps_oauth.privileges import runtime_privileges
         from infra.database_roles import declare
 
