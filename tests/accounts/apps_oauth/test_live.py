@@ -7,6 +7,7 @@ disconnecting an app or suspending it closes its sockets (issue 38)."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import time
 import urllib.request
 
@@ -15,8 +16,11 @@ from oauth2_provider.models import AccessToken
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from accounts.apps_oauth import services
+from games.lobby import services as lobby
+from games.matches import services as match_services
 from tests.accounts.apps_oauth.support import make_app
-from tests.games.graphql.asgi_server import running_daphne
+from tests.games.feed.test_feed import Stream
+from tests.games.graphql.asgi_server import channel_layers_setting, running_daphne
 from tests.games.graphql.support import make_player
 from tests.games.play.client import PlayClient
 
@@ -26,7 +30,8 @@ LATE = "https://late-frontend.example"
 
 
 @pytest.fixture
-def server():
+def server(settings):
+    settings.CHANNEL_LAYERS = channel_layers_setting()  # this process announces too
     with running_daphne() as address:
         yield address
 
@@ -86,13 +91,14 @@ async def _closed_code(client, timeout=10) -> int | None:
 
 
 async def _still_open(client) -> bool:
+    """Nothing comes for 1.5 s: neither a close nor the ``access_revoked`` error before it."""
     try:
-        await client.next(timeout=1.5)
+        frame = await client.next(timeout=1.5)
     except TimeoutError:
         return True
     except ConnectionClosed:
         return False
-    return True
+    return frame.get("op") != "error"
 
 
 def test_revoking_a_personal_token_closes_only_its_sockets(server, make_user):
@@ -149,3 +155,31 @@ def test_disconnecting_or_suspending_an_app_closes_its_sockets(server, make_user
         assert await _closed_code(client) == 4401
 
     asyncio.run(suspended())
+
+
+class _BearerStream(Stream):
+    """GET /api/v1/stream/ with ``Authorization: Bearer``."""
+
+    def __init__(self, address, key):
+        host, port = address.split(":")
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=15)
+        self.conn.request("GET", "/api/v1/stream/", headers={"Authorization": f"Bearer {key}"})
+        self.response = self.conn.getresponse()
+
+
+def test_a_personal_tokens_stream_ends_when_it_is_revoked_and_only_that_one(server,
+                                                                           make_user):
+    alice, bob = make_player(make_user), make_player(make_user)
+    personal, key = services.create_personal_token(alice.user, name="feed",
+                                                   scopes=["account:read"])
+    match = match_services.create_match(user=bob.user, game="hansa", players=3)
+    by_personal, by_first_party = _BearerStream(server, key), Stream(server, alice.token)
+    assert by_personal.response.status == 200 and by_first_party.response.status == 200
+    services.revoke_personal_token(alice.user, personal.pk)
+    lobby.invite(user=bob.user, match_id=match.pk, usernames=[alice.user.username])
+    with pytest.raises(EOFError):
+        event = by_personal.next_event()
+        pytest.fail(f"the revoked stream delivered {event}")
+    assert by_first_party.next_event()["kind"] == "invitation_received"
+    by_personal.close()
+    by_first_party.close()
