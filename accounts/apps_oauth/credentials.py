@@ -20,15 +20,19 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import cache
 
-from django.db import IntegrityError
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from oauth2_provider.models import get_access_token_model
+from oauth2_provider.models import get_access_token_model, get_application_model
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.apps_oauth import tokens
-from accounts.token_auth import NarrowTokenAuthentication
+from accounts.narrow_users import user_attnames, user_fields
+from accounts.token_auth import USER_FIELDS, NarrowTokenAuthentication
+from infra.prepared import prepared_cursor
 from infra.text_inputs import CONTROL_CHARACTERS
 
 logger = logging.getLogger(__name__)
@@ -38,31 +42,71 @@ USE_NOTE_SECONDS = 60.0
 _noted: dict[int, float] = {}
 
 
+#: the access token's columns a request reads (``scopes_of`` reads ``scope``; the last-use
+#: note the ids); the rest load on first access, as deferred fields do
+TOKEN_FIELDS = ("id", "user", "application", "scope", "expires")
+
+
+@cache
+def _token_fields(token_model) -> tuple:
+    """``TOKEN_FIELDS`` in the model's own field order (``Model.from_db`` takes them so)."""
+    return tuple(field for field in token_model._meta.concrete_fields
+                 if field.name in TOKEN_FIELDS)
+
+
+@cache
+def _statement(token_model, app_model, user_model) -> str:
+    """One fixed statement: the token by its checksum, its app's ``active`` and its user's
+    columns (as accounts/token_auth.py reads them for first-party keys). Building the
+    ORM's query cost ten times the database's answer (measured: docs/capacity.md)."""
+    token, app, user = token_model._meta, app_model._meta, user_model._meta
+    token_columns = ", ".join(f't."{field.column}"' for field in _token_fields(token_model))
+    user_columns = ", ".join(f'u."{field.column}"' for field in user_fields(USER_FIELDS))
+    return (
+        f'SELECT a."{app.get_field("active").column}", {token_columns}, {user_columns} '
+        f'FROM "{token.db_table}" t '
+        f'JOIN "{user.db_table}" u ON u."{user.pk.column}" = t."{token.get_field("user").column}" '
+        f'LEFT JOIN "{app.db_table}" a '
+        f'ON a."{app.pk.column}" = t."{token.get_field("application").column}" '
+        f'WHERE t."{token.get_field("token_checksum").column}" = %s'
+    )
+
+
 def authenticate_key(key: str):
-    """``(user, credential)`` for a raw key: the ``AccessToken`` for an OAuth key, DRF's
-    ``Token`` for a first-party one. ``AuthenticationFailed`` when refused."""
+    """``(user, credential)`` for a raw key: the ``AccessToken`` for an OAuth key (its
+    ``TOKEN_FIELDS`` loaded), DRF's ``Token`` for a first-party one.
+    ``AuthenticationFailed`` when refused."""
     if not tokens.is_oauth_key(key):
         return NarrowTokenAuthentication().authenticate_credentials(key)
     if CONTROL_CHARACTERS.search(key):
         raise AuthenticationFailed(_("Invalid token."))
-    token = (get_access_token_model().objects
-             .select_related("user", "application", "personal")
-             .filter(token_checksum=tokens.checksum(key)).first())
-    if token is None:
+    token_model, user_model = get_access_token_model(), get_user_model()
+    with prepared_cursor() as cursor:
+        cursor.execute(_statement(token_model, get_application_model(), user_model),
+                       [tokens.checksum(key)])
+        row = cursor.fetchone()
+    if row is None:
         raise AuthenticationFailed(_("Invalid token."))
-    refusal = _refusal(token)
+    app_active, *values = row
+    count = len(_token_fields(token_model))
+    token = token_model.from_db(connection.alias,
+                                tuple(field.attname for field in _token_fields(token_model)),
+                                values[:count])
+    user = user_model.from_db(connection.alias, user_attnames(USER_FIELDS), values[count:])
+    token.user = user
+    refusal = _refusal(token, app_active, user)
     if refusal is not None:
         raise AuthenticationFailed(refusal)
     _note_use(token)
-    return token.user, token
+    return user, token
 
 
-def _refusal(token):
+def _refusal(token, app_active, user):
     if token.is_expired():
         return _("The token has expired.")
-    if token.application_id is not None and not token.application.active:
+    if token.application_id is not None and not app_active:
         return _("The app of this token is suspended.")
-    if not token.user_id or not token.user.is_active:
+    if not user.is_active:
         return _("User inactive or deleted.")
     return None
 
