@@ -148,3 +148,37 @@ def test_another_owners_app_is_not_found(auth_client, make_user):
     assert auth_client.get(f"/api/v1/apps/{theirs.pk}/").status_code == 404
     assert auth_client.patch(f"/api/v1/apps/{theirs.pk}/", {"name": "Mine"},
                              format="json").status_code == 404
+
+
+def test_graphql_takes_a_bearer_token_and_refuses_a_revoked_one(auth_client, user):
+    import json
+
+    made = auth_client.post(TOKENS, {"name": "gql", "scopes": ["account:read"]},
+                            format="json").json()
+
+    def me(key):
+        return Client().post("/graphql/", data=json.dumps({"query": "{ me { username } }"}),
+                             content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Bearer {key}")
+
+    answer = me(made["token"])
+    assert answer.status_code == 200
+    assert answer.json()["data"]["me"]["username"] == user.username
+    auth_client.delete(f"{TOKENS}{made['id']}/")
+    refused = me(made["token"])
+    assert refused.status_code == 401
+    assert "not_authenticated" in refused.content.decode()
+
+
+def test_user_for_token_takes_raw_oauth_keys_as_the_sockets_do(auth_client, user):
+    from games.graphql.auth import InvalidToken, credential_for_token, user_for_token
+
+    made = auth_client.post(TOKENS, {"name": "socket", "scopes": ["match:play"]},
+                            format="json").json()
+    assert user_for_token(made["token"]) == user
+    _user, credential = credential_for_token(made["token"])
+    assert scopes_of(credential) == frozenset({"match:play"})
+    with pytest.raises(InvalidToken):
+        user_for_token("Bearer " + made["token"])  # the raw key only, as documented
+    with pytest.raises(InvalidToken):
+        user_for_token("hqp_" + "x" * 43)
