@@ -6,6 +6,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from oauth2_provider import views as dot_views
 
+from accounts.apps_oauth.login import SignInView
 from accounts.apps_oauth.oauth_views import ConsentView, IntrospectView
 
 oauth_patterns = ([
@@ -19,9 +20,7 @@ oauth_patterns = ([
 
 urlpatterns = [
     path("", include(oauth_patterns)),
-    path("oauth/login/", auth_views.LoginView.as_view(
-        template_name="apps_oauth/login.html", redirect_authenticated_user=False),
-        name="oauth-login"),
+    path("oauth/login/", SignInView.as_view(), name="oauth-login"),
     path("oauth/logout/", auth_views.LogoutView.as_view(
         template_name="apps_oauth/logged_out.html"), name="oauth-logout"),
 ]

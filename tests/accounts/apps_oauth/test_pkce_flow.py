@@ -131,3 +131,17 @@ def test_introspection_answers_the_app_about_its_own_tokens_only(user):
     assert Client().post("/oauth/introspect/", {"token": "hqa_nope",
                                                 "client_id": app.client_id}).json() == {
         "active": False}
+
+
+def test_the_sign_in_page_holds_back_password_guessing_as_the_api_does(user):
+    """accounts/failed_logins.py: after 3 free failures an address waits, even with the
+    right password (FREE_FAILURES, then 1 s, 2 s ...)."""
+    browser = Client()
+    for _ in range(4):
+        wrong = browser.post("/oauth/login/", {"username": user.username,
+                                               "password": "not-the-password"})
+        assert wrong.status_code == 200 and b"error" in wrong.content
+    held = browser.post("/oauth/login/", {"username": user.username,
+                                          "password": DEFAULT_PASSWORD})
+    assert held.status_code == 429 and int(held["Retry-After"]) >= 1
+    assert "_auth_user_id" not in browser.session
