@@ -3,7 +3,9 @@ an owner's registered apps (``/api/v1/apps/``). docs/apps.md."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
+from oauth2_provider.models import get_access_token_model
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -17,8 +19,22 @@ from accounts.apps_oauth.serializers import (
     PersonalTokenRequestSerializer,
     PersonalTokenSerializer,
 )
-from infra.api_errors import ErrorSerializer
+from infra.api_errors import ApiError, ErrorSerializer
 from infra.api_views import ApiView
+
+
+class FirstPartyOnly(ApiError):
+    status_code = 403
+    default_code = "first_party_only"
+    default_detail = _("Only the player themselves (a first-party key or a signed-in "
+                       "session) may do this, not an app or a personal token.")
+
+
+def require_first_party(request: Request) -> None:
+    """Making a token or registering an app with an app's or a personal token would let a
+    credential mint a wider one than it holds: refused."""
+    if isinstance(request.auth, get_access_token_model()):
+        raise FirstPartyOnly()
 
 
 class PersonalTokensView(ApiView):
@@ -37,8 +53,10 @@ class PersonalTokensView(ApiView):
                    "socket's `hello` token.",
                    operation_id="create_personal_token", request=PersonalTokenRequestSerializer,
                    responses={201: NewPersonalTokenSerializer, 400: ErrorSerializer,
-                              401: ErrorSerializer, 409: ErrorSerializer})
+                              401: ErrorSerializer, 403: ErrorSerializer,
+                              409: ErrorSerializer})
     def post(self, request: Request) -> Response:
+        require_first_party(request)
         serializer = PersonalTokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         personal, key = services.create_personal_token(request.user, **serializer.validated_data)
@@ -90,8 +108,9 @@ class OwnedAppsView(ApiView):
     @extend_schema(summary="Register an app (a public client: PKCE, no secret)",
                    operation_id="register_app", request=OwnedAppSerializer,
                    responses={201: OwnedAppSerializer, 400: ErrorSerializer,
-                              401: ErrorSerializer})
+                              401: ErrorSerializer, 403: ErrorSerializer})
     def post(self, request: Request) -> Response:
+        require_first_party(request)
         serializer = OwnedAppSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         fields = {**serializer.validated_data, "active": True}
@@ -120,6 +139,7 @@ class OwnedAppView(ApiView):
                               401: ErrorSerializer, 403: ErrorSerializer,
                               404: ErrorSerializer})
     def patch(self, request: Request, app_id: int) -> Response:
+        require_first_party(request)
         app = self._app(request, app_id)
         serializer = OwnedAppSerializer(app, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)

@@ -182,3 +182,16 @@ def test_user_for_token_takes_raw_oauth_keys_as_the_sockets_do(auth_client, user
         user_for_token("Bearer " + made["token"])  # the raw key only, as documented
     with pytest.raises(InvalidToken):
         user_for_token("hqp_" + "x" * 43)
+
+
+def test_a_personal_token_cannot_mint_a_wider_one_nor_register_apps(auth_client):
+    key = auth_client.post(TOKENS, {"name": "narrow", "scopes": ["account:write"]},
+                           format="json").json()["token"]
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {key}"}
+    wider = Client().post(TOKENS, {"name": "wide", "scopes": ["match:play"]},
+                          content_type="application/json", **bearer)
+    assert wider.status_code == 403 and wider.json()["error"]["code"] == "first_party_only"
+    app = Client().post("/api/v1/apps/", {"name": "x", "redirect_uris": [REDIRECT]},
+                        content_type="application/json", **bearer)
+    assert app.status_code == 403
+    assert PersonalToken.objects.count() == 1 and not App.objects.exists()
