@@ -30,6 +30,8 @@ In a channels consumer (games/graphql/websocket.py does exactly this)::
 
     # the group's message, type "access.revoked" (a consumer's handler: access_revoked):
     async def access_revoked(self, message):
+        if not self.access.concerns(message):
+            return  # another token of the same user was revoked
         self.access.revoke()
         await self.close(code=ACCESS_REVOKED_CLOSE_CODE)
 
@@ -41,6 +43,13 @@ In a channels consumer (games/graphql/websocket.py does exactly this)::
     # on disconnect:
     await self.channel_layer.group_discard(access_group(user.pk), self.channel_name)
 
+**One token, not the whole user.** Revoking one app's or one personal token
+(accounts/apps_oauth/revocation_triggers.py) announces with ``tokens``: the SHA-256
+checksums of the revoked keys (what the database keeps of them). A connection ends only if
+its own key is among them (``concerns``); the user's other connections, opened with other
+tokens, stay open. An announcement without ``tokens`` (the first-party token, a
+deactivation, a password change, an erasure) ends every connection of the user.
+
 A consumer on our channel layer also gets ``{"type": "layer.resumed"}`` after a Redis
 outage (infra/channel_layer.py): an ``access.revoked`` may have been lost then, and the
 re-check is what covers it.
@@ -48,15 +57,17 @@ re-check is what covers it.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
+from collections.abc import Iterable
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 from rest_framework.exceptions import AuthenticationFailed
 
-from accounts.token_auth import NarrowTokenAuthentication
+from accounts.apps_oauth.credentials import authenticate_key
 from infra import pubsub
 from infra.channel_messages import send_to_group_soon
 
@@ -76,18 +87,38 @@ def access_group(user_id: int) -> str:
     return f"access-{user_id}"
 
 
-def announce_access_revoked(user_id: int) -> None:
+def announce_access_revoked(user_id: int, tokens: Iterable[str] | None = None) -> None:
     """Tell ``user_id``'s open connections, once the current transaction commits (at once
-    outside one), that their access was revoked. Never raises; a lost message is caught by
-    the connections' re-check."""
-    transaction.on_commit(lambda: _announce(user_id), robust=True)
+    outside one), that their access was revoked: all of them, or (``tokens``: checksums,
+    ``key_checksum``) only those opened with one of these keys. Never raises; a lost
+    message is caught by the connections' re-check."""
+    checksums = None if tokens is None else sorted(set(tokens))
+    if checksums is None:
+        transaction.on_commit(lambda: _announce(user_id), robust=True)
+    else:
+        transaction.on_commit(lambda: _announce(user_id, checksums), robust=True)
 
 
-def _announce(user_id: int) -> None:
+def key_checksum(key: str) -> str:
+    """How an announcement names a key: its SHA-256, as the token tables keep it."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def concerns(message: dict, key: str | None) -> bool:
+    """Whether an ``access.revoked`` message ends a connection opened with ``key``."""
+    checksums = message.get("tokens")
+    if checksums is None:
+        return True  # the user's access as a whole
+    return key is not None and key_checksum(key) in checksums
+
+
+def _announce(user_id: int, checksums: list[str] | None = None) -> None:
     """To the channel-layer group (GraphQL sockets, the feed stream) and on the Pub/Sub
     channel every play hub listens on (games/play/hub.py), waiting a bounded time for
     Redis to take both: a push sent after the revoking request returns comes behind."""
     message = {"type": ACCESS_REVOKED_TYPE, "user_id": user_id}
+    if checksums is not None:
+        message["tokens"] = checksums
     futures = [future for future in (send_to_group_soon(access_group(user_id), message),
                                      pubsub.publish_soon(pubsub.ACCESS_REVOKED_CHANNEL,
                                                          message))
@@ -120,6 +151,10 @@ class AccessCheck:
     def revoked(self) -> bool:
         return self._revoked
 
+    def concerns(self, message: dict) -> bool:
+        """Whether an ``access.revoked`` message is about this connection's access."""
+        return message.get("user_id") == self.user_id and concerns(message, self._key)
+
     async def still_valid(self) -> bool:
         if self._revoked:
             return False
@@ -134,11 +169,12 @@ class AccessCheck:
 
 @database_sync_to_async
 def _token_stands(key: str, user_id: int) -> bool:
-    """The token exists and belongs to ``user_id``, who is active: REST's own check
-    (accounts/token_auth.py). A database that cannot answer counts as no: the
-    connection could not read anything private to send anyway."""
+    """The token exists and belongs to ``user_id``, who is active (and, an app's token,
+    unexpired with its app active): REST's own check (accounts/apps_oauth/credentials.py,
+    accounts/token_auth.py). A database that cannot answer counts as no: the connection
+    could not read anything private to send anyway."""
     try:
-        user, _token = NarrowTokenAuthentication().authenticate_credentials(key)
+        user, _token = authenticate_key(key)
     except AuthenticationFailed:
         return False
     except Exception:  # noqa: BLE001 - fail closed; the client reconnects

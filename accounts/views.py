@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts import erasure, services
+from accounts.apps_oauth.bearer_auth import BearerAuthentication
 from accounts.serializers import (
     EraseAccountSerializer,
     RegistrationResponseSerializer,
@@ -84,7 +85,8 @@ class TokenView(ApiView):
 
 
 class MeView(ApiView):
-    authentication_classes = [NarrowTokenAuthentication, SessionAuthentication]
+    authentication_classes = [NarrowTokenAuthentication, BearerAuthentication,
+                              SessionAuthentication]
     permission_classes = [IsAuthenticated]
     required_scopes = {"GET": "account:read", "DELETE": "account:write"}
 

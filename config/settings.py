@@ -66,7 +66,9 @@ INSTALLED_APPS = [
     "strawberry_django",
     "channels",
     "django_prometheus",  # metrics: config/observability_settings.py
+    "oauth2_provider",  # third-party apps' OAuth 2 (config/oauth_settings.py)
     "accounts",
+    "accounts.apps_oauth.apps.AppsOAuthConfig",
     "games",
 ]
 
@@ -190,7 +192,7 @@ EXTRA_GAMES = {
 CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
 LOOPBACK_ORIGIN_REGEX = r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$"
 CORS_ALLOWED_ORIGIN_REGEXES = [LOOPBACK_ORIGIN_REGEX] if DEBUG else []
-CORS_URLS_REGEX = r"^/(api|graphql)(/.*)?$"
+CORS_URLS_REGEX = r"^/(api|graphql|oauth)(/.*)?$"
 CORS_ALLOW_CREDENTIALS = False
 # Every request header the docs offer a client: the token, JSON bodies, ETag polling
 # (If-None-Match), resuming the feed stream (Last-Event-ID) and the language.
@@ -207,6 +209,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # DRF's TokenAuthentication in one fixed statement (accounts/token_auth.py)
         "accounts.token_auth.NarrowTokenAuthentication",
+        # OAuth 2 access tokens and personal access tokens (accounts/apps_oauth/)
+        "accounts.apps_oauth.bearer_auth.BearerAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -366,6 +370,7 @@ GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))
 from config.analysis_settings import *  # noqa: E402,F401,F403
 from config.celery_settings import *  # noqa: E402,F401,F403
 from config.https_settings import *  # noqa: E402,F401,F403
+from config.oauth_settings import *  # noqa: E402,F401,F403
 from config.observability_settings import *  # noqa: E402,F401,F403
 from config.play_settings import *  # noqa: E402,F401,F403
 from config.worker_settings import *  # noqa: E402,F401,F403

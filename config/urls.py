@@ -14,6 +14,8 @@ urlpatterns = [
     path("api/v1/health", HealthView.as_view(), name="health"),
     path("graphql/", GameGraphQLView.as_view(schema=graphql_schema), name="graphql"),
     path("api/v1/", include("accounts.urls")),
+    # third-party apps' OAuth 2: /oauth/..., /.well-known/oauth-authorization-server
+    path("", include("accounts.apps_oauth.urls")),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),
     path(

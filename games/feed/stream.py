@@ -63,8 +63,8 @@ async def follow(user, last_event_id: int, *, access: AccessCheck | None = None,
                     return
                 yield None
                 continue
-            if message.get("type") == ACCESS_REVOKED_TYPE:
-                access.revoke()
+            if message.get("type") == ACCESS_REVOKED_TYPE and access.concerns(message):
+                access.revoke()  # (another token of the user's revoked: go on)
                 return
     finally:
         if channel is not None:

@@ -1,4 +1,5 @@
-"""Who is calling: the same DRF token (and, for HTTP, session) authentication as REST.
+"""Who is calling: the same DRF token, bearer (and, for HTTP, session) authentication as
+REST.
 
 REST and GraphQL must accept exactly the same credentials, so both transports go through
 the authentication classes configured in ``REST_FRAMEWORK`` rather than a copy of them.
@@ -11,10 +12,12 @@ from functools import cache
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
+
+from accounts.apps_oauth.credentials import authenticate_key
 
 
 class CredentialsRefused(Exception):
@@ -85,28 +88,22 @@ def authenticate_http_request(request: HttpRequest) -> tuple[object, object | No
         raise CsrfRefused(str(exc.detail)) from exc
 
 
-def _token_authenticator() -> TokenAuthentication:
-    for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES:
-        if issubclass(cls, TokenAuthentication):
-            return cls()
-    return TokenAuthentication()
-
-
-def user_for_token(key: str | None):
-    """The user a bare token key stands for (websockets carry no Authorization header).
-    Anonymous for no key; ``InvalidToken`` for a bad one."""
-    return credential_for_token(key)[0]
-
-
 def credential_for_token(key: str | None) -> tuple[object, object | None]:
-    """``(user, auth)`` for a bare token key, as ``request.user`` and ``request.auth``
-    would be over HTTP (the credential tells its scopes: infra/credential_scopes.py).
-    ``(AnonymousUser, None)`` for no key; ``InvalidToken`` for a bad one."""
+    """``(user, credential)`` a bare key stands for (websockets carry no Authorization
+    header): a first-party key (its ``Token``), an app's OAuth access token or a personal
+    access token (its ``AccessToken``; accounts/apps_oauth/credentials.py), the raw key
+    without any ``Token``/``Bearer`` keyword. ``(AnonymousUser, None)`` for no key;
+    ``InvalidToken`` for a bad one: unknown, revoked, expired, its app suspended."""
     if not key:
         return AnonymousUser(), None
     if not isinstance(key, str):
         raise InvalidToken(_("The token must be a string."))
     try:
-        return _token_authenticator().authenticate_credentials(key)
+        return authenticate_key(key)
     except AuthenticationFailed as exc:
         raise InvalidToken(str(exc.detail)) from exc
+
+
+def user_for_token(key: str | None):
+    """The user of ``credential_for_token``."""
+    return credential_for_token(key)[0]

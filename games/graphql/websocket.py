@@ -172,7 +172,7 @@ class GraphQLSubscriptionConsumer(GraphQLWSConsumer):
     async def dispatch(self, message) -> None:
         kind = message.get("type")
         if kind == ACCESS_REVOKED_TYPE:
-            if self.access is not None and message.get("user_id") == self.access.user_id:
+            if self.access is not None and self.access.concerns(message):
                 self.access.revoke()
                 await self.close_revoked()
             return

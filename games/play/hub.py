@@ -38,7 +38,7 @@ from typing import Any
 
 from django.conf import settings
 
-from accounts.revocation import ACCESS_REVOKED_TYPE
+from accounts.revocation import ACCESS_REVOKED_TYPE, concerns
 from games.live.channels import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE, play_channel
 from games.live.followers import register_local_hub
 from games.live.frames import seat_key
@@ -259,13 +259,15 @@ class Hub:
         elif kind == MATCH_UPDATE_TYPE:
             self._announced(body)
         elif kind == ACCESS_REVOKED_TYPE:
-            self._revoked(body.get("user_id"))
+            self._revoked(body)
 
-    def _revoked(self, user_id) -> None:
+    def _revoked(self, message: dict) -> None:
         """A user's access was revoked (accounts/revocation.py): their sockets here end
-        before anything more is sent to them."""
+        before anything more is sent to them (only those opened with the revoked keys when
+        the message names some: one app's or one personal token)."""
+        user_id = message.get("user_id")
         for socket in list(self.sockets):
-            if socket.token and socket.user.pk == user_id:
+            if socket.token and socket.user.pk == user_id and concerns(message, socket.token):
                 socket.revoke()
 
     def _announced(self, message: dict) -> None:

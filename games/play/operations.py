@@ -8,8 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from rest_framework.authtoken.models import Token
-
+from accounts.apps_oauth import credentials
 from games.graphql.auth import credential_for_token
 from games.live import frames
 from games.matches import selectors, services
@@ -58,9 +57,9 @@ def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) 
 
 # -- what the hub reads for its followers (games/play/hub.py) --------------------------------
 def access_now(tokens: set[str]) -> dict[str, str]:
-    """Each token that still opens the API, with its user's password hash now."""
-    return dict(Token.objects.filter(key__in=tokens, user__is_active=True)
-                .values_list("key", "user__password"))
+    """Each token (first-party, an app's or a personal one) that still opens the API,
+    with its user's password hash now."""
+    return credentials.standing(tokens)
 
 
 def plies_statuses_and_holders(match_ids: list[int]) -> dict[int, tuple[int, str, dict]]:

@@ -33,7 +33,7 @@ ACCEPTED = {
         "columns now take db_default, as probe_app's 0003 shows)",
 }
 
-OUR_APPS = ["accounts", "games"]
+OUR_APPS = ["accounts", "apps_oauth", "games"]
 
 
 class RecordingLinter(MigrationLinter):
