@@ -38,6 +38,10 @@ def require_first_party(request: Request) -> None:
 
 
 class PersonalTokensView(ApiView):
+    # tokens are the account's keys: even listing them is managing them (account:write);
+    # the apps a player connected or owns are read with account:read (docs/apps.md)
+    required_scopes = {"GET": "account:write", "POST": "account:write"}
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Your personal access tokens (never the tokens themselves)",
@@ -65,6 +69,8 @@ class PersonalTokensView(ApiView):
 
 
 class PersonalTokenView(ApiView):
+    required_scopes = {"DELETE": "account:write"}
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Revoke a personal access token (its open sockets close)",
@@ -76,6 +82,8 @@ class PersonalTokenView(ApiView):
 
 
 class ConnectedAppsView(ApiView):
+    required_scopes = {"GET": "account:read"}
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="The apps you allowed to use your account",
@@ -87,6 +95,8 @@ class ConnectedAppsView(ApiView):
 
 
 class ConnectedAppView(ApiView):
+    required_scopes = {"DELETE": "account:write"}
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Disconnect an app: all its tokens end, its sockets close",
@@ -98,6 +108,8 @@ class ConnectedAppView(ApiView):
 
 
 class OwnedAppsView(ApiView):
+    required_scopes = {"GET": "account:read", "POST": "account:write"}
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="The apps you registered", operation_id="list_my_apps",
@@ -119,6 +131,8 @@ class OwnedAppsView(ApiView):
 
 
 class OwnedAppView(ApiView):
+    required_scopes = {"GET": "account:read", "PATCH": "account:write"}
+
     permission_classes = [IsAuthenticated]
 
     def _app(self, request, app_id):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from accounts.scopes import SCOPES
 
 #: the authorization server's endpoints (django-oauth-toolkit's, mounted at /o/)
-AUTHORIZE_URL, TOKEN_URL = "/o/authorize/", "/o/token/"
+AUTHORIZE_URL, TOKEN_URL = "/oauth/authorize/", "/oauth/token/"
 
 OAUTH2 = "oauth2"
 

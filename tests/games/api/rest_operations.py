@@ -12,8 +12,8 @@ from infra.api_views import HANDLED_METHODS
 #: permissions), GraphQL (its fields declare their scopes: games/graphql/scopes.py), the
 #: OpenAPI document and its two viewers (public documents), and the OAuth server's own
 #: endpoints (they authenticate apps, not tokens)
-NOT_API_PREFIXES = ("admin/", "graphql/", "o/", "api/v1/schema/", "api/v1/docs/",
-                    "api/v1/redoc/")
+NOT_API_PREFIXES = ("admin/", "graphql/", "oauth/", ".well-known/", "api/v1/schema/",
+                    "api/v1/docs/", "api/v1/redoc/")
 
 
 def _walk(patterns, prefix=""):

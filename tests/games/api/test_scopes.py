@@ -128,8 +128,8 @@ def test_the_feed_stream_needs_account_read(user, monkeypatch):
 def test_the_openapi_document_names_each_operation_s_scope(api_client):
     document = api_client.get(f"{API}/schema/?format=json").json()
     flows = document["components"]["securitySchemes"]["oauth2"]["flows"]
-    assert flows["authorizationCode"]["authorizationUrl"] == "/o/authorize/"
-    assert flows["authorizationCode"]["tokenUrl"] == "/o/token/"
+    assert flows["authorizationCode"]["authorizationUrl"] == "/oauth/authorize/"
+    assert flows["authorizationCode"]["tokenUrl"] == "/oauth/token/"
     assert set(flows["authorizationCode"]["scopes"]) == ALL_SCOPES
     paths = document["paths"]
     assert {"oauth2": ["match:write"]} in paths["/api/v1/matches/"]["post"]["security"]
