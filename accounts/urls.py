@@ -18,10 +18,10 @@ urlpatterns = [
     path("me", MeView.as_view(), name="me"),
     # issue 38: personal access tokens, connected apps, an owner's apps (docs/apps.md)
     path("account/tokens/", PersonalTokensView.as_view(), name="personal-tokens"),
-    path("account/tokens/<int:token_id>/", PersonalTokenView.as_view(),
+    path("account/tokens/<str:token_id>/", PersonalTokenView.as_view(),
          name="personal-token"),
     path("account/apps/", ConnectedAppsView.as_view(), name="connected-apps"),
-    path("account/apps/<int:app_id>/", ConnectedAppView.as_view(), name="connected-app"),
+    path("account/apps/<str:app_id>/", ConnectedAppView.as_view(), name="connected-app"),
     path("apps/", OwnedAppsView.as_view(), name="owned-apps"),
-    path("apps/<int:app_id>/", OwnedAppView.as_view(), name="owned-app"),
+    path("apps/<str:app_id>/", OwnedAppView.as_view(), name="owned-app"),
 ]

@@ -21,6 +21,14 @@ from accounts.apps_oauth.serializers import (
 )
 from infra.api_errors import ApiError, ErrorSerializer
 from infra.api_views import ApiView
+from infra.numbers import parse_whole_number
+
+
+def _id(value: str, field: str) -> int:
+    """A token's or an app's id from the path, read as every request number is
+    (infra/numbers.py); one that spells no id is not found, as an unknown one is."""
+    return parse_whole_number(value, field, low=1, error=lambda *args, **kwargs:
+                              services.NotFound())
 
 
 class FirstPartyOnly(ApiError):
@@ -76,8 +84,8 @@ class PersonalTokenView(ApiView):
     @extend_schema(summary="Revoke a personal access token (its open sockets close)",
                    operation_id="revoke_personal_token", request=None,
                    responses={204: None, 401: ErrorSerializer, 404: ErrorSerializer})
-    def delete(self, request: Request, token_id: int) -> Response:
-        services.revoke_personal_token(request.user, token_id)
+    def delete(self, request: Request, token_id: str) -> Response:
+        services.revoke_personal_token(request.user, _id(token_id, "token_id"))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -102,8 +110,8 @@ class ConnectedAppView(ApiView):
     @extend_schema(summary="Disconnect an app: all its tokens end, its sockets close",
                    operation_id="disconnect_app", request=None,
                    responses={204: None, 401: ErrorSerializer, 404: ErrorSerializer})
-    def delete(self, request: Request, app_id: int) -> Response:
-        services.disconnect_app(request.user, app_id)
+    def delete(self, request: Request, app_id: str) -> Response:
+        services.disconnect_app(request.user, _id(app_id, "app_id"))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -135,8 +143,8 @@ class OwnedAppView(ApiView):
 
     permission_classes = [IsAuthenticated]
 
-    def _app(self, request, app_id):
-        app = selectors.owned_app(request.user, app_id)
+    def _app(self, request, app_id: str):
+        app = selectors.owned_app(request.user, _id(app_id, "app_id"))
         if app is None:
             raise services.NotFound()
         return app
@@ -144,7 +152,7 @@ class OwnedAppView(ApiView):
     @extend_schema(summary="One of your apps", operation_id="get_my_app",
                    responses={200: OwnedAppSerializer, 401: ErrorSerializer,
                               404: ErrorSerializer})
-    def get(self, request: Request, app_id: int) -> Response:
+    def get(self, request: Request, app_id: str) -> Response:
         return Response(OwnedAppSerializer(self._app(request, app_id)).data)
 
     @extend_schema(summary="Change one of your apps; `active: false` suspends it",
@@ -152,10 +160,11 @@ class OwnedAppView(ApiView):
                    responses={200: OwnedAppSerializer, 400: ErrorSerializer,
                               401: ErrorSerializer, 403: ErrorSerializer,
                               404: ErrorSerializer})
-    def patch(self, request: Request, app_id: int) -> Response:
+    def patch(self, request: Request, app_id: str) -> Response:
         require_first_party(request)
+        data = request.data  # the body is read (and refused when bad) before the lookup
         app = self._app(request, app_id)
-        serializer = OwnedAppSerializer(app, data=request.data, partial=True)
+        serializer = OwnedAppSerializer(app, data=data, partial=True)
         serializer.is_valid(raise_exception=True)
         app = services.update_app(app, **serializer.validated_data)
         return Response(OwnedAppSerializer(app).data)
