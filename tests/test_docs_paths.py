@@ -1,5 +1,5 @@
 """docs/architecture.md names only paths that exist: every file and folder of its layout
-("The parts") and every path it quotes in its prose (`games/api/toolkit/paging.py`,
+("The parts") and every path it quotes in its prose (`infra/paging.py`,
 `infra/wire.py`, `games/matches/`). A module moved or renamed without the document fails
 here, naming the path.
 

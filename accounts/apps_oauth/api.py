@@ -22,6 +22,7 @@ from accounts.apps_oauth.serializers import (
 from infra.api_errors import ApiError, ErrorSerializer
 from infra.api_views import ApiView
 from infra.numbers import parse_whole_number
+from infra.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 
 
 def _id(value: str, field: str) -> int:
@@ -46,6 +47,7 @@ def require_first_party(request: Request) -> None:
 
 
 class PersonalTokensView(ApiView):
+    query_params = PAGE_QUERY
     # tokens are the account's keys: even listing them is managing them (account:write);
     # the apps a player connected or owns are read with account:read (docs/apps.md)
     required_scopes = {"GET": "account:write", "POST": "account:write"}
@@ -53,11 +55,11 @@ class PersonalTokensView(ApiView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="Your personal access tokens (never the tokens themselves)",
-                   operation_id="list_personal_tokens",
-                   responses={200: PersonalTokenSerializer(many=True), 401: ErrorSerializer})
+                   operation_id="list_personal_tokens", parameters=PAGE_PARAMETERS,
+                   responses={200: page_of(PersonalTokenSerializer), 401: ErrorSerializer})
     def get(self, request: Request) -> Response:
         rows = selectors.personal_tokens(request.user)
-        return Response(PersonalTokenSerializer(rows, many=True).data)
+        return Response(paged(request, rows, lambda row: PersonalTokenSerializer(row).data))
 
     @extend_schema(summary="Make a personal access token with chosen scopes",
                    description="The answer's `token` is shown this once: only its checksum is "
@@ -90,16 +92,17 @@ class PersonalTokenView(ApiView):
 
 
 class ConnectedAppsView(ApiView):
+    query_params = PAGE_QUERY
     required_scopes = {"GET": "account:read"}
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="The apps you allowed to use your account",
-                   operation_id="list_connected_apps",
-                   responses={200: ConnectedAppSerializer(many=True), 401: ErrorSerializer})
+                   operation_id="list_connected_apps", parameters=PAGE_PARAMETERS,
+                   responses={200: page_of(ConnectedAppSerializer), 401: ErrorSerializer})
     def get(self, request: Request) -> Response:
         rows = selectors.connected_apps(request.user)
-        return Response(ConnectedAppSerializer(rows, many=True).data)
+        return Response(paged(request, rows, lambda row: ConnectedAppSerializer(row).data))
 
 
 class ConnectedAppView(ApiView):
@@ -116,14 +119,17 @@ class ConnectedAppView(ApiView):
 
 
 class OwnedAppsView(ApiView):
+    query_params = PAGE_QUERY
     required_scopes = {"GET": "account:read", "POST": "account:write"}
 
     permission_classes = [IsAuthenticated]
 
     @extend_schema(summary="The apps you registered", operation_id="list_my_apps",
-                   responses={200: OwnedAppSerializer(many=True), 401: ErrorSerializer})
+                   parameters=PAGE_PARAMETERS,
+                   responses={200: page_of(OwnedAppSerializer), 401: ErrorSerializer})
     def get(self, request: Request) -> Response:
-        return Response(OwnedAppSerializer(selectors.owned_apps(request.user), many=True).data)
+        return Response(paged(request, selectors.owned_apps(request.user),
+                              lambda row: OwnedAppSerializer(row).data))
 
     @extend_schema(summary="Register an app (a public client: PKCE, no secret)",
                    operation_id="register_app", request=OwnedAppSerializer,

@@ -14,12 +14,9 @@ from django.utils.translation import gettext as _
 from games.matches import errors
 from infra.numbers import BIGINT_MAX, parse_whole_number, shown, whole_number
 
-#: match list pages, REST and GraphQL alike
-DEFAULT_PAGE_SIZE = 20
-MAX_PAGE_SIZE = 100
-#: GraphQL's Int range; also keeps LIMIT/OFFSET far inside PostgreSQL's bigint (a larger
-#: value used to reach the database and fail there with a 500)
-MAX_OFFSET = 2**31 - 1
+# the bounds of a page, every list's, REST's and GraphQL's alike (infra/paging.py): here too,
+# for the readers of match lists
+from infra.paging import DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE, parse_page  # noqa: F401
 
 
 def parse_match_id(match_id: Any) -> int:
@@ -42,16 +39,6 @@ def parse_number(value: Any, name: str, *, low: int, high: int,
                                   error=errors.InvalidRequest)
     return parse_whole_number(value, name, low=low, high=high, default=default,
                               error=errors.InvalidRequest)
-
-
-def parse_page(limit: Any, offset: Any) -> tuple[int, int]:
-    """``(limit, offset)`` of a match list page from query-string values: limit 1 to
-    MAX_PAGE_SIZE (default DEFAULT_PAGE_SIZE), offset 0 to MAX_OFFSET (default 0).
-    Anything else is InvalidRequest (400)."""
-    return (
-        parse_number(limit, "limit", low=1, high=MAX_PAGE_SIZE, default=DEFAULT_PAGE_SIZE),
-        parse_number(offset, "offset", low=0, high=MAX_OFFSET, default=0),
-    )
 
 
 def parse_ply(value: Any, *, upper: int, name: str = "ply") -> int:

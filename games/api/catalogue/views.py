@@ -14,8 +14,8 @@ from games.api.examples import (
 )
 from games.api.matches import serializers as s
 from games.api.toolkit.endpoints import error_responses, represent
-from games.api.toolkit.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 from infra.api_views import PUBLIC, ApiView
+from infra.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 
 
 class GameListView(ApiView):

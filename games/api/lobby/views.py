@@ -11,11 +11,11 @@ from rest_framework.response import Response
 from games.api.lobby import serializers as ls
 from games.api.matches import serializers as s
 from games.api.toolkit.endpoints import MATCH_ID, error_responses, parse_body
-from games.api.toolkit.paging import PAGE_PARAMETERS, page_of, paged, whole
 from games.lobby import selectors, services
 from games.matches import selectors as match_selectors
 from games.matches.setup_checks import bot_seats_by_position
 from infra.api_views import PUBLIC, ApiView
+from infra.paging import PAGE_PARAMETERS, page_of, paged, whole
 
 INVITATION_ID = OpenApiParameter("invitation_id", int, OpenApiParameter.PATH)
 

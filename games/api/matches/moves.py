@@ -21,10 +21,10 @@ from games.api.examples import (
 from games.api.matches import serializers as s
 from games.api.matches.polled import CONDITIONAL, polled_response
 from games.api.toolkit.endpoints import MATCH_ID, error_responses, parse_body, represent
-from games.api.toolkit.paging import PAGE_PARAMETERS, PAGE_QUERY, bounds, envelope, page_of
 from games.matches import selectors, services
 from infra.api_views import PUBLIC, ApiView
 from infra.observability import metrics
+from infra.paging import PAGE_PARAMETERS, PAGE_QUERY, bounds, envelope, page_of
 
 
 class LegalMovesView(ApiView):

@@ -18,7 +18,6 @@ from games.api.examples import (
 from games.api.matches import serializers as s
 from games.api.matches.polled import CONDITIONAL, polled_response
 from games.api.toolkit.endpoints import MATCH_ID, error_responses, parse_body, represent
-from games.api.toolkit.paging import PAGE_PARAMETERS, page_of, paged
 from games.clocks import services as clock_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
@@ -26,6 +25,7 @@ from games.matches import parsing, selectors
 from games.matches import services as match_services
 from games.matches.setup_checks import bot_seats_by_position
 from infra.api_views import PUBLIC, ApiView
+from infra.paging import PAGE_PARAMETERS, page_of, paged
 
 
 def _flag(request, name: str) -> bool | None:

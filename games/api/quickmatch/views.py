@@ -11,9 +11,9 @@ from games.api.matches import serializers as s
 from games.api.openapi import ObjectField, TimeControlChoiceField
 from games.api.quickmatch.serializers import QuickMatchRequestRowSerializer
 from games.api.toolkit.endpoints import error_responses
-from games.api.toolkit.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 from games.quickmatch import selectors, services
 from infra.api_views import ApiView
+from infra.paging import PAGE_PARAMETERS, PAGE_QUERY, page_of, paged
 
 
 class QuickMatchRequestSerializer(s.RefusesUnknownFields):

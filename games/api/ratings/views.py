@@ -7,10 +7,10 @@ from rest_framework.response import Response
 
 from games.api.ratings import serializers as rs
 from games.api.toolkit.endpoints import error_responses
-from games.api.toolkit.paging import PAGE_PARAMETERS, envelope, page_of
 from games.matches import selectors as match_selectors
 from games.ratings import selectors
 from infra.api_views import PUBLIC, ApiView
+from infra.paging import PAGE_PARAMETERS, envelope, page_of
 
 USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH)
 

@@ -27,13 +27,13 @@ def test_a_personal_token_is_made_listed_used_and_revoked(auth_client, user):
     assert stored.token == "" and key not in stored.token_checksum  # only the checksum
     me = Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {key}")
     assert me.status_code == 200 and me.json()["username"] == user.username
-    listed = auth_client.get(TOKENS).json()
+    listed = auth_client.get(TOKENS).json()["results"]
     assert [row["name"] for row in listed] == ["my bot"]
     assert listed[0]["last_used"] is not None and "token" not in listed[0]
     assert scopes_of(user, stored) == frozenset({"match:play", "account:read"})
     assert auth_client.delete(f"{TOKENS}{body['id']}/").status_code == 204
     assert Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {key}").status_code == 401
-    assert auth_client.get(TOKENS).json() == []
+    assert auth_client.get(TOKENS).json()["results"] == []
 
 
 def test_a_personal_token_without_expiry_says_so(auth_client):
@@ -88,7 +88,7 @@ def test_connected_apps_are_listed_and_one_is_disconnected(auth_client, user):
     first = sign_in(browser, Client(), app)
     second = sign_in(browser, Client(), other, scope="account:read")
     Client().get("/api/v1/me", HTTP_AUTHORIZATION="Bearer " + first["access_token"])
-    listed = auth_client.get("/api/v1/account/apps/").json()
+    listed = auth_client.get("/api/v1/account/apps/").json()["results"]
     assert [(row["app"]["name"], row["scopes"]) for row in listed] == [
         ("Board A", ["account:read", "match:play"]), ("Board B", ["account:read"])]
     assert listed[0]["last_used"] is not None
@@ -99,8 +99,8 @@ def test_connected_apps_are_listed_and_one_is_disconnected(auth_client, user):
                                            revoked__isnull=True).exists()
     assert Client().get("/api/v1/me", HTTP_AUTHORIZATION="Bearer " + second["access_token"]
                         ).status_code == 200
-    assert [row["app"]["name"] for row in auth_client.get("/api/v1/account/apps/").json()] \
-        == ["Board B"]
+    connected = auth_client.get("/api/v1/account/apps/").json()["results"]
+    assert [row["app"]["name"] for row in connected] == ["Board B"]
     assert auth_client.delete(f"/api/v1/account/apps/{app.pk}/").status_code == 404
 
 
@@ -126,7 +126,7 @@ def test_an_owner_registers_edits_and_suspends_an_app(auth_client, user):
     assert suspended.status_code == 200 and suspended.json()["active"] is False
     again = auth_client.patch(f"/api/v1/apps/{app.pk}/", {"active": True}, format="json")
     assert again.status_code == 403 and again.json()["error"]["code"] == "app_suspended"
-    assert [row["id"] for row in auth_client.get("/api/v1/apps/").json()] == [app.pk]
+    assert [row["id"] for row in auth_client.get("/api/v1/apps/").json()["results"]] == [app.pk]
 
 
 @pytest.mark.parametrize("field, value", [
