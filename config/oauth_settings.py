@@ -5,7 +5,11 @@ django-oauth-toolkit with every RFC 9700 (OAuth 2.0 Security BCP) gate on: PKCE 
 and S256 only, no implicit and no password grant, tokens stored as their SHA-256 checksum
 only, refresh tokens rotated with reuse detection (a reused one revokes its family)."""
 
-from config.env import env_int
+from config.env import env_bool, env_int
+
+#: plain-http redirect URIs: local development (DEBUG), the test suite, a native app's
+#: loopback callback (RFC 8252) behind an operator who says so; production: https only
+HTTP_REDIRECTS = env_bool("OAUTH_HTTP_REDIRECTS", env_bool("DEBUG", False))
 
 # DOT's application, swapped for ours (name, owner, homepage, origins, tier, suspension)
 OAUTH2_PROVIDER_APPLICATION_MODEL = "apps_oauth.App"
@@ -31,7 +35,14 @@ OAUTH2_PROVIDER = {
     "PKCE_REQUIRED": True,
     "REQUEST_APPROVAL_PROMPT": "force",  # the consent page every time
     "ALLOW_URI_WILDCARDS": False,
-    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    # https only in production (RFC 9700 2.1)
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"] if HTTP_REDIRECTS else ["https"],
+    # the authorization response names its issuer (RFC 9207): a client that talks to more
+    # than one server cannot be sent another server's code
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    # where http is allowed on purpose, DOT's check stays a warning (check --deploy, which
+    # production passes, has http off)
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": not HTTP_REDIRECTS,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-never-used-by-a-server")
 # the same for the records' signing key (a test-only key, never a server's)
 os.environ.setdefault("RECORD_SIGNING_KEYS", "Tl4ile/L5hTF/RDBIV6tFfHfea4nJD56qO2orFoTmbo=")
+# apps registered by the tests redirect to http on loopback (production: https only)
+os.environ.setdefault("OAUTH_HTTP_REDIRECTS", "true")
 
 from config.settings import *  # noqa: E402,F403
 

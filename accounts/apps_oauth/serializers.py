@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from oauth2_provider.settings import oauth2_settings
 from rest_framework import serializers
 
 from accounts.apps_oauth.models import App
@@ -77,9 +78,14 @@ class OwnedAppSerializer(serializers.ModelSerializer):
         return body
 
     def validate_redirect_uris(self, uris: list[str]) -> str:
+        schemes = oauth2_settings.ALLOWED_REDIRECT_URI_SCHEMES
         for uri in uris:
             if "#" in uri or any(char.isspace() for char in uri):
                 raise serializers.ValidationError("A redirect URI has no fragment and no space.")
+            if uri.split(":", 1)[0].lower() not in schemes:
+                # production allows https only (config/oauth_settings.py, docs/apps.md)
+                raise serializers.ValidationError(
+                    "A redirect URI's scheme must be one of: " + ", ".join(schemes) + ".")
         return " ".join(uris)
 
     def validate_allowed_origins(self, origins: list[str]) -> str:

@@ -147,6 +147,25 @@ def test_quick_match_requests(ann, ann_client):
     assert_bounds_checked(ann_client, f"{API}/quick-match/")
 
 
+def test_a_players_tokens_and_apps(ann, ann_client):
+    """Accounts' lists answer the same envelope (infra/paging.py): the personal tokens,
+    the apps a player registered (the connected apps are paged by the same helper)."""
+    from tests.accounts.apps_oauth.support import make_app
+
+    for name in ("one", "two", "three"):
+        made = ann_client.post(f"{API}/account/tokens/", {"name": name,
+                                                          "scopes": ["account:read"]},
+                               format="json")
+        assert made.status_code == 201, made.content
+    rows = walk(ann_client, f"{API}/account/tokens/", 3)
+    assert sorted(row["name"] for row in rows) == ["one", "three", "two"]
+    assert_bounds_checked(ann_client, f"{API}/account/tokens/")
+    for name in ("A", "B"):
+        make_app(ann, name=name)
+    assert [row["name"] for row in walk(ann_client, f"{API}/apps/", 2)] == ["A", "B"]
+    assert_bounds_checked(ann_client, f"{API}/account/apps/")
+
+
 def test_the_schema_declares_every_list_as_a_page(api_client):
     """Each GET answering a list is an ``<Item>Page`` taking limit and offset."""
     document = api_client.get(f"{API}/schema/?format=json").json()
@@ -163,5 +182,6 @@ def test_the_schema_declares_every_list_as_a_page(api_client):
             assert content.get("schema", {}).get("type") != "array", path
     assert set(lists) == {f"{API}/games/", f"{API}/matches/", f"{API}/matches/{{match_id}}/moves/",
                           f"{API}/leaderboard/{{game}}/", f"{API}/users/{{username}}/ratings/",
-                          f"{API}/invitations/", f"{API}/quick-match/"}
+                          f"{API}/invitations/", f"{API}/quick-match/",
+                          f"{API}/account/tokens/", f"{API}/account/apps/", f"{API}/apps/"}
     assert all({"limit", "offset"} <= names for names in lists.values()), lists
