@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import time
 
 from tests.fault.conftest import ROOT, Services, make_run_pids
 
@@ -54,6 +55,10 @@ def test_the_fault_fixture_refuses_the_development_services_under_make_run(tmp_p
     monkeypatch.delenv("SERVICES_DIR", raising=False)  # the development ones, .var/
     run = subprocess.Popen(["bash", str(fake)], cwd=ROOT)
     try:
+        # until the child has exec'd bash its command line is still this process's
+        deadline = time.monotonic() + 10
+        while run.pid not in make_run_pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert run.pid in make_run_pids()
         reason = Services().ours()
         assert reason is not None and "`make run`" in reason, reason
