@@ -32,6 +32,9 @@ OAUTH2_PROVIDER = {
     "REQUEST_APPROVAL_PROMPT": "force",  # the consent page every time
     "ALLOW_URI_WILDCARDS": False,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    # an app's allowed origins (DOT validates them with this list, default https only):
+    # a page under development is served over http on localhost, like its redirect URI
+    "ALLOWED_SCHEMES": ["http", "https"],
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
