@@ -2,6 +2,114 @@
 // do not edit. Regenerate with `npm run generate` in clients/ts (docs in its README).
 
 export interface paths {
+    "/api/v1/account/apps/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps you allowed to use your account */
+        get: operations["list_connected_apps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/apps/{app_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect an app: all its tokens end, its sockets close */
+        delete: operations["disconnect_app"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal access tokens (never the tokens themselves) */
+        get: operations["list_personal_tokens"];
+        put?: never;
+        /**
+         * Make a personal access token with chosen scopes
+         * @description The answer's `token` is shown this once: only its checksum is stored. Send it as `Authorization: Bearer <token>`, or as the play socket's `hello` token.
+         */
+        post: operations["create_personal_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/tokens/{token_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a personal access token (its open sockets close) */
+        delete: operations["revoke_personal_token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps you registered */
+        get: operations["list_my_apps"];
+        put?: never;
+        /** Register an app (a public client: PKCE, no secret) */
+        post: operations["register_app"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your apps */
+        get: operations["get_my_app"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change one of your apps; `active: false` suspends it */
+        patch: operations["update_my_app"];
+        trace?: never;
+    };
     "/api/v1/auth/register/": {
         parameters: {
             query?: never;
@@ -609,6 +717,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/records/keys/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public keys that sign game records, the current one first (docs/records.md "Signatures") */
+        get: operations["list_record_signing_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/records/verify/": {
         parameters: {
             query?: never;
@@ -840,6 +965,13 @@ export interface components {
              */
             accuracy_scale: number;
         };
+        AppSummary: {
+            readonly id: number;
+            client_id?: string;
+            name?: string;
+            homepage?: string;
+            owner?: string | null;
+        };
         Clock: {
             seat: number;
             /** @description Time left, counted down to now. */
@@ -851,6 +983,14 @@ export interface components {
              * @description When a running clock reaches 0.
              */
             deadline: string | null;
+        };
+        ConnectedApp: {
+            app: components["schemas"]["AppSummary"];
+            scopes: string[];
+            /** Format: date-time */
+            connected_since: string;
+            /** Format: date-time */
+            last_used: string | null;
         };
         /** @description A new match; unknown keys are refused (invalid_input, unknown_field). */
         CreateMatchRequest: {
@@ -1319,6 +1459,75 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["MatchSummary"][];
         };
+        NewPersonalToken: {
+            id: number;
+            name: string;
+            readonly scopes: string[];
+            /** Format: date-time */
+            created: string;
+            readonly expires: string | null;
+            /** Format: date-time */
+            last_used: string | null;
+            /** @description The token itself: shown this once, never again. */
+            token: string;
+        };
+        /** @description An app as its owner registers and edits it: redirect URIs and origins as lists. */
+        OwnedApp: {
+            readonly id: number;
+            readonly client_id: string;
+            name: string;
+            homepage?: string;
+            redirect_uris: string[];
+            allowed_origins?: string[];
+            /**
+             * Rate-limit tier
+             * @description Empty: the standard limits.
+             *
+             *     * `standard` - standard
+             *     * `high` - high
+             */
+            readonly rate_tier: components["schemas"]["RateTierEnum"];
+            /** @description A suspended app signs nobody in and its tokens are refused at once. */
+            active?: boolean;
+            /** Format: date-time */
+            readonly created: string;
+        };
+        /** @description An app as its owner registers and edits it: redirect URIs and origins as lists. */
+        PatchedOwnedApp: {
+            readonly id?: number;
+            readonly client_id?: string;
+            name?: string;
+            homepage?: string;
+            redirect_uris?: string[];
+            allowed_origins?: string[];
+            /**
+             * Rate-limit tier
+             * @description Empty: the standard limits.
+             *
+             *     * `standard` - standard
+             *     * `high` - high
+             */
+            readonly rate_tier?: components["schemas"]["RateTierEnum"];
+            /** @description A suspended app signs nobody in and its tokens are refused at once. */
+            active?: boolean;
+            /** Format: date-time */
+            readonly created?: string;
+        };
+        PersonalToken: {
+            id: number;
+            name: string;
+            readonly scopes: string[];
+            /** Format: date-time */
+            created: string;
+            readonly expires: string | null;
+            /** Format: date-time */
+            last_used: string | null;
+        };
+        PersonalTokenRequest: {
+            name: string;
+            scopes: components["schemas"]["ScopesEnum"][];
+            expires_in_days?: number | null;
+        };
         PlayerRange: {
             min: number;
             max: number;
@@ -1406,6 +1615,12 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["QuickMatchRequestRow"][];
         };
+        /**
+         * @description * `standard` - standard
+         *     * `high` - high
+         * @enum {string}
+         */
+        RateTierEnum: "standard" | "high";
         Rating: {
             game: string;
             /**
@@ -1482,6 +1697,8 @@ export interface components {
             incidents: components["schemas"]["RecordIncident"][];
             result: components["schemas"]["RecordResult"];
             match: components["schemas"]["RecordMatch"];
+            /** @description The service's signature (docs/records.md "Signatures"). */
+            signature: components["schemas"]["RecordSignature"];
             /** @description With analysis=true only: the match's final analysis (docs/analysis.md), null when it has none. */
             analysis?: components["schemas"]["AnalysisSection"] | null;
         };
@@ -1519,6 +1736,28 @@ export interface components {
             /** @description Seats that resigned or forfeited, in order. */
             forfeits: number[];
             timeouts: number[];
+        };
+        RecordSignature: {
+            /** @description The signing key (GET /api/v1/records/keys/). */
+            key_id: string;
+            /** @description Ed25519. */
+            algorithm: string;
+            /** @description The 64-byte signature, base64, over the record's canonical signed document (docs/records.md). */
+            value: string;
+        };
+        RecordSigningKey: {
+            /** @description First 16 hex digits of the SHA-256 of the public key's 32 bytes. */
+            key_id: string;
+            /** @description Ed25519. */
+            algorithm: string;
+            /** @description The 32 raw bytes, base64. */
+            public_key: string;
+            /** @description Whether new records are signed with it; the others are older keys, still published. */
+            current: boolean;
+        };
+        RecordSigningKeySet: {
+            /** @description The current key first. */
+            keys: components["schemas"]["RecordSigningKey"][];
         };
         Registration: {
             /** @description 3 to 30 characters: ASCII letters, digits, '.', '_' and '-'; unique regardless of case; NFKC-normalised. */
@@ -1573,6 +1812,15 @@ export interface components {
             kind: string;
             ply: number;
         };
+        /**
+         * @description * `account:read` - account:read
+         *     * `account:write` - account:write
+         *     * `chat:write` - chat:write
+         *     * `match:play` - match:play
+         *     * `match:write` - match:write
+         * @enum {string}
+         */
+        ScopesEnum: "account:read" | "account:write" | "chat:write" | "match:play" | "match:write";
         Seat: {
             position: number;
             kind: components["schemas"]["SeatKindEnum"];
@@ -1603,6 +1851,15 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description * `valid` - valid
+         *     * `absent` - absent
+         *     * `unknown_key` - unknown_key
+         *     * `mismatch` - mismatch
+         *     * `unchecked` - unchecked
+         * @enum {string}
+         */
+        SignatureEnum: "valid" | "absent" | "unknown_key" | "mismatch" | "unchecked";
         /** @description How to start a match with open seats. */
         StartRequest: {
             /** @description Bot kind for every open seat ("random" or "greedy"); without it a match with open seats is refused with match_not_full. */
@@ -1655,14 +1912,24 @@ export interface components {
         };
         Verdict: {
             valid: boolean;
-            /** @description First ply that disagrees: 0 the deal, k the move at ply k, the number of moves the end; null when valid. */
+            /** @description First ply that disagrees: 0 the deal, k the move at ply k, the number of moves the end; null when valid or when only the signature fails. */
             diverges_at_ply: number | null;
-            /** @description seed_commitment_mismatch, state_mismatch, game_over, not_your_turn, illegal_move, impossible_incident, game_not_over, result_mismatch; null when valid. */
+            /** @description seed_commitment_mismatch, state_mismatch, game_over, not_your_turn, illegal_move, impossible_incident, game_not_over, result_mismatch, signature_unknown_key, signature_mismatch; null when valid. */
             reason: string | null;
             message: string;
             plies_checked: number;
             /** @description The result the record's moves lead to; null when they lead to none. */
             computed_result: components["schemas"]["RecordResult"] | null;
+            /**
+             * @description valid: signed by a key this service publishes; absent: no signature, the replay alone vouches for the record; unknown_key or mismatch: invalid; unchecked: the replay refused the record, so its signature was not checked.
+             *
+             *     * `valid` - valid
+             *     * `absent` - absent
+             *     * `unknown_key` - unknown_key
+             *     * `mismatch` - mismatch
+             *     * `unchecked` - unchecked
+             */
+            signature: components["schemas"]["SignatureEnum"];
         };
         /** @description Rule A: pay with 1-3 cards for 1-2 pieces, placed in order. */
         HanPlaceMove: {
@@ -2087,6 +2354,436 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_connected_apps: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectedApp"][];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disconnect_app: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_personal_tokens: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalToken"][];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_personal_token: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalTokenRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewPersonalToken"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revoke_personal_token: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                token_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_my_apps: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedApp"][];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    register_app: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnedApp"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedApp"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_my_app: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedApp"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_my_app: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedOwnedApp"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedApp"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     register: {
         parameters: {
             query?: {
@@ -4378,6 +5075,45 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_record_signing_keys: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordSigningKeySet"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
