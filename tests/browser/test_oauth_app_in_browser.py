@@ -1,8 +1,9 @@
 """A third-party app in a real browser (headless Chromium): the TypeScript client's example
-page (clients/ts/example/), served from another origin, is registered as an app WHILE the
-server runs (its owner's API: no restart, no CORS_ALLOWED_ORIGINS for it), signs a player
-in with OAuth 2 and PKCE (the browser goes to our sign-in page, the test types the
-password there and clicks Allow on the consent page), plays a move over the play socket
+page (clients/ts/example/), served from another origin, is registered as an app in Django
+admin WHILE the server runs (staff fill the add form in the browser: no restart, no
+CORS_ALLOWED_ORIGINS for it), signs a player in with OAuth 2 and PKCE (the browser goes
+to our sign-in page, the test types the password there and clicks Allow on the consent
+page), plays a move over the play socket
 with the scoped access token, is refused a scope it was not granted (it asked for
 account:read and match:play; creating a match needs match:write: 403 insufficient_scope
 naming it), and the player disconnecting the app (connected apps DELETE) closes its
@@ -11,10 +12,12 @@ socket (4401). Every request stays on the two local servers.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import pytest
 
+from accounts.apps_oauth.models import App
 from tests.browser.test_frontend_in_browser import TIMEOUT_MS, Recorder, browser  # noqa: F401
 from tests.browser.test_ts_client_example import serving_the_client
 from tests.clients.node import ensure_installed, run
@@ -45,6 +48,52 @@ def _wait_for_url(page, pattern: str) -> None:
             from error
 
 
+def _orm(function):
+    """Run ``function`` (ORM code) in a thread of its own: Playwright's event loop runs in
+    the test's thread, where Django refuses synchronous database calls."""
+
+    def run_and_close():
+        from django.db import connection
+
+        try:
+            return function()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run_and_close).result()
+
+
+def _make_staff(username: str) -> int:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.get(username=username)
+    user.is_staff = user.is_superuser = True
+    user.save(update_fields=["is_staff", "is_superuser"])
+    return user.pk
+
+
+def _register_in_admin(browser, api: str, page_url: str, origin: str, owner_id: int):  # noqa: F811
+    """Staff register the page as an app through the admin's add form, in a browser of
+    their own (their session must not sign the player in)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{api}/admin/login/?next=/admin/apps_oauth/app/add/")
+    page.fill("#id_username", "staff-member")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    _wait_for_url(page, f"{api}/admin/apps_oauth/app/add/")
+    page.fill("#id_name", "Example Board")
+    page.fill("#id_user", str(owner_id))
+    page.fill("#id_homepage", page_url)
+    page.fill("#id_redirect_uris", page_url)
+    page.fill("#id_allowed_origins", origin)
+    page.click("input[name=_save]")
+    _wait_for_url(page, f"{api}/admin/apps_oauth/app/")
+    context.close()
+
+
 def _register(address: str, username: str) -> str:
     status, user = http_json(address, "POST", "/api/v1/auth/register/",
                              {"username": username, "password": PASSWORD})
@@ -56,13 +105,12 @@ def test_a_registered_app_signs_a_player_in_with_pkce_and_plays(servers, browser
     frontend, address = servers
     api = f"http://{address}"
     page_url = f"{frontend}/example/"
-    # the app's author registers it now, over the owner API, with the server running
-    author = _register(address, "app-author")
-    status, app = http_json(address, "POST", "/api/v1/apps/", {
-        "name": "Example Board", "homepage": page_url,
-        "redirect_uris": [page_url], "allowed_origins": [frontend],
-    }, token=author)
-    assert status == 201, app
+    # staff register the app now, in the admin, with the server running
+    _register(address, "staff-member")  # the server hashes the password its own way
+    staff_id = _orm(lambda: _make_staff("staff-member"))
+    _register_in_admin(browser, api, page_url, frontend, staff_id)
+    app = _orm(lambda: App.objects.values("client_id", "active").get(name="Example Board"))
+    assert app["active"], app
     # the player, and a match of theirs against a bot (their own first-party key)
     player = _register(address, "pkce-player")
     status, match = http_json(address, "POST", "/api/v1/matches/",
@@ -85,6 +133,7 @@ def test_a_registered_app_signs_a_player_in_with_pkce_and_plays(servers, browser
     _wait_for_url(page, f"{api}/oauth/authorize/**")
     consent = page.inner_text("body")
     assert "Example Board" in consent and "Play moves" in consent, consent
+    assert "staff-member" in consent, consent  # its owner
     assert "Create" not in consent, consent  # match:write was not asked
     page.click("button[name=allow]")
 
