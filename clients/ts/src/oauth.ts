@@ -62,6 +62,12 @@ export interface PkceSignInOptions {
   storageKey?: string;
   /** The clock (tests). */
   now?: () => number;
+  /**
+   * Called with the new tokens after each refresh. The server ends the old access token
+   * at once, and the play sockets opened with it close (4401): open a new one with
+   * `tokens.accessToken` here.
+   */
+  onRefresh?: (tokens: OAuthTokens) => void;
 }
 
 /** A signed-in player's tokens. */
@@ -213,6 +219,10 @@ export class PkceSignIn {
       return Promise.reject(new OAuthError("not_signed_in", "No refresh token is held."));
     }
     this.refreshing = this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken })
+      .then((tokens) => {
+        this.options.onRefresh?.(tokens);
+        return tokens;
+      })
       .catch((error: unknown) => {
         if (error instanceof OAuthError && error.status !== null && error.status < 500) {
           this.forget();

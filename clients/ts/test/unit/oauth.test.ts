@@ -164,6 +164,15 @@ describe("refresh", () => {
     assert.equal(signIn.tokens?.refreshToken, "hqr_refresh3");
   });
 
+  it("tells the app the new tokens (its sockets must reconnect with them)", async () => {
+    const seen: string[] = [];
+    const { signIn } = helper({ onRefresh: (tokens) => seen.push(tokens.accessToken) });
+    await signIn.callback(redirectBack(await signIn.authorizationUrl()));
+    assert.deepEqual(seen, []);   // a sign-in is not a refresh
+    await signIn.refresh();
+    assert.deepEqual(seen, ["hqa_access2"]);
+  });
+
   it("runs one refresh at a time: a refresh token is never sent twice", async () => {
     const { signIn, server } = helper();
     await signIn.callback(redirectBack(await signIn.authorizationUrl()));
