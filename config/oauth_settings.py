@@ -7,8 +7,9 @@ only, refresh tokens rotated with reuse detection (a reused one revokes its fami
 
 from config.env import env_bool, env_int
 
-#: plain-http redirect URIs: local development (DEBUG), the test suite, a native app's
-#: loopback callback (RFC 8252) behind an operator who says so; production: https only
+#: plain-http redirect URIs and origins: local development (DEBUG), the test suite, a
+#: native app's loopback callback (RFC 8252) behind an operator who says so; production:
+#: https only
 HTTP_REDIRECTS = env_bool("OAUTH_HTTP_REDIRECTS", env_bool("DEBUG", False))
 
 # DOT's application, swapped for ours (name, owner, homepage, origins, tier, suspension)
@@ -43,6 +44,9 @@ OAUTH2_PROVIDER = {
     # where http is allowed on purpose, DOT's check stays a warning (check --deploy, which
     # production passes, has http off)
     "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": not HTTP_REDIRECTS,
+    # an app's allowed origins, validated by DOT with this list: the same policy (a page
+    # under development is served over http on localhost, like its redirect URI)
+    "ALLOWED_SCHEMES": ["http", "https"] if HTTP_REDIRECTS else ["https"],
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,

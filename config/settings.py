@@ -235,12 +235,13 @@ REST_FRAMEWORK = {
         "app": env_str("THROTTLE_APP", "3000/min"),
     },
 }
-# An app's optional rate-limit tier (its ``rate_limit_tier``) names one of these rates;
-# THROTTLE_APP_TIERS="partner=30000/min,trial=300/min". An unknown tier gets "app"'s.
+# An app's optional rate-limit tier (its ``rate_tier``: the admin offers "standard" and
+# "high", App.RateTier) names one of these rates; THROTTLE_APP_TIERS="high=30000/min".
+# "standard", no tier or an unknown one gets "app"'s.
 APP_RATE_TIERS = {
     name.strip(): rate.strip()
     for name, _, rate in (item.partition("=")
-                          for item in env_list("THROTTLE_APP_TIERS", "partner=30000/min"))
+                          for item in env_list("THROTTLE_APP_TIERS", "high=30000/min"))
     if name.strip() and rate.strip()
 }
 

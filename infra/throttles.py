@@ -11,9 +11,9 @@ Scopes (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, set from the envi
   against password guessing;
 - ``app``: every request made with a third-party app's token (OAuth or personal access
   token, its ``application_id``), all the app's users together, on top of its user's own
-  limits: one app cannot take the service for itself. The app's ``rate_limit_tier``
-  picks its rate from ``APP_RATE_TIERS`` (settings); without one, or an unknown one, the
-  ``app`` rate applies.
+  limits: one app cannot take the service for itself. The app's ``rate_tier`` (set by
+  staff in the admin) picks its rate from ``APP_RATE_TIERS`` (settings); without one, or
+  an unknown one, the ``app`` rate applies.
 
 Each limit is a fixed window (``n/min`` counts the requests of each clock minute) kept as
 one Redis counter per scope, caller and window, incremented atomically (``INCR``, one
@@ -113,7 +113,7 @@ def hit(scope: str, ident: str, rate=_DEFAULT_RATE) -> float | None:
 
 def app_rate(application) -> str | None:
     """The rate of an app: its tier's (``APP_RATE_TIERS``), else the ``app`` scope's."""
-    tier = getattr(application, "rate_limit_tier", None)
+    tier = getattr(application, "rate_tier", None)  # the App model's field
     tiers = getattr(settings, "APP_RATE_TIERS", {})
     if tier and tier in tiers:
         return tiers[tier]

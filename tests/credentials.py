@@ -1,8 +1,8 @@
 """A credential limited to some scopes, as an OAuth access token or a personal access
 token is (docs/api.md "Scopes"): to the scope checks anything with a ``scope`` string is one
 (infra/credential_scopes.py), so the tests of the checks do not wait for the OAuth
-server's own tokens. An ``application`` (with ``pk`` and an optional
-``rate_limit_tier``) makes it an app's, for the per-app limits and counts."""
+server's own tokens. An ``application`` (with ``pk`` and an optional ``rate_tier``, as
+the App model has) makes it an app's, for the per-app limits and counts."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 @dataclass
 class App:
     pk: int
-    rate_limit_tier: str | None = None
+    rate_tier: str | None = None
 
 
 @dataclass

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.apps_oauth.models import PersonalToken
+from infra.observability.app_counts import app_counts
 
 
 class AppAdmin(admin.ModelAdmin):
@@ -18,9 +19,18 @@ class AppAdmin(admin.ModelAdmin):
     search_fields = ("name", "client_id", "user__username")
     raw_id_fields = ("user",)
     fields = ("name", "client_id", "user", "homepage", "redirect_uris", "allowed_origins",
-              "rate_tier", "active")
-    readonly_fields = ("client_id",)
+              "rate_tier", "active", "usage")
+    readonly_fields = ("client_id", "usage")
     actions = ("suspend", "reactivate")
+
+    @admin.display(description=_("usage"))
+    def usage(self, app):
+        """What the app's tokens did (infra/observability/app_counts.py: this machine's
+        processes, since their metrics were last cleared)."""
+        if app is None or app.pk is None:
+            return "-"
+        counts = app_counts(app.pk)
+        return _("%(requests)d requests, %(errors)d errors, %(moves)d moves") % counts
 
     @admin.action(description=_("Suspend the selected apps (their tokens are refused)"))
     def suspend(self, request, queryset):

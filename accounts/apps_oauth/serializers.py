@@ -63,6 +63,10 @@ class OwnedAppSerializer(serializers.ModelSerializer):
                                           min_length=1, max_length=10)
     allowed_origins = serializers.ListField(child=serializers.CharField(max_length=200),
                                             required=False, max_length=10)
+    # set by the service's staff; empty: the standard limits (the schema says "" too)
+    rate_tier = serializers.ChoiceField(choices=App.RateTier.choices, allow_blank=True,
+                                        read_only=True,
+                                        help_text="Empty: the standard limits.")
 
     class Meta:
         model = App

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from accounts.scopes import SCOPES
 
-#: the authorization server's endpoints (django-oauth-toolkit's, mounted at /o/)
+#: the authorization server's endpoints (django-oauth-toolkit's, accounts/apps_oauth/urls.py)
 AUTHORIZE_URL, TOKEN_URL = "/oauth/authorize/", "/oauth/token/"
 
 OAUTH2 = "oauth2"

@@ -57,13 +57,27 @@ def test_an_app_s_tokens_share_one_budget_across_its_users(app_rates, make_user)
 
 def test_an_app_s_tier_picks_its_rate(app_rates, user):
     app_rates("1/min", partner="3/min")
-    partner = scoped_client(user, EVERY_SCOPE, App(pk=903, rate_limit_tier="partner"))
+    partner = scoped_client(user, EVERY_SCOPE, App(pk=903, rate_tier="partner"))
     for _ in range(3):
         assert partner.get("/api/v1/games/").status_code == 200
     assert_throttled(partner.get("/api/v1/games/"))
-    unknown_tier = scoped_client(user, EVERY_SCOPE, App(pk=904, rate_limit_tier="gold"))
+    unknown_tier = scoped_client(user, EVERY_SCOPE, App(pk=904, rate_tier="gold"))
     assert unknown_tier.get("/api/v1/games/").status_code == 200
     assert_throttled(unknown_tier.get("/api/v1/games/"))  # the default rate: 1/min
+
+
+def test_the_tier_staff_pick_in_the_admin_applies(app_rates, user):
+    """The App model's own field (``rate_tier``, the admin's choices), not a stand-in."""
+    from accounts.apps_oauth.models import App as RegisteredApp
+
+    app_rates("1/min", high="3/min")
+    registered = RegisteredApp.objects.create(
+        name="High tier", redirect_uris="https://high.example/cb",
+        rate_tier=RegisteredApp.RateTier.HIGH)
+    client = scoped_client(user, EVERY_SCOPE, registered)
+    for _ in range(3):
+        assert client.get("/api/v1/games/").status_code == 200
+    assert_throttled(client.get("/api/v1/games/"))
 
 
 def test_graphql_operations_count_against_the_app_too(app_rates, user):

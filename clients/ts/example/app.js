@@ -1,13 +1,28 @@
-// The example page's script: plain JavaScript over the built client (../dist/), as an
-// application would use it.
-import { ApiError, connect, createRestClient, PlayError, unwrap } from "../dist/index.js";
+// The example page's script: plain JavaScript over the built client (../dist/), as a
+// third-party application would use it. The player signs in with OAuth 2 and PKCE: the page
+// sends them to the service's consent page and gets back a scoped token; it never sees
+// their password. (`?token=` takes a personal access token instead, for trying the page
+// without registering an app.)
+import {
+  ApiError, connect, createPkceSignIn, createRestClient, OAuthError, PlayError, unwrap,
+} from "../dist/index.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-for (const name of ["api", "token", "match"]) if (params.get(name)) $(name).value = params.get(name);
+const FIELDS = ["api", "client_id", "scope", "match"];
+// what the form held survives the trip to the consent page (sessionStorage: this tab only)
+const SETTINGS = "example.settings";
+const saved = JSON.parse(sessionStorage.getItem(SETTINGS) ?? "{}");
+for (const name of FIELDS) {
+  const value = params.get(name) ?? saved[name];
+  if (value) $(name).value = value;
+}
 
 /** What the page did, for a person (the log) and for the browser test (window.example). */
-const example = { acks: [], errors: [], pushes: 0, ply: null, connected: false };
+const example = {
+  acks: [], errors: [], refused: [], pushes: 0, ply: null, connected: false,
+  signedIn: false, scopes: [], authLost: false, closedWith: null,
+};
 window.example = example;
 
 function log(line) {
@@ -15,33 +30,92 @@ function log(line) {
 }
 
 function describe(error) {
-  if (error instanceof PlayError || error instanceof ApiError) {
+  if (error instanceof PlayError || error instanceof ApiError || error instanceof OAuthError) {
     return `${error.code}${error.status ? ` (${error.status})` : ""}: ${error.message}`;
   }
   return String(error);
 }
 
-let play = null;
-let matchId = null;
+function settings() {
+  const value = (name) => $(name).value.trim();
+  return { api: value("api").replace(/\/+$/, ""), client_id: value("client_id"),
+           scope: value("scope"), match: value("match") };
+}
 
-async function start(event) {
+/** The PKCE helper for this app; the redirect URI is this very page (registered exactly). */
+function signInFor({ api, client_id, scope }) {
+  return createPkceSignIn({
+    server: api,
+    clientId: client_id,
+    redirectUri: `${location.origin}${location.pathname}`,
+    scopes: scope.split(/\s+/).filter(Boolean),
+    persist: true,   // sessionStorage: a reload stays signed in; never localStorage
+  });
+}
+
+let signIn = null;
+let play_ = null;
+let matchId = null;
+let api = null;
+let rest = null;
+
+/** "Sign in and play": off to the service's consent page (signing in there first). */
+async function startSignIn(event) {
   event.preventDefault();
-  play?.close();
-  const api = $("api").value.trim().replace(/\/+$/, "");
-  const token = $("token").value.trim() || null;
-  matchId = $("match").value.trim();
+  const current = settings();
+  sessionStorage.setItem(SETTINGS, JSON.stringify(current));
+  if (params.get("token")) return play(current, params.get("token"));
+  try {
+    await signInFor(current).start();
+  } catch (error) {
+    example.errors.push(describe(error));
+    log(`could not start signing in: ${describe(error)}`);
+  }
+}
+
+/** On load: back from the consent page (redeem the code), or still signed in. */
+async function resume() {
+  const current = settings();
+  if (!current.api || !current.client_id) return false;
+  signIn = signInFor(current);
+  if (signIn.isCallback()) {
+    try {
+      await signIn.callback();
+    } catch (error) {
+      example.errors.push(describe(error));
+      log(`sign-in failed: ${describe(error)}`);
+      return true;
+    } finally {
+      history.replaceState(null, "", location.pathname);   // the code is used: drop it
+    }
+  }
+  const token = await signIn.accessToken();   // refreshed (rotated) when about to expire
+  if (!token) return false;
+  example.signedIn = true;
+  example.scopes = signIn.tokens.scopes;
+  $("scopes").textContent = example.scopes.join(" ");
+  $("signout").disabled = false;
+  $("newmatch").disabled = false;
+  await play(current, token);
+  return true;
+}
+
+async function play(current, token) {
+  play_?.close();
+  matchId = current.match;
+  api = current.api;
+  rest = createRestClient({ baseUrl: api, token });
   try {
     // typed REST: the match's game and your seat
-    const rest = createRestClient({ baseUrl: api, token });
     const match = unwrap(await rest.GET("/api/v1/matches/{match_id}/", {
       params: { path: { match_id: Number(matchId) } },
     }));
     $("game").textContent = `${match.game}, ${match.players} players, ${match.status}`;
 
     // the play socket: one connection, pushes with your view and legal moves
-    play = await connect({
+    play_ = await connect({
       url: api,
-      token,
+      token,   // the scoped access token: the socket's ops check its scopes
       onDisconnect: (info) => {
         $("status").textContent = info.willReconnect ? "reconnecting" : "disconnected";
         log(`connection lost (${info.code})${info.willReconnect ? `, retrying in ${info.delayMs} ms` : ""}`);
@@ -50,13 +124,22 @@ async function start(event) {
         $("status").textContent = "connected";
         log("reconnected: resyncing");
       },
-      onAuthLost: () => log("the token was refused: sign in again"),
+      onAuthLost: () => {
+        example.authLost = true;
+        $("status").textContent = "signed out";
+        log("the token was refused or revoked: sign in again");
+      },
+      onClose: (info) => {
+        example.closedWith = info.code;
+        log(`connection closed (${info.code})`);
+      },
       onError: (error) => log(`error ${describe(error)}`),
     });
     example.connected = true;
     $("status").textContent = "connected";
-    log(`signed in as ${play.user ? play.user.username : "a spectator"}`);
-    await play.subscribe(matchId, {
+    log(`signed in as ${play_.user ? play_.user.username : "a spectator"}`);
+    $("player").textContent = play_.user ? play_.user.username : "a spectator";
+    await play_.subscribe(matchId, {
       onSync: (sync, { resync }) => {
         log(`${resync ? "resync" : "sync"} at ply ${sync.ply}${sync.moves.length ? `, ${sync.moves.length} missed moves` : ""}`);
         show(sync);
@@ -96,7 +179,7 @@ function show(push) {
 }
 
 async function send(move) {
-  const current = play?.subscription(matchId);
+  const current = play_?.subscription(matchId);
   if (!current) return;
   for (const button of document.querySelectorAll("#moves button")) button.disabled = true;
   try {
@@ -111,5 +194,32 @@ async function send(move) {
   }
 }
 
-$("signin").addEventListener("submit", start);
-if (params.get("autostart")) $("connect").click();
+/** Creating a match needs `match:write`: refused (403 insufficient_scope) unless granted. */
+async function newMatch() {
+  try {
+    const match = unwrap(await rest.POST("/api/v1/matches/", {
+      body: { game: "han", players: 2, bot_seats: { "1": "random" } },
+    }));
+    log(`created match ${match.id}`);
+  } catch (error) {
+    example.refused.push({ code: error.code, status: error.status, details: error.details });
+    log(`could not create a match: ${describe(error)}`);
+  }
+}
+
+async function signOut() {
+  play_?.close();
+  await signIn?.signOut();   // RFC 7009: both tokens revoked, then forgotten
+  example.signedIn = false;
+  $("player").textContent = "signed out";
+  $("status").textContent = "not connected";
+  $("signout").disabled = true;
+  $("newmatch").disabled = true;
+  log("signed out");
+}
+
+$("signin").addEventListener("submit", startSignIn);
+$("signout").addEventListener("click", signOut);
+$("newmatch").addEventListener("click", newMatch);
+const resumed = await resume();
+if (!resumed && params.get("autostart")) $("connect").click();

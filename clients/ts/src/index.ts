@@ -6,11 +6,15 @@
  *   generated from the OpenAPI schema), {@link unwrap} to get the body or an {@link ApiError};
  * - {@link connect}: the play socket (`/play/`): subscribe, move with ack, feed,
  *   reconnect with resync;
+ * - {@link createPkceSignIn}: a third-party page signs a player in with OAuth 2 and
+ *   PKCE (start, callback, refresh, sign out);
  * - move types per game: `MoveOf<"han">`, `HansaTradeMove`...
  */
 export { ApiError, PlayError } from "./errors.js";
 export type { ErrorBody, PlayErrorKind } from "./errors.js";
-export { createRestClient, unwrap } from "./rest.js";
+export { authorizationScheme, createRestClient, unwrap } from "./rest.js";
+export { base64url, createPkceSignIn, makePkcePair, OAuthError, PkceSignIn } from "./oauth.js";
+export type { OAuthTokens, PkceSignInOptions, StorageLike } from "./oauth.js";
 export type { RestClient, RestClientOptions, Schemas, components, operations, paths } from "./rest.js";
 export { connect, playUrl, PlayClient, Subscription } from "./socket.js";
 export type {

@@ -22,7 +22,9 @@ export type Schemas = components["schemas"];
 export interface RestClientOptions {
   /** The server: `http://127.0.0.1:8000` (paths start with `/api/v1/`). */
   baseUrl: string;
-  /** An API token (`Authorization: Token <token>`); without one you are a spectator. */
+  /** A token: a first-party key (sent as `Authorization: Token <key>`), or an app's
+   * OAuth access token or a personal access token (`hqa_`/`hqp_`, sent as
+   * `Authorization: Bearer <token>`); without one you are a spectator. */
   token?: string | null;
   /** A fetch implementation (default: the global one). */
   fetch?: ClientOptions["fetch"];
@@ -47,7 +49,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const auth: Middleware = {
     onRequest({ request }) {
       if (token && !request.headers.has("Authorization")) {
-        request.headers.set("Authorization", `Token ${token}`);
+        request.headers.set("Authorization", `${authorizationScheme(token)} ${token}`);
       }
       return request;
     },
@@ -61,6 +63,12 @@ export function createRestClient(options: RestClientOptions): RestClient {
       return token;
     },
   });
+}
+
+/** The `Authorization` scheme a token goes with: `Bearer` for an app's OAuth access token
+ * (`hqa_`) or a personal access token (`hqp_`), `Token` for a first-party key. */
+export function authorizationScheme(token: string): "Bearer" | "Token" {
+  return /^hq[ap]_/.test(token) ? "Bearer" : "Token";
 }
 
 /** What every openapi-fetch call resolves to: `data` on success, else `error`. */

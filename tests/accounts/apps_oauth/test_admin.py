@@ -43,3 +43,26 @@ def test_the_suspend_action_suspends(staff):
     app.refresh_from_db()
     assert app.active is False
     assert not origins.registered("https://suspended.example")
+
+
+def test_the_app_page_shows_its_requests_errors_and_moves(staff):
+    """The per-app metrics (requests, errors, moves by app label) read back on the app's
+    admin page; another app's counts are not mixed in."""
+    from infra.observability import metrics
+    from infra.observability.app_counts import app_counts
+
+    app, other = make_app(name="Counted"), make_app(name="Other")
+    before = app_counts(app.pk)
+    for failed in (False, False, True):
+        metrics.app_request(str(app.pk), metrics.REST, failed=failed)
+    metrics.app_request(str(app.pk), metrics.PLAY)
+    metrics.app_move(str(app.pk))
+    metrics.app_request(str(other.pk), metrics.REST, failed=True)
+    assert app_counts(app.pk) == {"requests": before["requests"] + 4,
+                                  "errors": before["errors"] + 1,
+                                  "moves": before["moves"] + 1}
+    page = staff.get(f"/admin/apps_oauth/app/{app.pk}/change/").content.decode()
+    expected = (f"{before['requests'] + 4} requests, {before['errors'] + 1} errors, "
+                f"{before['moves'] + 1} moves")
+    assert expected in page
+    assert staff.get("/admin/apps_oauth/app/add/").status_code == 200

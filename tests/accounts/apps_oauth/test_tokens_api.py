@@ -129,6 +129,17 @@ def test_an_owner_registers_edits_and_suspends_an_app(auth_client, user):
     assert [row["id"] for row in auth_client.get("/api/v1/apps/").json()["results"]] == [app.pk]
 
 
+def test_a_page_on_the_developers_machine_registers_with_http_origins(auth_client):
+    """A page under development is served over plain http on localhost (the TS client's
+    example: http://localhost:5173); its origin is accepted like its redirect URI."""
+    made = auth_client.post("/api/v1/apps/", {
+        "name": "Local board", "redirect_uris": ["http://localhost:5173/example/"],
+        "allowed_origins": ["http://localhost:5173"]}, format="json")
+    assert made.status_code == 201, made.content
+    assert made.json()["allowed_origins"] == ["http://localhost:5173"]
+    assert App.objects.get(pk=made.json()["id"]).origins() == ["http://localhost:5173"]
+
+
 @pytest.mark.parametrize("field, value", [
     ("allowed_origins", ["https://board.example/"]),
     ("allowed_origins", ["https://board.example/path"]),

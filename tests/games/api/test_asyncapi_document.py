@@ -83,6 +83,38 @@ def test_one_channel_one_ws_server_and_the_token_in_hello():
     assert {"receiveHello", "receiveMove", "receiveFeed"} <= secured
 
 
+def _operation_of(doc: dict, op: str) -> dict | None:
+    """The client operation that receives the message ``op``."""
+    ref = f"#/channels/play/messages/{op}"
+    for operation in doc["operations"].values():
+        if operation["action"] == "receive" and \
+                any(message["$ref"] == ref for message in operation["messages"]):
+            return operation
+    return None
+
+
+def test_each_op_declares_the_scope_the_socket_checks():
+    """The socket's auth is hello's token (a first-party key, an OAuth access token or a
+    personal token); each op's ``x-scopes`` is what games/play/scopes.py checks, and the
+    token's description points at the OAuth endpoints."""
+    from games.api.openapi_scopes import AUTHORIZE_URL, TOKEN_URL
+    from games.play.scopes import OP_SCOPES
+
+    doc = asyncapi.document()
+    token = doc["components"]["securitySchemes"]["helloToken"]["description"]
+    assert "first-party key" in token and "hqa_" in token and "hqp_" in token
+    assert f"`{AUTHORIZE_URL}`" in token and f"`{TOKEN_URL}`" in token
+    assert "insufficient_scope" in token
+    for op, scope in OP_SCOPES.items():
+        operation = _operation_of(doc, op)
+        assert operation is not None, op
+        assert operation["x-scopes"] == ([scope] if scope else []), op
+        if scope:
+            assert f"`{scope}`" in operation["description"], op
+            assert operation["security"] == [
+                {"$ref": "#/components/securitySchemes/helloToken"}], op
+
+
 def test_the_ops_are_those_of_docs_play_md():
     directions = asyncapi.messages_by_direction()
     client = first_column_codes(play_md_section("### From the client"))

@@ -972,6 +972,8 @@ export interface components {
             homepage?: string;
             owner?: string | null;
         };
+        /** @enum {unknown} */
+        BlankEnum: "";
         Clock: {
             seat: number;
             /** @description Time left, counted down to now. */
@@ -1496,13 +1498,12 @@ export interface components {
             redirect_uris: string[];
             allowed_origins?: string[];
             /**
-             * Rate-limit tier
              * @description Empty: the standard limits.
              *
              *     * `standard` - standard
              *     * `high` - high
              */
-            readonly rate_tier: components["schemas"]["RateTierEnum"];
+            readonly rate_tier: components["schemas"]["RateTierEnum"] | components["schemas"]["BlankEnum"];
             /** @description A suspended app signs nobody in and its tokens are refused at once. */
             active?: boolean;
             /** Format: date-time */
@@ -1533,13 +1534,12 @@ export interface components {
             redirect_uris?: string[];
             allowed_origins?: string[];
             /**
-             * Rate-limit tier
              * @description Empty: the standard limits.
              *
              *     * `standard` - standard
              *     * `high` - high
              */
-            readonly rate_tier?: components["schemas"]["RateTierEnum"];
+            readonly rate_tier?: components["schemas"]["RateTierEnum"] | components["schemas"]["BlankEnum"];
             /** @description A suspended app signs nobody in and its tokens are refused at once. */
             active?: boolean;
             /** Format: date-time */
