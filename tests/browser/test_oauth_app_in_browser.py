@@ -161,7 +161,8 @@ def test_a_registered_app_signs_a_player_in_with_pkce_and_plays(servers, browser
     assert "match:write" in str(refused["details"]), refused
 
     # the player disconnects the app: its socket closes (4401), the page is signed out
-    status, apps = http_json(address, "GET", "/api/v1/account/apps/", token=player)
+    status, page_of_apps = http_json(address, "GET", "/api/v1/account/apps/", token=player)
+    apps = page_of_apps["results"]  # a page, as every list is
     assert status == 200 and len(apps) == 1, apps
     assert apps[0]["app"]["name"] == "Example Board", apps
     app_id = apps[0]["app"]["id"]
