@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 
 from django.conf import settings
@@ -24,13 +23,13 @@ from games.graphql.auth import InvalidToken
 from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
+from games.play.admission import SocketAdmission
 from games.play.hub import Follow, hub
 from games.play.message_rate import MessageRate, penalty_box
-from games.play.open_sockets import address_key, open_sockets, user_key
+from games.play.open_sockets import user_key
 from games.play.protocol import (
     CLOSE_FLOODING,
     CLOSE_SERVER_ERROR,
-    CLOSE_TOO_MANY_SOCKETS,
     CLOSE_UNAUTHENTICATED,
     ProtocolError,
     Request,
@@ -56,7 +55,7 @@ PASSING_REFUSALS = ("throttled", "database_unavailable")
 CLOSE_DRAIN_SECONDS = 10.0
 
 
-class PlayConnection(SocketSending):
+class PlayConnection(SocketAdmission, SocketSending):
     def __init__(self, scope, receive, send) -> None:
         super().__init__(send)
         self.scope, self._receive = scope, receive
@@ -73,11 +72,7 @@ class PlayConnection(SocketSending):
         #: every frame received counts here first (games/play/message_rate.py)
         self._rate = MessageRate(settings.PLAY_MESSAGES_PER_SECOND,
                                  settings.PLAY_MESSAGE_BURST)
-        #: this socket in the counts of open sockets (games/play/open_sockets.py), and
-        #: the places it holds there (an address's, then a user's)
-        self._member = secrets.token_hex(8)
-        self._address = throttles.client_address(throttles.scope_meta(scope))
-        self._places: list[str] = []
+        self._admission_starts(scope)
 
     # -- the life of a socket -------------------------------------------------------------
     async def serve(self) -> None:
@@ -180,53 +175,6 @@ class PlayConnection(SocketSending):
         self.push(match_id, frame(op, **body, **caused))
 
     # -- how many sockets ---------------------------------------------------------------------
-    async def _admitted(self) -> bool:
-        """Take this socket's place among its address's open sockets, refused
-        (``too_many_sockets``, close 4430) when the address holds
-        PLAY_MAX_SOCKETS_PER_ADDRESS already; then hold a socket from an address in the
-        penalty box (it flooded a moment ago): told ``throttled``, it is not read until
-        its penalty ends (TCP pushes back on a client that goes on sending: no CPU here),
-        then closed with 4429. An immediate close would only bring it back at once."""
-        with translation.override(self.language):
-            too_many = _("Too many sockets are open from your address (at most %(count)s).")
-        if not await self._take_place(address_key(self._address),
-                                      settings.PLAY_MAX_SOCKETS_PER_ADDRESS, too_many):
-            return False
-        penalty = penalty_box.holds(self._address)
-        if penalty is None:
-            return True
-        with translation.override(self.language):
-            refusal = Throttled(throttles.retry_after_seconds(penalty))
-        self.enqueue(error_frame(refusal.code, refusal.message, refusal.details))
-        await asyncio.sleep(penalty)
-        self.close(CLOSE_FLOODING)
-        return False
-
-    async def _take_place(self, key: str, limit: int, message: str, ref=None) -> bool:
-        the_hub = hub()
-        try:
-            taken = await the_hub.run(open_sockets.claim, key, self._member, limit)
-        except Exception:  # noqa: BLE001 - a count that fails never locks anyone out
-            logger.warning("play socket count of %s failed", key, exc_info=True)
-            return True
-        if not taken:
-            with translation.override(self.language):
-                text = message % {"count": limit}
-            self.enqueue(error_frame("too_many_sockets", text, {"max": limit}, ref))
-            self.close(CLOSE_TOO_MANY_SOCKETS)
-            return False
-        self._places.append(key)
-        open_sockets.keep_renewing(the_hub.run)
-        return True
-
-    async def _give_places_back(self) -> None:
-        for key in self._places:
-            try:
-                await hub().run(open_sockets.release, key, self._member)
-            except Exception:  # noqa: BLE001 - its lease ends by itself
-                logger.warning("play socket place %s not given back", key, exc_info=True)
-        self._places.clear()
-
     # -- hello ------------------------------------------------------------------------------
     async def _greeted(self) -> bool:
         """Wait for a ``hello`` that opens the socket, within HELLO_SECONDS of the
