@@ -42,6 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))  # tests/health_monitor.py, shared with the abuse tests
 from bench_env import prepare  # noqa: E402 - bench/ is the script folder
 
 prepare()
@@ -58,6 +59,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from games.graphql.cost_estimate import estimate  # noqa: E402
 from games.graphql.field_weights import UNIT_MS  # noqa: E402
 from games.graphql.schema import schema  # noqa: E402
+from tests.health_monitor import health_ms  # noqa: E402
 
 #: the rate limits out of reach, the pause after slotted operations as in production
 SERVER_ENV = {**{f"THROTTLE_{scope}": "1000000/min"
@@ -146,26 +148,6 @@ def stop_server(server: subprocess.Popen) -> None:
         server.wait(timeout=5)
 
 
-#: the monitor runs in a process of its own: in this one it would wait for the
-#: interpreter's lock behind the clients parsing their answers
-MONITOR = """
-import json, sys, time, urllib.request
-address, seconds = sys.argv[1], float(sys.argv[2])
-latencies, deadline = [], time.monotonic() + seconds
-while time.monotonic() < deadline:
-    started = time.perf_counter()
-    with urllib.request.urlopen(f"http://{address}/api/v1/health", timeout=30) as response:
-        assert response.status == 200, response.status
-    latencies.append((time.perf_counter() - started) * 1000)
-    time.sleep(0.05)
-print(json.dumps(latencies))
-"""
-
-
-def health_ms(address: str, seconds: float) -> list[float]:
-    done = subprocess.run([sys.executable, "-c", MONITOR, address, str(seconds)],
-                          capture_output=True, text=True, timeout=seconds + 120, check=True)
-    return sorted(json.loads(done.stdout))
 
 
 def flood(address: str, query: str, tokens: list[str], seconds: float

@@ -18,12 +18,6 @@ from infra import throttles
 logger = logging.getLogger(__name__)
 
 
-def authenticate(token: Any, ident: str):
-    """The token's user and their password hash now (anonymous: None)."""
-    user, password, _credential = authenticate_credential(token, ident)
-    return user, password
-
-
 def authenticate_credential(token: Any, ident: str):
     """The token's user, their password hash now (anonymous: None) and the credential
     itself, whose scopes bound what the socket may do (games/play/scopes.py)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import logging
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -20,8 +19,6 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections
 from django.utils import translation
-
-logger = logging.getLogger(__name__)
 
 
 class PlayThreads:

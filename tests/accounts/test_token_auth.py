@@ -41,7 +41,8 @@ def test_a_play_socket_hello_reads_its_user_and_password_hash_in_one_statement(u
 
     user, token = user_and_token
     with CaptureQueriesContext(connection) as context:
-        found_user, password_at_hello = operations.authenticate(token.key, "addr:127.0.0.1")
+        found_user, password_at_hello, _credential = operations.authenticate_credential(
+            token.key, "addr:127.0.0.1")
     assert len(context.captured_queries) == 1
     assert found_user.pk == user.pk and password_at_hello == user.password
 

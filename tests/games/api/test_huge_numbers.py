@@ -15,7 +15,6 @@ import pytest
 from django.test import AsyncClient
 from rest_framework.authtoken.models import Token
 
-from games.matches import services as match_services
 from tests.games.support import API, assert_api_error, row_counts
 
 pytestmark = pytest.mark.django_db
@@ -24,20 +23,6 @@ HUGE = "1" * 5000
 #: just past what the parser reads (20 digits), and just past PostgreSQL's bigint
 LONG = "9" * 21
 BIGINT_PLUS_ONE = str(2**63)
-
-
-@pytest.fixture
-def ann(make_user, make_auth_client):
-    user = make_user()
-    return user, make_auth_client(user)
-
-
-@pytest.fixture
-def han_duel(ann, make_user):
-    match = match_services.create_match(user=ann[0], game="han", players=2)
-    match_services.join_match(user=make_user(), match_id=match.pk)
-    match.refresh_from_db()
-    return match
 
 
 #: (method, URL, status, code): {n} is the huge number, {match} a real match, {user} ann

@@ -27,22 +27,6 @@ def _nested(depth: int, leaf=1):
     return value
 
 
-@pytest.fixture
-def ann(make_user, make_auth_client):
-    user = make_user()
-    return user, make_auth_client(user)
-
-
-@pytest.fixture
-def han_duel(ann, make_user):
-    """An active two-player Han match: ann (seat 0, who opens) against another player."""
-    match = match_services.create_match(user=ann[0], game="han", players=2)
-    match_services.join_match(user=make_user(), match_id=match.pk)
-    match.refresh_from_db()
-    assert match.status == "active"
-    return match
-
-
 def _refused_without_writing(client, method, url, body, status, code, match=None) -> dict:
     if match is not None:
         match.refresh_from_db()

@@ -13,10 +13,7 @@ figures of a run are printed (``-s``); docs/capacity.md keeps them.
 
 from __future__ import annotations
 
-import json
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -27,6 +24,7 @@ from rest_framework.authtoken.models import Token
 from games.matches import services as match_services
 from tests.games.graphql.asgi_server import http_json, running_web_tier
 from tests.games.support import eager_celery, play_to_end
+from tests.health_monitor import health_ms
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -55,27 +53,6 @@ def abusive_queries(username: str, match_id: int) -> list[str]:
             _aliases(6, record), _aliases(1, page)]
 
 
-#: the monitor runs in a process of its own: in this one it would wait for the
-#: interpreter's lock behind sixteen abusers parsing their answers
-MONITOR = """
-import json, sys, time, urllib.request
-address, seconds = sys.argv[1], float(sys.argv[2])
-latencies, deadline = [], time.monotonic() + seconds
-while time.monotonic() < deadline:
-    started = time.perf_counter()
-    with urllib.request.urlopen(f"http://{address}/api/v1/health", timeout=30) as response:
-        assert response.status == 200, response.status
-    latencies.append((time.perf_counter() - started) * 1000)
-    time.sleep(0.05)
-print(json.dumps(latencies))
-"""
-
-
-def health_ms(address: str, seconds: float) -> list[float]:
-    """Health check latencies, one every 50 ms or so for ``seconds``, sorted."""
-    done = subprocess.run([sys.executable, "-c", MONITOR, address, str(seconds)],
-                          capture_output=True, text=True, timeout=seconds + 120, check=True)
-    return sorted(json.loads(done.stdout))
 
 
 def _alone(address: str, query: str) -> str | None:
