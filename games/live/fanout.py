@@ -33,20 +33,22 @@ def send_change(event: MatchChanged) -> None:
     announcement = {"type": MATCH_UPDATE_TYPE, "match_id": event.match_id, "ply": event.ply,
                     "status": event.status, "request_id": event.request_id}
     groups = [(match_group_name(event.match_id), announcement), *event.group_messages]
-    built = _frames_if_followed(event)
+    here = local_hub()
+    followed_here = here is not None and here.follows(event.match_id)
+    built = _frames_if_followed(event, followed_here)
     if built is None:
         pubsub.publish_with_groups(play_channel(event.match_id), announcement, groups)
         return
-    here = local_hub()
-    if here is not None and here.follows(event.match_id):
+    if followed_here:
         here.deliver_threadsafe(built)
         built = {"origin": here.origin, **built}
     pubsub.publish_with_groups(play_channel(event.match_id), built, groups)
 
 
-def _frames_if_followed(event: MatchChanged) -> dict | None:
+def _frames_if_followed(event: MatchChanged, followed_here: bool) -> dict | None:
     """Every seat's frames, when the change carries what they are built from and some
-    play socket follows the match; else None (the change is announced by ply)."""
+    play socket follows the match (here, or in another process); else None (the change
+    is announced by ply)."""
     if event.match is None or event.state is None:
         return None
     if event.kind == ChangeKind.MOVE and event.move is not None:
@@ -55,8 +57,6 @@ def _frames_if_followed(event: MatchChanged) -> dict | None:
         moves, since = [], event.ply  # the end: each seat's update at its ply, no moves
     else:
         return None
-    here = local_hub()
-    if not (here is not None and here.follows(event.match_id)) and \
-            not followed_by_play_sockets(event.match_id):
+    if not followed_here and not followed_by_play_sockets(event.match_id):
         return None
     return frames.change_frames(event.match, event.state, moves, since)
