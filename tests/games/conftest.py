@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from config.celery import app as celery_app
+from games.live import followers
+from infra.background_sends import wait_until_sent
 from tests.workers import purge_test_queue
 
 
@@ -16,3 +18,14 @@ def queues():
     purge_test_queue()
     yield
     purge_test_queue()
+
+
+@pytest.fixture(autouse=True)
+def _sends_and_follow_answers_end_with_the_test():
+    """What a test's commits hand the sender thread goes out before the next test starts,
+    and the answers "does a play socket follow match N?" (cached 30 s per process:
+    games/live/followers.py) are forgotten: a flushed database hands the next test the
+    same match ids, which must not hear the last one's messages nor inherit its answer."""
+    yield
+    wait_until_sent()
+    followers._answers.clear()
