@@ -176,7 +176,8 @@ ACCESS_RECHECK_SECONDS = float(env_str("ACCESS_RECHECK_SECONDS", "5"))
 
 # Games beyond the built-in two (plugins, issue 10): EXTRA_GAMES="name=package.module:Class,..."
 # registers each engine with rules.registry at start-up (games/apps.py); the tests register
-# a tiny third game this way.
+# a tiny third game this way. "name@version=module:Class" keeps an older rules version of
+# a plugin game replayable (rules/versions.py).
 EXTRA_GAMES = {
     name.strip(): path.strip()
     for name, _, path in (

@@ -7,12 +7,17 @@ from django.utils.translation import gettext_lazy as _
 
 def _register_extra_games(**kwargs) -> None:
     """Hand ``settings.EXTRA_GAMES`` to the rules registry: at start-up, and again when a
-    test changes the setting."""
+    test changes the setting. A ``game@version`` entry is a plugin's frozen engine of an
+    older rules version (rules/versions.py); every other entry a game's current engine."""
     if kwargs.get("setting", "EXTRA_GAMES") != "EXTRA_GAMES":
         return
     from rules.registry import set_extra_games
+    from rules.versions import set_extra_versions
 
-    set_extra_games(getattr(settings, "EXTRA_GAMES", {}) or {})
+    entries = getattr(settings, "EXTRA_GAMES", {}) or {}
+    set_extra_games({name: path for name, path in entries.items() if "@" not in name})
+    set_extra_versions({tuple(name.split("@", 1)): path
+                        for name, path in entries.items() if "@" in name})
 
 
 class GamesConfig(AppConfig):

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from games.boards.labels import seat_names
 from games.matches import clock_selectors
 from games.matches.models import Match, MatchStatus
+from games.matches.played_rules import engine_of, replayable
 from infra.translation import localized
 from rules import get_engine
 
@@ -31,9 +32,9 @@ def players_text(match: Match) -> str:
 
 
 def to_act_text(match: Match) -> str:
-    if match.status != MatchStatus.ACTIVE or match.state is None:
-        return "-"
-    engine = get_engine(match.game)
+    if match.status != MatchStatus.ACTIVE or match.state is None or not replayable(match):
+        return "-"  # a rules version no engine here plays: nobody can tell (rules/versions.py)
+    engine = engine_of(match)
     names = seat_names(match)
     return ", ".join(names[seat] for seat in engine.to_act(engine.from_json(match.state)))
 

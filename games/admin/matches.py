@@ -33,10 +33,10 @@ from games.matches.incidents import Incident
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.outcome import running_scores
 from games.matches.permissions import can_manage_matches, can_view_replays
+from games.matches.played_rules import engine_of, replayable
 from games.matches.replay import iter_replay
 from games.matches.selectors import INCIDENTS_WITH_USERS
 from infra.numbers import whole_number
-from rules import get_engine
 from rules.bots import BOT_KINDS
 
 
@@ -78,7 +78,10 @@ class MoveInline(_ReadOnlyInline):
         match = logged.match
         if match.status in ENDED_STATUSES:
             return logged.move
-        return get_engine(match.game).redact_move(logged.move, logged.seat, None)
+        if not replayable(match):  # no engine here knows what of it is secret
+            return _("(hidden: rules version %(version)s is not kept)") % {
+                "version": match.rules_version}
+        return engine_of(match).redact_move(logged.move, logged.seat, None)
 
 
 class IncidentInline(_ReadOnlyInline):
@@ -267,9 +270,16 @@ class MatchAdmin(admin.ModelAdmin):
         if match.state is None:
             self.message_user(request, _("The match has not started."), messages.WARNING)
             return redirect(reverse("admin:games_match_change", args=[match.pk]))
+        if not replayable(match):  # rules/versions.py: no engine here plays its rules
+            self.message_user(request, _("This match was played under %(game)s rules version "
+                                         "%(version)s, which this service no longer keeps: it "
+                                         "cannot be replayed.")
+                              % {"game": match.game, "version": match.rules_version or "?"},
+                              messages.WARNING)
+            return redirect(reverse("admin:games_match_change", args=[match.pk]))
         asked = whole_number(request.GET.get("ply"))  # the API's one number rule
         ply = match.ply if asked is None else min(asked, match.ply)
-        engine = get_engine(match.game)
+        engine = engine_of(match)
         ended = match.status in ENDED_STATUSES
         _step, seat, move, state = next(step for step in iter_replay(match) if step[0] == ply)
         spectator_view = engine.view(state, None)

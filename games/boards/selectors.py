@@ -21,8 +21,8 @@ from games.boards.labels import label_seats, seat_names
 from games.matches import errors, selectors
 from games.matches.models import ENDED_STATUSES, Match
 from games.matches.parsing import parse_ply
+from games.matches.played_rules import engine_of
 from games.matches.replay import replay_state
-from rules import get_engine
 
 
 def board_ply(match: Match, ply: Any) -> int:
@@ -40,7 +40,7 @@ def board_svg(match: Match, user=None, ply: Any = None, *, state: Any = None) ->
     MatchNotActive (409) before the start, InvalidPly (400), NoBoardDrawing (404) for a
     game that draws none."""
     ply = board_ply(match, ply)
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     if state is None:
         state = selectors.state_of(match) if ply == match.ply else replay_state(match, ply)
     ended = match.status in ENDED_STATUSES

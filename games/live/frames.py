@@ -23,9 +23,9 @@ from games.live.channels import PLAY_PUSHES_TYPE
 from games.matches import clock_selectors, selectors
 from games.matches.models import Match, MatchStatus, Move
 from games.matches.parsing import parse_ply
+from games.matches.played_rules import engine_of
 from infra import wire
 from infra.observability import request_id
-from rules import get_engine
 
 
 def match_body(match: Match, state: Any, moves: Iterable[Move], user, since: int) -> dict:
@@ -39,7 +39,7 @@ def seat_body(match: Match, state: Any, moves: Iterable[Move], seat: int | None,
               since: int) -> dict:
     """``match_body`` for whoever holds ``seat`` (None: a spectator): what a reader is
     shown depends on their seat only."""
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     to_act, view = selectors.to_act_and_view(match, seat, state)
     legal = None
     if match.status == MatchStatus.ACTIVE and seat is not None and seat in to_act:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from games.matches import bot_moves, scoring, selectors
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
-from rules import get_engine
+from games.matches.played_rules import engine_of
 
 #: far more bot turns than any game of either engine takes: a stuck game fails loudly
 _MAX_DEMO_TURNS = 5000
@@ -16,7 +16,7 @@ def _play_bots_to_the_end(match_id: int) -> Match:
     """Play every bot turn inline (no Celery needed) and score the match. A running worker
     may play some of the turns too: a stale bot turn is a no-op, so the two never clash."""
     match = Match.objects.get(pk=match_id)
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     for _turn in range(_MAX_DEMO_TURNS):
         if match.status != MatchStatus.ACTIVE:
             break

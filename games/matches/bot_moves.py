@@ -24,9 +24,9 @@ from games.matches.bot_randomness import bot_key
 from games.matches.bot_turns import think_bot_move
 from games.matches.models import MatchStatus
 from games.matches.parsing import parse_match_id
+from games.matches.played_rules import engine_of
 from games.matches.rows import load_match
 from games.matches.services import submit_move
-from rules import get_engine
 from rules.bots.registry import longest_think_seconds
 
 
@@ -43,7 +43,7 @@ def play_bot_turn(*, match_id: Any, seat: int, ply: int) -> bool:
         return False
     if match is None or match.status != MatchStatus.ACTIVE or match.ply != ply:
         return False
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     state = engine.from_json(match.state)
     started = time.monotonic()
     moved = False

@@ -21,8 +21,8 @@ from django.utils import timezone
 from games.dispatch import enqueue_deadline_check
 from games.matches import seat_clock
 from games.matches.models import Match, MatchStatus
+from games.matches.played_rules import engine_of
 from games.matches.time_controls import NONE, kind_of
-from rules import get_engine
 
 #: what ``sync_clocks`` changes on the match: add them to the writer's ``update_fields``
 CLOCK_FIELDS = ["clocks", "next_deadline"]
@@ -42,7 +42,7 @@ def sync_clocks(match: Match, state: Any | None, seats=None, *, mover: int | Non
     humans = {seat.position for seat in seats if seat.user_id is not None}
     owing: set[int] = set()
     if match.status == MatchStatus.ACTIVE and state is not None:
-        owing = set(get_engine(match.game).to_act(state))
+        owing = set(engine_of(match).to_act(state))
     clocks = list(match.clocks) or [seat_clock.fresh(time_control) for _ in range(match.players)]
     before = [seat_clock.deadline(each) for each in clocks]
     for position, each in enumerate(clocks):

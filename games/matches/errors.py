@@ -182,6 +182,17 @@ class StalePly(GameServiceError):
     default_detail = _("The match has moved on since the ply you expected.")
 
 
+class RulesVersionUnavailable(GameServiceError):
+    """The match was played under a rules version no engine of this service plays
+    (rules/versions.py): replaying it under today's rules would judge it wrongly.
+    ``details``: ``game``, ``rules_version`` (the match's), ``runnable``."""
+
+    default_code = "rules_version_unavailable"
+    status_code = 409
+    default_detail = _("This service no longer keeps the rules version this match was "
+                       "played under, so it cannot replay it.")
+
+
 class NotFinished(GameServiceError):
     default_code = "not_finished"
     status_code = 409

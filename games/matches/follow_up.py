@@ -15,9 +15,9 @@ from typing import Any
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.matches.changes import ChangeKind, MatchChanged, record_change
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Seat
+from games.matches.played_rules import engine_of
 from games.matches.writes import WriteBatch
 from infra.observability import request_id
-from rules import get_engine
 from rules.engine import Engine
 
 
@@ -36,7 +36,7 @@ def schedule_follow_up(
     change is a scoring that stored results (the ratings move on it)."""
     to_act: list[int] = []
     if match.status == MatchStatus.ACTIVE and state is not None:
-        to_act = sorted(get_engine(match.game).to_act(state))
+        to_act = sorted(engine_of(match).to_act(state))
     if seats is None:  # read only when someone needs them: the feed, the bots' tasks
         needed = match.status == MatchStatus.ACTIVE or match.status in ENDED_STATUSES
         seats = list(match.seats.all()) if needed else []

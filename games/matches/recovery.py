@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.matches.models import Match, MatchStatus, Seat
-from rules import get_engine
+from games.matches.played_rules import engine_of
 
 
 def resume_stalled_matches(*, idle_seconds: float = 30.0) -> dict:
@@ -42,7 +42,7 @@ def resume_stalled_matches(*, idle_seconds: float = 30.0) -> dict:
     ).values_list("match_id", "position"):
         bots.setdefault(match_id, set()).add(position)
     for match in Match.objects.filter(pk__in=list(bots)).only("pk", "game", "ply", "state"):
-        engine = get_engine(match.game)
+        engine = engine_of(match)
         to_act = set(engine.to_act(engine.from_json(match.state)))
         for position in sorted(bots[match.pk] & to_act):
             enqueue_bot_turn(match.pk, position, match.ply)

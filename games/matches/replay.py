@@ -12,7 +12,7 @@ from typing import Any
 from games.matches.incidents import Incident
 from games.matches.models import Match, Move
 from games.matches.outcome import final_result
-from rules import get_engine
+from games.matches.played_rules import engine_of
 
 
 def logged_moves(match: Match, upto: int | None = None) -> list[tuple[int, dict]]:
@@ -28,7 +28,7 @@ def replay_state(match: Match, upto: int | None = None) -> Any:
 
     Raises ``IllegalMove`` only if the log does not replay (a rules change without a
     ``rules_version`` bump): that is a data error, not a client one."""
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     state = engine.setup(match.players, match.options, match.seed)
     for seat, move in logged_moves(match, upto):
         state, _events = engine.apply(state, seat, move)
@@ -38,14 +38,14 @@ def replay_state(match: Match, upto: int | None = None) -> Any:
 def replay_result(match: Match) -> dict | None:
     """The result the seed, the log and the incidents (resignations, timeouts, forfeits)
     give: what scoring stored, rebuilt from scratch; None while the match is undecided."""
-    return final_result(get_engine(match.game), replay_state(match), match.players,
+    return final_result(engine_of(match), replay_state(match), match.players,
                         Incident.objects.filter(match_id=match.pk).order_by("id"))
 
 
 def iter_replay(match: Match):
     """Yield ``(ply, seat_or_None, move_or_None, state)`` from ply 0 (just set up) to the
     end of the log: the admin replay page and the replay benchmark walk this."""
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     state = engine.setup(match.players, match.options, match.seed)
     yield 0, None, None, state
     for ply, (seat, move) in enumerate(logged_moves(match), start=1):

@@ -20,8 +20,8 @@ from games.matches.follow_up import schedule_follow_up
 from games.matches.guards import lock_match_to_play
 from games.matches.models import Match, MatchStatus, Result
 from games.matches.outcome import final_result
+from games.matches.played_rules import engine_of
 from games.matches.replay import replay_state
-from rules import get_engine
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def scored_match(*, match_id: Any, rescore: bool = False) -> tuple[Match, Any] |
         return None
     if match.status not in (MatchStatus.SCORING, MatchStatus.FINISHED):
         return None
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     if rescore:
         state = replay_state(match)  # the log is the truth; the snapshot only a cache
         match.state = engine.to_json(state)

@@ -24,8 +24,8 @@ from games.matches.follow_up import schedule_follow_up, touch
 from games.matches.incidents import Incident
 from games.matches.models import Match, MatchStatus, Seat
 from games.matches.outcome import ended_early, forfeit_order
+from games.matches.played_rules import engine_of
 from games.matches.services import start_if_full
-from rules import get_engine
 
 
 def record_incident(match: Match, seat: int, kind: str, *, user_id=None, actor=None,
@@ -68,7 +68,7 @@ def save_seat_change(match: Match, seats: list[Seat], now: datetime | None = Non
         match.status = MatchStatus.SCORING
         match.to_act = []  # Match.to_act is empty unless active
         fields = ["status", "to_act"]
-    state = get_engine(match.game).from_json(match.state)
+    state = engine_of(match).from_json(match.state)
     sync_clocks(match, state, seats, now=now)
     match.save(update_fields=[*set(fields), *CLOCK_FIELDS, "updated_at"])
     schedule_follow_up(match, state, seats, kind=kind)
@@ -87,7 +87,7 @@ def keep_seat_for_bot(match: Match, row: Seat | None, position: int, bot_kind: s
         if match.status != MatchStatus.OPEN:
             return row  # the start scheduled the bot turns and the notification
     touch(match)
-    state: Any = (get_engine(match.game).from_json(match.state)
+    state: Any = (engine_of(match).from_json(match.state)
                   if match.status == MatchStatus.ACTIVE else None)
     schedule_follow_up(match, state, kind=ChangeKind.SEATS)
     return row

@@ -19,11 +19,11 @@ from games.matches import clock_selectors, errors
 from games.matches.incidents import Incident
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.parsing import parse_match_id, parse_ply
+from games.matches.played_rules import engine_of
 from games.matches.replay import replay_state
 from games.matches.rows import load_match
 from games.matches.seat_players import player_of
 from games.matches.setup_checks import engine_for
-from rules import get_engine
 
 #: seats with their users in one query (instead of one for seats and one for users)
 SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
@@ -153,14 +153,14 @@ def state_of(match: Match) -> Any | None:
     """The engine state of the match's snapshot (None before the start)."""
     if match.state is None:
         return None
-    return get_engine(match.game).from_json(match.state)
+    return engine_of(match).from_json(match.state)
 
 
 def to_act_of(match: Match) -> list[int]:
     """Seats owing a decision now (empty unless the match is active)."""
     if match.status != MatchStatus.ACTIVE or match.state is None:
         return []
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     return list(engine.to_act(engine.from_json(match.state)))
 
 
@@ -201,7 +201,7 @@ def view_for(match: Match, user=None) -> dict | None:
     state = state_of(match)
     if state is None:
         return None
-    return get_engine(match.game).view(state, seat_of(match, user))
+    return engine_of(match).view(state, seat_of(match, user))
 
 
 def to_act_and_view(
@@ -213,7 +213,7 @@ def to_act_and_view(
         state = state_of(match)
     if state is None:
         return [], None
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     to_act = list(engine.to_act(state)) if match.status == MatchStatus.ACTIVE else []
     return to_act, engine.view(state, seat)
 
@@ -237,7 +237,7 @@ def legal_moves_for(match: Match, user) -> dict:
     if seat is None:
         raise errors.NotSeated()
     state = state_of(match) if match.status == MatchStatus.ACTIVE else None
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     to_act = list(engine.to_act(state)) if state is not None else []
     moves = engine.legal_moves(state, seat) if seat in to_act else []
     return {"seat": seat, "ply": match.ply, "to_act": to_act, "moves": moves}
@@ -249,7 +249,7 @@ def events_for(match: Match, events: list[dict], reader: int | None) -> list[dic
     through ``engine.redact_event`` while the match runs, whole after the end."""
     if match.status in ENDED_STATUSES:
         return list(events)
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     return [engine.redact_event(event, reader) for event in events]
 
 
@@ -273,7 +273,7 @@ def move_log(match: Match, user=None, *, since: int = 0, limit: int | None = Non
     read belongs to the next poll, not to this one (else a client polling with
     ``since=ply`` would get that move twice). ``limit``: at most that many moves (GraphQL
     pages the log like a list; the next page starts at ``since`` + the moves returned)."""
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     reader = seat_of(match, user)
     upto = match.ply if limit is None else min(match.ply, since + limit)
     return [
@@ -294,7 +294,7 @@ def replay_view(match: Match, user, ply: Any = None) -> dict:
     if match.state is None:
         raise errors.MatchNotActive(_("The match has not started: there is nothing to replay."))
     ply = match.ply if ply is None else parse_ply(ply, upper=match.ply)
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     state = replay_state(match, upto=ply)
     seat = seat_of(match, user)
     ended = match.status in ENDED_STATUSES
@@ -322,7 +322,7 @@ def match_result(match: Match) -> dict:
     if match.status != MatchStatus.FINISHED:
         raise errors.NotFinished(details={"status": match.status})
     rows = list(Result.objects.filter(match_id=match.pk).order_by("seat"))
-    engine, state = get_engine(match.game), state_of(match)
+    engine, state = engine_of(match), state_of(match)
     # A game the rules ended has the engine's reason and tie-breaks; one ended because
     # every seat but one resigned or forfeited has neither ("forfeits" says who).
     final = engine.result(state) if engine.is_over(state) else {"end_reason": "ended_early"}

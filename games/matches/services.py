@@ -40,13 +40,14 @@ from games.matches.guards import (
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Seat
 from games.matches.move_metrics import counted_moves
 from games.matches.permissions import can_manage_matches
+from games.matches.played_rules import engine_of
 from games.matches.seeds import new_seed, seed_commitment
 from games.matches.setup_checks import checked_setup
 from games.matches.writes import WriteBatch
 from infra import text_inputs
 from infra.text_inputs import find_control_characters
 from infra.translation import message_of
-from rules import IllegalMove, get_engine
+from rules import IllegalMove
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ logger = logging.getLogger(__name__)
 def _deal(match: Match, seats: list[Seat]) -> Any:
     """Deal the game (engine.setup) into ``match``, in memory, and make it active (or
     scoring, for a game over at once); returns the state. The caller saves the match."""
-    engine = get_engine(match.game)
+    engine = engine_of(match)
     state = engine.setup(match.players, match.options, match.seed)
     match.state = engine.to_json(state)
     match.ply = 0
@@ -336,7 +337,7 @@ def submit_move(
                 raise errors.NotSeated(_("Seat %(seat)s is not held by a bot.")
                                        % {"seat": bot_seat})
             position = bot_seat
-        engine = get_engine(match.game)
+        engine = engine_of(match)
         state = engine.from_json(match.state)
         owes = position in engine.to_act(state)
         if expected_ply is not None:

@@ -18,13 +18,13 @@ from games.matches import errors, parsing, selectors
 from games.matches.incidents import Incident, IncidentKind
 from games.matches.models import Match, MatchStatus, Move, Result
 from games.matches.outcome import forfeit_order
+from games.matches.played_rules import engine_of, replayable
 from games.matches.seat_players import seats_played_by
 from games.matches.setup_checks import engine_for
 from games.matches.time_controls import NONE
 from games.records import signing
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
-from rules import get_engine
 
 #: bulk export: matches per page of the database cursor, and the most one request streams
 EXPORT_CHUNK = 50
@@ -52,15 +52,23 @@ def build_record(match: Match) -> dict:
         raise errors.NotFinished(_("Only a finished match has a record."),
                                  details={"status": match.status})
     prefetch_related_objects([match], *RECORD_ROWS)  # nothing to do after records_of's
-    engine = get_engine(match.game)
-    state = engine.setup(match.players, match.options, match.seed)
-    initial_digest = state_digest(engine.to_json(state))
-    moves = []
-    # every digest needs the state after its move: the replay cannot be skipped
-    for logged in match.moves.all():  # in ply order (RECORD_ROWS)
-        state, _events = engine.apply(state, logged.seat, logged.move)
-        moves.append({"ply": logged.ply, "seat": logged.seat, "move": logged.move,
-                      "state_digest": state_digest(engine.to_json(state))})
+    if replayable(match):
+        engine = engine_of(match)  # the rules it was played under (rules/versions.py)
+        state = engine.setup(match.players, match.options, match.seed)
+        initial_digest = state_digest(engine.to_json(state))
+        moves = []
+        # every digest needs the state after its move: the replay cannot be skipped
+        for logged in match.moves.all():  # in ply order (RECORD_ROWS)
+            state, _events = engine.apply(state, logged.seat, logged.move)
+            moves.append({"ply": logged.ply, "seat": logged.seat, "move": logged.move,
+                          "state_digest": state_digest(engine.to_json(state))})
+    else:
+        # A rules version no engine here plays: the seed, the log and the result are
+        # still facts of the match and exported, without the digests only an engine of
+        # that version computes (they are optional in the format: docs/records.md).
+        initial_digest = None
+        moves = [{"ply": logged.ply, "seat": logged.seat, "move": logged.move,
+                  "state_digest": None} for logged in match.moves.all()]
     rows = match.results.all()  # in seat order (RECORD_ROWS)
     incidents = sorted(match.incidents.all(), key=lambda row: row.pk)
     record = {

@@ -19,12 +19,7 @@ from games.matches import errors
 from games.matches.incidents import IncidentKind
 from games.matches.outcome import final_result
 from games.matches.seeds import seed_commitment
-from games.matches.setup_checks import (
-    engine_for,
-    match_options,
-    player_count,
-    rules_version_of,
-)
+from games.matches.setup_checks import engine_for, match_options, player_count
 from games.matches.time_controls import NONE, REALTIME, TIMEOUT_POLICIES, TURN_BASED
 from games.records import signing
 from games.records.format import (
@@ -39,6 +34,7 @@ from games.records.incidents import IncidentReplay
 from infra.numbers import whole_number
 from infra.translation import message_of
 from rules import IllegalMove
+from rules.versions import UnknownRulesVersion, engine_at, runnable_versions
 
 logger = logging.getLogger(__name__)
 
@@ -110,14 +106,20 @@ def parse_record(record: Any) -> dict:
                    % {"version": FORMAT_VERSION},
                    supported=[FORMAT_VERSION])
     game = record.get("game")
-    engine = engine_for(game, unknown_status=400, field="game")
-    described = engine.describe()
-    rules_version = rules_version_of(engine, described)
-    if record.get("rules_version") != rules_version:
-        # An older rules version may replay differently: we cannot judge it.
+    engine_for(game, unknown_status=400, field="game")
+    # The record is replayed under the rules it was played under (rules/versions.py); a
+    # version no engine here plays may replay differently: we cannot judge it.
+    rules_version = record.get("rules_version")
+    try:
+        if not isinstance(rules_version, str):
+            raise UnknownRulesVersion(game, str(rules_version), runnable_versions(game))
+        engine = engine_at(game, rules_version)
+    except UnknownRulesVersion as exc:
         raise _bad("rules_version", _("This service replays %(game)s rules version "
                                       "%(version)s only.")
-                   % {"game": game, "version": rules_version}, supported=[rules_version])
+                   % {"game": game, "version": ", ".join(exc.runnable)},
+                   supported=exc.runnable) from None
+    described = engine.describe()
     # create_match's checks (games/matches/setup_checks.py), answered as invalid_record
     try:
         players = player_count(record.get("players"), described)
