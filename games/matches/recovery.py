@@ -41,7 +41,8 @@ def resume_stalled_matches(*, idle_seconds: float = 30.0) -> dict:
         match__updated_at__lt=cutoff, match__to_act__contains=_one_element_array("position"),
     ).values_list("match_id", "position"):
         bots.setdefault(match_id, set()).add(position)
-    for match in Match.objects.filter(pk__in=list(bots)).only("pk", "game", "ply", "state"):
+    for match in Match.objects.filter(pk__in=list(bots)).only("pk", "game", "rules_version",
+                                                              "ply", "state"):
         engine = engine_of(match)
         to_act = set(engine.to_act(engine.from_json(match.state)))
         for position in sorted(bots[match.pk] & to_act):
