@@ -247,16 +247,20 @@ def hand_seat_to_bot(*, user, match_id: Any, position: Any, bot_kind: str,
 @transaction.atomic
 def leave_seat_for_good(*, user, match_id: Any) -> Seat | None:
     """``user`` leaves a running match for good (their account is erased:
-    games/leaving): the match's takeover bot keeps their seat, as with an admin's
-    hand-over ``for_good`` (nothing recorded, nothing to reclaim), and plays it if it owes
-    a decision now. None when the match is not running or they hold no seat in it."""
+    games/leaving): the match's takeover bot keeps their seat and plays it if it owes a
+    decision now. None when the match is not running or they hold no seat in it.
+
+    The hand-over is recorded as a ``takeover`` incident naming the player (by then their
+    tombstone), at the ply it happened: without it the seat's earlier moves would read as
+    the bot's in the log and the record (issue 40). Nothing can be reclaimed: an erased
+    account is inactive (``hand_seat_back`` and the claims refuse it)."""
     match = lock_match(match_id)
     if match.status != MatchStatus.ACTIVE:
         return None
     row = match.seats.filter(user_id=user.pk).first()
     if row is None:
         return None
-    return _hand_over(match, row.position, _takeover_bot(match), for_good=True, actor=None)
+    return _hand_over(match, row.position, _takeover_bot(match), for_good=False, actor=None)
 
 
 def _hand_over(match: Match, position: int, kind: str, *, for_good: bool, actor) -> Seat:

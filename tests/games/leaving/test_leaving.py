@@ -74,21 +74,57 @@ def test_finished_matches_records_and_ratings_stay_and_verify(make_user):
     assert [row["username"] for row in board["results"]] == ["bob_stays"]
 
 
+def _play_plies(match_id: int, users_by_seat: dict, count: int) -> None:
+    """``count`` moves through the services, each its seat's first legal one."""
+    for _ in range(count):
+        match = selectors.get_match(match_id)
+        seat = selectors.to_act_of(match)[0]
+        move = selectors.legal_moves_for(match, users_by_seat[seat])["moves"][0]
+        match_services.submit_move(match_id=match_id, user=users_by_seat[seat], move=move)
+
+
 def test_a_running_seat_goes_to_a_bot_for_good_and_the_match_plays_on(make_user):
-    alice, bob = make_user(), make_user()
+    alice, bob = make_user("alice_erased"), make_user()
     with eager_celery():
         match = _two_player_han(alice, bob)
         assert match.status == MatchStatus.ACTIVE
+        _play_plies(match.pk, {0: alice, 1: bob}, 4)
         tombstone = erasure.erase_account(alice)
         match = selectors.get_match(match.pk)
         seat = next(seat for seat in match.seats.all() if seat.position == 0)
         assert seat.user_id is None and seat.bot_kind  # the match's takeover bot
-        assert not Incident.objects.filter(match=match).exists()  # for good: no claim
         # the bot answers whenever seat 0 is to act; bob plays the match out
         finished = play_to_end(match.pk, {1: bob})
     assert finished.status == MatchStatus.FINISHED
     record = APIClient().get(match_url(match.pk, "record/")).json()
-    assert record["seats"][0]["kind"] == "bot" and tombstone not in str(record)
+    assert record["seats"][0]["kind"] == "bot"
+    assert _verdict(record)["valid"] is True
+
+
+def test_erasing_a_player_mid_match_records_who_played_the_seat_until_then(make_user):
+    """Issue 40: the seat's hand-over is an incident at the ply it happened, naming the
+    tombstone, so the log tells the player's moves from the bot's, and the record still
+    verifies; the old username appears nowhere."""
+    alice, bob = make_user("alice_erased"), make_user("bob_plays_on")
+    with eager_celery():
+        match = _two_player_han(alice, bob)
+        _play_plies(match.pk, {0: alice, 1: bob}, 4)
+        tombstone = erasure.erase_account(alice)
+        detail = APIClient().get(match_url(match.pk)).json()
+        assert [(row["ply"], row["seat"], row["kind"], row["user"])
+                for row in detail["incidents"]] == [(4, 0, "takeover", tombstone)]
+        assert detail["incidents"][0]["bot_kind"] == detail["seats"][0]["bot_kind"]
+        assert detail["seats"][0]["taken_over_from"] == tombstone
+        finished = play_to_end(match.pk, {1: bob})
+    assert finished.status == MatchStatus.FINISHED
+    log = APIClient().get(match_url(match.pk, "moves/")).json()["results"]
+    assert any(row["seat"] == 0 and row["ply"] < 4 for row in log)  # hers, before ply 4
+    assert any(row["seat"] == 0 and row["ply"] >= 4 for row in log)  # the bot's, after
+    record = APIClient().get(match_url(match.pk, "record/")).json()
+    assert [(row["ply"], row["seat"], row["kind"], row["user"])
+            for row in record["incidents"]] == [(4, 0, "takeover", tombstone)]
+    assert record["seats"][0]["taken_over_from"] == tombstone
+    assert "alice_erased" not in str(record) and "alice_erased" not in str(detail)
     assert _verdict(record)["valid"] is True
 
 
