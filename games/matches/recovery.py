@@ -5,6 +5,7 @@ that was only slow is not harmed."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.contrib.postgres.fields import ArrayField
@@ -14,7 +15,9 @@ from django.utils import timezone
 
 from games.dispatch import enqueue_bot_turn, enqueue_scoring
 from games.matches.models import Match, MatchStatus, Seat
-from games.matches.played_rules import engine_of
+from games.matches.played_rules import engine_of, replayable
+
+logger = logging.getLogger(__name__)
 
 
 def resume_stalled_matches(*, idle_seconds: float = 30.0) -> dict:
@@ -43,6 +46,12 @@ def resume_stalled_matches(*, idle_seconds: float = 30.0) -> dict:
         bots.setdefault(match_id, set()).add(position)
     for match in Match.objects.filter(pk__in=list(bots)).only("pk", "game", "rules_version",
                                                               "ply", "state"):
+        if not replayable(match):
+            # played under rules no engine here plays (rules/versions.py): its bots cannot
+            # move, and one such match must not stop the sweep of every other
+            logger.warning("match %s: %s rules version %r is not kept; its bots wait",
+                           match.pk, match.game, match.rules_version)
+            continue
         engine = engine_of(match)
         to_act = set(engine.to_act(engine.from_json(match.state)))
         for position in sorted(bots[match.pk] & to_act):

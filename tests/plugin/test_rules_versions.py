@@ -12,11 +12,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.matches import scoring, services
+from games.matches import errors, recovery, scoring, services
 from games.matches.models import Match, MatchStatus
 from games.matches.replay import replay_result
 from tests.games.graphql.support import error_codes, gql
-from tests.games.support import API, assert_api_error, match_url
+from tests.games.support import API, assert_api_error, match_url, queued_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +102,22 @@ def test_a_version_no_engine_plays_is_a_stable_error_not_a_replay(old_match, set
     assert record["result"] == old_record["result"]
     page = _admin_replay(make_user, match)
     assert page.status_code == 302  # back to the match page, with a message
+
+
+def test_a_running_match_of_a_version_not_kept_waits_without_stopping_the_sweep(
+        settings, make_user):
+    """Its bot cannot move under rules no engine plays; the sweep passes it by and still
+    resumes the others' bots, and its player's move is the same 409."""
+    settings.EXTRA_GAMES = OLD_RELEASE
+    ann = make_user()
+    stuck = services.create_match(user=ann, game="nim", players=2, bot_seats={1: "random"},
+                                  seed="stuck-seed")
+    services.submit_move(match_id=stuck.pk, user=ann, move={"type": "take", "count": 1})
+    settings.EXTRA_GAMES = NEW_RELEASE_ONLY
+    fresh = services.create_match(user=make_user(), game="nim", players=2,
+                                  bot_seats={0: "random"}, creator_seat=1, seed="fresh")
+    assert recovery.resume_stalled_matches(idle_seconds=-60) == {"bot_turns": 1,
+                                                                  "scorings": 0}
+    assert [args for name, args in queued_tasks() if "bot" in name] == [[fresh.pk, 0, 0]]
+    with pytest.raises(errors.RulesVersionUnavailable):
+        services.submit_move(match_id=stuck.pk, user=ann, move={"type": "take", "count": 1})
