@@ -8,7 +8,8 @@ part:
 - quick match cancels its waiting request;
 - its seat in any other open match is given up (``leave_match``);
 - its seat in each running match goes to the match's takeover bot for good
-  (``games.clocks.services.leave_seat_for_good``): the match plays on, nothing to reclaim;
+  (``games.clocks.services.leave_seat_for_good``): the match plays on, nothing to reclaim,
+  and a ``takeover`` incident naming the tombstone marks where its moves end;
 - the feed deletes its events (nobody can read them any more), and other people's
   invitations that named it name the tombstone.
 
