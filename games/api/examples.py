@@ -34,6 +34,12 @@ ERROR_EXAMPLES = {
         "No result yet", 409, "not_finished", "The match has no result yet.",
         {"status": "active"},
     ),
+    "rules_version_unavailable": _error(
+        "Rules version not kept", 409, "rules_version_unavailable",
+        "This service no longer keeps the rules version this match was played under, so "
+        "it cannot replay it.",
+        {"game": "hansa", "rules_version": "1", "runnable": ["2"]},
+    ),
     "stale_ply": _error(
         "Stale ply", 409, "stale_ply", "The match has moved on since the ply you expected.",
         {"expected_ply": 7, "current_ply": 8},

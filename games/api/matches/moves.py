@@ -106,7 +106,8 @@ class ReplayView(ApiView):
         parameters=[MATCH_ID, OpenApiParameter("ply", int, description="0 .. the match's "
                                                "ply; default the latest.")],
         responses={200: s.ReplaySerializer, **error_responses(400, 404, 409)},
-        examples=[REPLAY_EXAMPLE, ERROR_EXAMPLES["invalid_ply"]],
+        examples=[REPLAY_EXAMPLE, ERROR_EXAMPLES["invalid_ply"],
+                  ERROR_EXAMPLES["rules_version_unavailable"]],
         tags=["play"],
     )
     def get(self, request, match_id: str):
