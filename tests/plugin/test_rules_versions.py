@@ -17,6 +17,7 @@ from games.matches.models import Match, MatchStatus
 from games.matches.replay import replay_result
 from tests.games.graphql.support import error_codes, gql
 from tests.games.support import API, assert_api_error, match_url, queued_tasks
+from tests.workers import purge_test_queue
 
 pytestmark = pytest.mark.django_db
 
@@ -116,6 +117,7 @@ def test_a_running_match_of_a_version_not_kept_waits_without_stopping_the_sweep(
     settings.EXTRA_GAMES = NEW_RELEASE_ONLY
     fresh = services.create_match(user=make_user(), game="nim", players=2,
                                   bot_seats={0: "random"}, creator_seat=1, seed="fresh")
+    purge_test_queue()  # what earlier tests left
     assert recovery.resume_stalled_matches(idle_seconds=-60) == {"bot_turns": 1,
                                                                   "scorings": 0}
     assert [args for name, args in queued_tasks() if "bot" in name] == [[fresh.pk, 0, 0]]
