@@ -123,3 +123,9 @@ def test_a_running_match_of_a_version_not_kept_waits_without_stopping_the_sweep(
     assert [args for name, args in queued_tasks() if "bot" in name] == [[fresh.pk, 0, 0]]
     with pytest.raises(errors.RulesVersionUnavailable):
         services.submit_move(match_id=stuck.pk, user=ann, move={"type": "take", "count": 1})
+    # the admin's page of it still opens: who is to act and the secret parts of its log
+    # are what no engine here can tell, so they are not shown
+    admin = Client()
+    admin.force_login(make_user(is_staff=True, is_superuser=True))
+    page = admin.get(reverse("admin:games_match_change", args=[stuck.pk]))
+    assert page.status_code == 200 and b"rules version 0 is not kept" in page.content
