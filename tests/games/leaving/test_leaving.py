@@ -88,7 +88,6 @@ def test_a_running_seat_goes_to_a_bot_for_good_and_the_match_plays_on(make_user)
     with eager_celery():
         match = _two_player_han(alice, bob)
         assert match.status == MatchStatus.ACTIVE
-        _play_plies(match.pk, {0: alice, 1: bob}, 4)
         tombstone = erasure.erase_account(alice)
         match = selectors.get_match(match.pk)
         seat = next(seat for seat in match.seats.all() if seat.position == 0)
@@ -98,6 +97,7 @@ def test_a_running_seat_goes_to_a_bot_for_good_and_the_match_plays_on(make_user)
     assert finished.status == MatchStatus.FINISHED
     record = APIClient().get(match_url(match.pk, "record/")).json()
     assert record["seats"][0]["kind"] == "bot"
+    assert record["seats"][0]["taken_over_from"] == tombstone
     assert _verdict(record)["valid"] is True
 
 
