@@ -19,7 +19,7 @@ from games.matches import clock_selectors, errors
 from games.matches.incidents import Incident
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.parsing import parse_match_id, parse_ply
-from games.matches.played_rules import engine_of
+from games.matches.played_rules import engine_of, replayable
 from games.matches.replay import replay_state
 from games.matches.rows import load_match
 from games.matches.seat_players import player_of
@@ -196,8 +196,12 @@ def match_summary(match: Match, user=None) -> dict:
 
 def view_for(match: Match, user=None) -> dict | None:
     """The game as ``user`` may see it now (``engine.view``): the seat's view for a seated
-    user, the spectator view otherwise. None before the start. (After the end the full
-    state is in ``replay_view`` and the log is shown whole.)"""
+    user, the spectator view otherwise. None before the start, and for a match played
+    under a rules version no engine here plays (rules/versions.py): its page still shows
+    everything else. (After the end the full state is in ``replay_view`` and the log is
+    shown whole.)"""
+    if not replayable(match):
+        return None
     state = state_of(match)
     if state is None:
         return None
@@ -208,7 +212,10 @@ def to_act_and_view(
     match: Match, seat: int | None, state: Any | None = None
 ) -> tuple[list[int], dict | None]:
     """``to_act_of`` and the view of ``seat`` (``view_for``), from one parse of the state
-    (none when the caller passes the engine ``state`` it holds already)."""
+    (none when the caller passes the engine ``state`` it holds already). Nobody to act
+    and no view under a rules version no engine here plays: nobody can move there."""
+    if state is None and not replayable(match):
+        return [], None
     if state is None:
         state = state_of(match)
     if state is None:

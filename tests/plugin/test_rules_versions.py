@@ -88,6 +88,12 @@ def test_a_version_no_engine_plays_is_a_stable_error_not_a_replay(old_match, set
                                 "rules_version_unavailable")
         assert body["details"] == {"game": "nim", "rules_version": "0",
                                             "runnable": ["1"]}
+    # the match itself is still shown, without the view only its engine could draw
+    detail = api_client.get(match_url(match.pk)).json()
+    assert detail["rules_version"] == "0" and detail["view"] is None
+    assert detail["status"] == "finished" and detail["to_act"] == []
+    shown = gql("query($id: ID!) { match(id: $id) { status view } }", {"id": match.pk})
+    assert shown["data"]["match"] == {"status": "FINISHED", "view": None}
     body = gql("query($id: ID!) { replay(matchId: $id, ply: 1) { ply } }",
                {"id": match.pk})
     assert error_codes(body) == ["rules_version_unavailable"]
