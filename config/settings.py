@@ -75,6 +75,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
     "infra.observability.request_id.RequestIdMiddleware",
+    "infra.observability.access_log.AccessLogMiddleware",  # one line per request, with its id
     "django.middleware.security.SecurityMiddleware",
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
