@@ -6,7 +6,8 @@ each web and worker container). Nothing public reaches it: it listens on METRICS
 At each scrape it adds up what every process wrote to PROMETHEUS_MULTIPROC_DIR (every
 uvicorn process and Celery worker on this host: infra/observability/metrics.py), after
 folding away the files of processes that have exited (their counts into one archive, their
-gauges dropped: infra/observability/dead_processes.py), and asks Redis how many tasks wait in each Celery queue
+gauges dropped: infra/observability/dead_processes.py), reads the CPU and memory of the
+live ones (infra/observability/process_metrics.py), and asks Redis how many tasks wait in each Celery queue
 (``celery_queue_length``)."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from prometheus_client import CollectorRegistry, make_wsgi_app, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 
 from infra.observability.dead_processes import fold_dead_processes
+from infra.observability.process_metrics import ProcessCollector
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +69,7 @@ class _MultiProcess:
 def registry(directory: str, broker_url: str, queues: list[str]) -> CollectorRegistry:
     reg = CollectorRegistry()
     reg.register(_MultiProcess(directory))
+    reg.register(ProcessCollector(directory))  # after the fold: live processes only
     reg.register(QueueLengthCollector(broker_url, queues))
     return reg
 

@@ -84,12 +84,18 @@ def test_exited_processes_leave_their_counts_and_no_files(tmp_path):
         alive = _scrape(directory)
         assert _moves(alive) == 17 and _open_sockets(alive) == 1
         assert any(name.endswith(f"_{staying.pid}.db") for name in _per_process_files(directory))
+        # its CPU and memory, read from /proc by the exporter (a process of kind "other":
+        # not uvicorn, not Celery)
+        labels = f"[('kind', 'other'), ('pid', '{staying.pid}')]"
+        assert alive[f"game_process_resident_memory_bytes{labels}"] > 1_000_000
+        assert alive[f"game_process_cpu_seconds_total{labels}"] > 0
     finally:
         staying.send_signal(signal.SIGKILL)
         staying.wait(timeout=10)
     for _ in range(3):  # never backwards, never counted twice
         after = _scrape(directory)
         assert _moves(after) == 17 and _open_sockets(after) == 0
+        assert not [name for name in after if name.startswith("game_process_")]
     assert _per_process_files(directory) == set()
 
 
