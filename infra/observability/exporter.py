@@ -7,8 +7,8 @@ At each scrape it adds up what every process wrote to PROMETHEUS_MULTIPROC_DIR (
 uvicorn process and Celery worker on this host: infra/observability/metrics.py), after
 folding away the files of processes that have exited (their counts into one archive, their
 gauges dropped: infra/observability/dead_processes.py), reads the CPU and memory of the
-live ones (infra/observability/process_metrics.py), and asks Redis how many tasks wait in each Celery queue
-(``celery_queue_length``)."""
+live ones (infra/observability/process_metrics.py), and asks Redis how many tasks wait in
+each Celery queue (``celery_queue_length``)."""
 
 from __future__ import annotations
 
