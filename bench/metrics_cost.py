@@ -73,8 +73,9 @@ def main() -> None:
     bare = best_of(lambda: view(request), calls)
     with_both = best_of(lambda: both(request), calls)
     print(f"HTTP request, both middlewares:   {with_both - bare:6.1f} us")
+    route_only = RouteMetricsMiddleware(view)  # built once, as a process builds it
     print(f"  route latency and status only:  "
-          f"{best_of(lambda: RouteMetricsMiddleware(view)(request), calls) - bare:6.1f} us")
+          f"{best_of(lambda: route_only(request), calls) - bare:6.1f} us")
     access = logging.getLogger("access")
     access.handlers, access.propagate = [], False
     devnull = logging.StreamHandler(open(os.devnull, "w"))  # noqa: SIM115 - for the run
