@@ -11,14 +11,18 @@ from celery import Celery, signals
 
 from games.matches.worker_steps import ResumeAfterConnect
 from infra import startup_heap
-from infra.observability import celery_signals  # noqa: F401 - connects request ids, metrics
+from infra.observability import (  # noqa: F401 - connect request ids, metrics
+    celery_request,
+    celery_signals,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 #: the packages whose ``tasks`` module holds Celery tasks
 TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch", "games.analysis"]
 
-app = Celery("game_service")
+# task_cls: Celery's "received" line carries the request id that enqueued the task
+app = Celery("game_service", task_cls="infra.observability.celery_request:TaskWithRequestId")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(lambda: TASK_PACKAGES)
 # The app every thread of every process sends through (games.dispatch asks celery for

@@ -27,12 +27,14 @@ LOGGING = {
     "formatters": {"json": {"()": "infra.observability.json_logs.JsonLinesFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    # uvicorn's own loggers carry their own handlers: through ours instead; its access log
-    # only when asked for (scripts/serve_web.sh, WEB_ACCESS_LOG)
+    # uvicorn's own loggers carry their own handlers: through ours instead. Its access log
+    # is off (scripts/serve_web.sh): no request id, no duration; ours replaces it
+    # (infra/observability/access_log.py)
     "loggers": {
         "uvicorn": {"handlers": ["console"], "propagate": False},
         "uvicorn.error": {"handlers": ["console"], "propagate": False},
-        "uvicorn.access": {"handlers": ["console"], "propagate": False,
-                           "level": "INFO" if env_bool("WEB_ACCESS_LOG", False) else "WARNING"},
+        "uvicorn.access": {"handlers": ["console"], "propagate": False, "level": "WARNING"},
     },
 }
+# one JSON access line per HTTP request (infra/observability/access_log.py)
+WEB_ACCESS_LOG = env_bool("WEB_ACCESS_LOG", True)

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
     "infra.observability.request_id.RequestIdMiddleware",
+    "infra.observability.access_log.AccessLogMiddleware",  # one line per request, with its id
     "django.middleware.security.SecurityMiddleware",
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
@@ -229,6 +230,10 @@ REST_FRAMEWORK = {
         "user_read": env_str("THROTTLE_USER_READ", "600/min"),
         "move": env_str("THROTTLE_MOVE", "120/min"),
         "auth": env_str("THROTTLE_AUTH", "10/min"),
+        # a play socket's hello with a token already issued (no password: a reconnect),
+        # per address: after a rolling restart every socket behind one address (an
+        # office, a carrier NAT) signs in again at once (issue 40; docs/limits.md)
+        "socket_auth": env_str("THROTTLE_SOCKET_AUTH", "300/min"),
         # board.png: rasterising costs some 30 times the SVG's CPU (bench/board_pictures.py)
         "picture": env_str("THROTTLE_PICTURE", "60/min"),
         # every request made with a third-party app's token, all its users together

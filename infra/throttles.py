@@ -9,6 +9,9 @@ Scopes (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, set from the envi
   user (per address when anonymous);
 - ``auth``: register, log in, revoke a token (REST and GraphQL), per address: strict,
   against password guessing;
+- ``socket_auth``: a play socket's ``hello`` (a token already issued, or none), per
+  address: generous, as every socket behind one address reconnects at once after a
+  restart; a refused token counts against ``auth`` too (games/play/operations.py);
 - ``app``: every request made with a third-party app's token (OAuth or personal access
   token, its ``application_id``), all the app's users together, on top of its user's own
   limits: one app cannot take the service for itself. The app's ``rate_tier`` (set by
@@ -47,6 +50,7 @@ from infra import counters
 from infra.observability import metrics
 
 ANON_READ, USER_READ, MOVE, AUTH = "anon_read", "user_read", "move", "auth"
+SOCKET_AUTH = "socket_auth"
 APP = "app"
 
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}

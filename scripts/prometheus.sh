@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
-# Makes sure Debian's Prometheus is installed (its promtool checks the Grafana dashboard's
-# queries: tests/infra/test_dashboard.py; the server scrapes the load test:
-# docs/operations.md "Metrics"), the way chromium.sh does for the browser: nothing to do
-# when promtool is there; as root with apt-get, one `apt-get update` and an install;
-# otherwise it says what to install and the test skips (under CI it fails).
+# Makes sure Debian's Prometheus and the maintained exporters are installed: promtool
+# checks the Grafana dashboard's queries and the alert rules (tests/infra/test_dashboard.py,
+# tests/infra/test_alert_rules.py), the server runs the shipped config against the
+# exporters (tests/infra/test_prometheus_config.py; docs/operations.md "Metrics"). The way
+# chromium.sh does for the browser: nothing to do when all are there; as root with
+# apt-get, one `apt-get update` and an install; otherwise it says what to install and the
+# tests skip (under CI they fail).
 set -euo pipefail
 
 say() { printf '[prometheus] %s\n' "$*"; }
 
-if command -v promtool >/dev/null; then
+# package -> a binary it installs
+declare -A NEEDED=(
+    [prometheus]=promtool
+    [prometheus-postgres-exporter]=prometheus-postgres-exporter
+    [prometheus-redis-exporter]=prometheus-redis-exporter
+    [prometheus-node-exporter]=prometheus-node-exporter
+)
+missing=()
+for package in "${!NEEDED[@]}"; do
+    command -v "${NEEDED[$package]}" >/dev/null || missing+=("$package")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
     exit 0
 fi
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    say "installing prometheus with apt-get (promtool, for the dashboard's test)"
+    say "installing ${missing[*]} with apt-get (promtool, the server and the exporters)"
     DEBIAN_FRONTEND=noninteractive apt-get update -q
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus
-    command -v promtool >/dev/null || { say "ERROR: prometheus installed but no promtool" >&2; exit 1; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    for package in "${missing[@]}"; do
+        command -v "${NEEDED[$package]}" >/dev/null \
+            || { say "ERROR: $package installed but no ${NEEDED[$package]}" >&2; exit 1; }
+    done
 else
-    say "no promtool: the dashboard's PromQL check will be skipped. Install it, e.g.:"
-    say "  sudo apt-get install prometheus"
+    say "missing ${missing[*]}: the metrics tests that need them will be skipped. Install:"
+    say "  sudo apt-get install ${missing[*]}"
 fi

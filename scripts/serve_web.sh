@@ -6,7 +6,7 @@
 # uvicorn's supervisor restarts a worker process that dies. Used by scripts/run.sh, the
 # container image and the benchmarks, so all of them serve the same way.
 #
-#   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (false)  UVICORN
+#   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (true: Django's access lines)  UVICORN
 #   LOG_LEVEL (INFO; uvicorn's own lines too)
 #   WEB_START_TIMEOUT_S (60)
 #   PROMETHEUS_MULTIPROC_DIR: where the processes write their metrics (docs/operations.md
@@ -56,8 +56,7 @@ args=(
     # connection just as the client reuses it drops that request (seen under load at 5 s)
     --timeout-keep-alive "${WEB_KEEP_ALIVE_S:-75}"
 )
-case "${WEB_ACCESS_LOG:-false}" in
-    1|true|yes|on) ;;
-    *) args+=(--no-access-log) ;;  # one log line per poll costs more than the poll
-esac
+# uvicorn's access lines have no request id and no duration: Django writes one JSON access
+# line per request instead (infra/observability/access_log.py; WEB_ACCESS_LOG=false: none)
+args+=(--no-access-log)
 exec "$UVICORN" "${args[@]}"

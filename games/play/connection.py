@@ -78,15 +78,23 @@ class PlayConnection(SocketAdmission, SocketSending):
     async def serve(self) -> None:
         if (await self._receive())["type"] != "websocket.connect":
             return
-        await self._send({"type": "websocket.accept"})
+        # the connection's id (the handshake's X-Request-Id, or new), returned in the
+        # handshake's answer; every message is served under it and its number
+        connection_id = request_id.of_handshake(self.scope)
+        await self._send({"type": "websocket.accept",
+                          "headers": [(b"x-request-id", connection_id.encode())]})
+        opened_at, messages = time.perf_counter(), 0
+        with request_id.serving(connection_id):
+            logger.info("play socket opened")
         metrics.socket_opened(metrics.PLAY)
         the_hub = hub()
         the_hub.sockets.add(self)
         writer = self._writer = asyncio.get_running_loop().create_task(self._write())
         self._tasks += [writer, asyncio.get_running_loop().create_task(self._heartbeat())]
         try:
-            if not await self._admitted() or not await self._greeted():
-                return
+            with request_id.serving(connection_id):  # the hello: the connection's own
+                if not await self._admitted() or not await self._greeted():
+                    return
             # every answer in the language the hello chose: set once for this task (and
             # the tasks it starts), not per message (1% of the web tier's CPU under load)
             with translation.override(self.language):
@@ -94,11 +102,16 @@ class PlayConnection(SocketAdmission, SocketSending):
                     text = await self._next_counted_text()
                     if text is None:
                         break
-                    # each message is a request: its own id, in its log lines, the tasks
-                    # it enqueues and the pushes it causes
-                    with request_id.serving(None):
+                    # each message is a request: its own id (the connection's and its
+                    # number), in its log lines, the tasks it enqueues and its pushes
+                    messages += 1
+                    with request_id.serving(request_id.message_id(connection_id, messages)):
                         await self._answer(text)
         finally:
+            with request_id.serving(connection_id):
+                logger.info("play socket closed", extra={"fields": {
+                    "messages": messages, "user_id": self.user.pk,
+                    "duration_ms": round((time.perf_counter() - opened_at) * 1000, 1)}})
             metrics.socket_closed(metrics.PLAY)
             await self._give_places_back()
             metrics.unsubscribed(metrics.PLAY, len(self.follows))

@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from accounts.apps_oauth import credentials
-from games.graphql.auth import credential_for_token
+from games.graphql.auth import InvalidToken, credential_for_token
 from games.live import frames
 from games.matches import selectors, services
 from games.matches.models import Match, Seat
@@ -20,9 +20,18 @@ logger = logging.getLogger(__name__)
 
 def authenticate_credential(token: Any, ident: str):
     """The token's user, their password hash now (anonymous: None) and the credential
-    itself, whose scopes bound what the socket may do (games/play/scopes.py)."""
-    throttles.check(throttles.AUTH, ident)
-    user, credential = credential_for_token(token)
+    itself, whose scopes bound what the socket may do (games/play/scopes.py).
+
+    A hello presents a token already issued (no password to guess), so it counts in its
+    own limit (``socket_auth``), not the sign-in one: every socket behind one address
+    reconnects at once after a rolling restart. A refused token counts as a failed
+    sign-in too (``auth``), so trying tokens is no faster here than trying passwords."""
+    throttles.check(throttles.SOCKET_AUTH, ident)
+    try:
+        user, credential = credential_for_token(token)
+    except InvalidToken:
+        throttles.hit(throttles.AUTH, ident)
+        raise
     return user, (user.password if user.is_authenticated else None), credential
 
 

@@ -88,3 +88,4 @@ def _keep_django_logging(loglevel=None, **_kwargs) -> None:
 @signals.worker_init.connect
 def _worker_started(**_kwargs) -> None:
     start_sampling()
+    metrics.create_known_series()

@@ -5,16 +5,15 @@ each web and worker container). Nothing public reaches it: it listens on METRICS
 
 At each scrape it adds up what every process wrote to PROMETHEUS_MULTIPROC_DIR (every
 uvicorn process and Celery worker on this host: infra/observability/metrics.py), after
-dropping the gauges of processes that have exited (an open-socket count must not outlive
-its process), and asks Redis how many tasks wait in each Celery queue
-(``celery_queue_length``)."""
+folding away the files of processes that have exited (their counts into one archive, their
+gauges dropped: infra/observability/dead_processes.py), reads the CPU and memory of the
+live ones (infra/observability/process_metrics.py), and asks Redis how many tasks wait in
+each Celery queue (``celery_queue_length``)."""
 
 from __future__ import annotations
 
-import glob
 import logging
 import os
-import re
 import threading
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
@@ -22,25 +21,10 @@ import django
 from prometheus_client import CollectorRegistry, make_wsgi_app, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 
+from infra.observability.dead_processes import fold_dead_processes
+from infra.observability.process_metrics import ProcessCollector
+
 logger = logging.getLogger(__name__)
-
-_GAUGE_FILE = re.compile(r"gauge_live\w+_(\d+)\.db$")
-
-
-def forget_dead_processes(directory: str) -> None:
-    """Remove the live-gauge files of processes that no longer run."""
-    for path in glob.glob(os.path.join(directory, "gauge_live*_*.db")):
-        found = _GAUGE_FILE.search(path)
-        if found is None:
-            continue
-        pid = int(found.group(1))
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            multiprocess.mark_process_dead(pid, directory)
-        except PermissionError:  # alive, another user's
-            pass
-
 
 class QueueLengthCollector:
     """``celery_queue_length{queue}``: the messages waiting in each of the service's
@@ -78,13 +62,14 @@ class _MultiProcess:
         self.inner = multiprocess.MultiProcessCollector(None, path=directory)
 
     def collect(self):
-        forget_dead_processes(self.directory)
+        fold_dead_processes(self.directory)
         return self.inner.collect()
 
 
 def registry(directory: str, broker_url: str, queues: list[str]) -> CollectorRegistry:
     reg = CollectorRegistry()
     reg.register(_MultiProcess(directory))
+    reg.register(ProcessCollector(directory))  # after the fold: live processes only
     reg.register(QueueLengthCollector(broker_url, queues))
     return reg
 

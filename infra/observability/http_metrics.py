@@ -11,14 +11,17 @@ from __future__ import annotations
 from django_prometheus.middleware import Metrics, PrometheusAfterMiddleware
 from django_prometheus.utils import Time, TimeSince
 
+from infra.observability import metrics
 from infra.observability.pool_metrics import start_sampling
 
 
 class RouteMetricsMiddleware(PrometheusAfterMiddleware):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # a web process builds its middleware once: its pools are sampled from now on
+        # a web process builds its middleware once: its pools are sampled from now on, and
+        # its counters exist at zero before their first count
         start_sampling()
+        metrics.create_known_series()
 
     def process_request(self, request):
         request.prometheus_after_middleware_event = Time()
@@ -31,6 +34,7 @@ class RouteMetricsMiddleware(PrometheusAfterMiddleware):
 
     def process_response(self, request, response):
         view, method = self._get_view_name(request), self._method(request)
+        metrics.http_answered(response.status_code)
         self.metrics.responses_by_status_view_method.labels(
             status=str(response.status_code), view=view, method=method).inc()
         started = getattr(request, "prometheus_after_middleware_event", None)

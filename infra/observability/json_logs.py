@@ -1,6 +1,7 @@
 """Log lines as JSON, one object per line: time, level, logger, message, the request id
 (infra/observability/request_id.py) and, in a worker, the task; an exception's
-traceback in ``exc``. settings.LOGGING uses it for every handler.
+traceback in ``exc``; a record's ``fields`` (``extra={"fields": {...}}``: the access line,
+access_log.py) as keys of their own. settings.LOGGING uses it for every handler.
 
 A last guard: whatever a line says, the value of an ``Authorization`` header, a token
 key after ``Token ``, and ``password``/``token``/``secret`` values written as ``key=value``
@@ -54,6 +55,10 @@ class JsonLinesFormatter(logging.Formatter):
                                               "request_id", None)
         if rid:
             line["request_id"] = rid
+        # structured fields of a line (the access line's method, path, status ...): never
+        # a secret by construction, masked all the same
+        for name, value in (getattr(record, "fields", None) or {}).items():
+            line.setdefault(name, mask_secrets(value) if isinstance(value, str) else value)
         task = current_task
         if task and task.request.id:
             line["task"] = task.name

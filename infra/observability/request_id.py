@@ -5,7 +5,11 @@ while it is served (infra/observability/json_logs.py), in the Celery tasks it en
 A caller may send its own as ``X-Request-Id`` (a proxy or a client that logs it too):
 taken if it is 1-100 characters of letters, digits and ``-_.:@``, else replaced by a new
 one (a header is never written into a log line unchecked). The response says which one
-was used, in the same header."""
+was used, in the same header.
+
+A websocket (the play socket) is one connection of many messages: the handshake's id
+(taken the same way, or new) names the connection, returned in the handshake's answer,
+and each message is served under that id with its number appended (``message_id``)."""
 
 from __future__ import annotations
 
@@ -36,6 +40,27 @@ def sane(candidate: object) -> str | None:
     if isinstance(candidate, str) and _SANE.fullmatch(candidate):
         return candidate
     return None
+
+
+#: a socket's id leaves room for its messages' numbers (``message_id``) within 100
+_CONNECTION_ID_MAX = 88
+
+
+def of_handshake(scope: dict) -> str:
+    """A websocket's connection id: its handshake's ``X-Request-Id`` if sane (and short
+    enough to number its messages under), else a new one."""
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"x-request-id":
+            chosen = sane(value.decode("latin1"))
+            if chosen and len(chosen) <= _CONNECTION_ID_MAX:
+                return chosen
+    return new_id()
+
+
+def message_id(connection_id: str, number: int) -> str:
+    """The id of a socket's ``number``-th message: its connection's id, a dot, the number,
+    so ``grep CONNECTION_ID`` finds the socket's whole life."""
+    return f"{connection_id}.{number}"
 
 
 @contextmanager

@@ -196,7 +196,8 @@ def test_a_reader_that_stops_reading_is_cut_off_and_nobody_waits_for_it(small_qu
 def strict_auth_tier(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         with running_web_tier(processes=1, extra_env={
-                "DJANGO_SETTINGS_MODULE": "config.settings", "THROTTLE_AUTH": "1/min"}) as address:
+                "DJANGO_SETTINGS_MODULE": "config.settings",
+                "THROTTLE_SOCKET_AUTH": "1/min"}) as address:
             yield address
 
 
