@@ -73,6 +73,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The probes (/health/live, /health/ready) before anything that checks ALLOWED_HOSTS or
+    # redirects to HTTPS: infra/probes.py, docs/operations.md "Probes".
+    "infra.probes.ProbesMiddleware",
     "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
     "infra.observability.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -250,6 +253,10 @@ APP_RATE_TIERS = {
 # header is ignored, so a client cannot invent addresses to dodge a limit).
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["infra.throttles.ApiRateThrottle"]
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0)
+# The proxies whose X-Forwarded-For uvicorn believes (scripts/serve_web.sh passes the same
+# variable to --forwarded-allow-ips): read here only for config.E004, which refuses "*"
+# with DEBUG off (infra/config_checks.py; docs/operations.md "docker compose").
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 # GraphiQL at /graphql/ (assets in games/static/graphiql/): on like Swagger UI (the schema
 # is public anyway); GRAPHIQL=false hides it.
