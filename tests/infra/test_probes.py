@@ -13,8 +13,6 @@ import secrets
 from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
-import pytest
-
 from tests.deploy_processes import request, start, stop, tail, throwaway_redis, wait_serving
 from tests.ports import free_port
 from tests.workers import ROOT
