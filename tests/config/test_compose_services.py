@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -266,3 +267,32 @@ def test_every_service_starts_from_its_own_command_line(compose):
         stack.stop_all()
         _database(False, database)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _resolved(compose) -> dict:
+    result = compose_config(compose, compose_variables())
+    assert result.returncode == 0, result.stderr
+    return yaml.safe_load(result.stdout)["services"]
+
+
+def test_every_service_rotates_its_logs(compose):
+    """Docker keeps everything a container writes unless told otherwise."""
+    unbounded = [name for name, service in _resolved(compose).items()
+                 if not ((service.get("logging") or {}).get("options") or {}).get("max-size")]
+    assert not unbounded, f"services without a log size limit: {unbounded}"
+
+
+def test_the_documented_compose_restore_writes_into_a_volume(compose):
+    """docs/operations.md's restore under compose writes its cluster into a volume of the
+    postgres service, not into the container (lost with `run --rm`)."""
+    text = (ROOT / "docs" / "operations.md").read_text()
+    paragraph = text[text.index("**Under docker compose.**"):]
+    paragraph = paragraph[:paragraph.index("\n\n")].replace("\n", " ")
+    target = re.search(r"restore\.sh --data (\S+)", paragraph).group(1)
+    volumes = _resolved(compose)["postgres"]["volumes"]
+    mounts = [volume["target"] if isinstance(volume, dict) else volume.split(":")[1]
+              for volume in volumes
+              if (volume.get("type") == "volume" if isinstance(volume, dict)
+                  else not volume.startswith((".", "/")))]
+    assert any(target == mount or target.startswith(mount.rstrip("/") + "/")
+               for mount in mounts), (target, mounts)

@@ -33,7 +33,8 @@ PROCESSES = {
 
 
 def _environment(tmp_path, overrides: dict) -> dict:
-    return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "true", "HOST": "127.0.0.1", "PORT": str(free_port()),
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "true",
+            "HOST": "127.0.0.1", "PORT": str(free_port()),
             "WEB_PROCESSES": "1", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
             # what DEBUG off needs besides (config/settings.py refuses to start without)
             "SECRET_KEY": secrets.token_urlsafe(50),
