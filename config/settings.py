@@ -73,11 +73,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
+    "infra.observability.request_id.RequestIdMiddleware",
     # The probes (/health/live, /health/ready) before anything that checks ALLOWED_HOSTS or
     # redirects to HTTPS: infra/probes.py, docs/operations.md "Probes".
     "infra.probes.ProbesMiddleware",
-    "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
-    "infra.observability.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",

@@ -1,13 +1,17 @@
 """The system checks (``manage.py check``: infra/checks.py, infra/config_checks.py) at the
-start of every Celery worker and beat, as ``migrate`` and scripts/serve_web.sh run them:
-a configuration error stops the process with its message and exit status 1, before it
-takes a task or schedules one (issue 40). Warnings are logged and the process starts."""
+start of every process that serves or works: the web tier (scripts/serve_web.sh runs
+``run_start_checks("web")`` before uvicorn) and every Celery worker and beat (on
+``worker_init`` / ``beat_init``); ``migrate`` runs them itself. A configuration error stops
+the process with its message and exit status 1, before it serves a request, takes a task
+or schedules one (issue 40). Warnings are logged and the process starts.
+
+Through the log (JSON lines, like every other line of these processes: docs/operations.md
+"Logs"), not ``manage.py check``'s text."""
 
 from __future__ import annotations
 
 import logging
 import os
-import sys
 
 from celery import signals
 
@@ -24,14 +28,13 @@ def run_start_checks(process: str) -> None:
     messages = checks.run_checks(include_deployment_checks=False)
     errors = [message for message in messages if message.is_serious()]
     for message in messages:
-        if message not in errors:
-            logger.warning("%s: %s", process, message)
+        if message not in errors and not message.is_silenced():
+            logger.warning("%s: configuration warning: %s", process, message)
     if errors:
-        text = "\n".join(str(message) for message in errors)
-        sys.stderr.write(f"{process}: the configuration is refused (system checks):\n"
-                         f"{text}\n")
-        sys.stderr.flush()
-        # out at once: raising here is caught and logged by Celery, which may go on
+        for message in errors:
+            logger.critical("%s: the configuration is refused: %s", process, message)
+        logging.shutdown()  # the lines out before the process is
+        # at once: an exception here is caught and logged by Celery, which may go on
         os._exit(1)
 
 

@@ -1,5 +1,6 @@
 """The probes a load balancer, the container image and compose ask (docs/operations.md
-"Probes"), answered before any other middleware:
+"Probes"), answered once the request is counted and has its id, before any other
+middleware:
 
 - ``GET /health/live``: the process is up and serves requests. No dependency is asked, so
   an outage of PostgreSQL or Redis never makes an orchestrator restart healthy processes.

@@ -33,11 +33,11 @@ mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 
 # The configuration's system checks (infra/config_checks.py: THROTTLE_*, WEB_THREADS,
 # FORWARDED_ALLOW_IPS, ...) once, before any process serves: an error stops here with its
-# message and status 1, instead of uvicorn starting processes that answer 500 or restarting
-# ones that die. Warnings are printed and the tier starts. Celery runs the same checks
-# (config/start_checks.py), migrate its own.
-"$PYTHON" manage.py check --fail-level ERROR >&2 \
-    || { echo "serve_web.sh: the configuration is refused (system checks above)" >&2; exit 1; }
+# message (a JSON log line) and status 1, instead of uvicorn starting processes that answer
+# 500 or restarting ones that die. Warnings are logged and the tier starts. Celery runs the
+# same checks (config/start_checks.py), migrate its own.
+DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings}" "$PYTHON" -c \
+    'from config.start_checks import run_start_checks; run_start_checks("web")' || exit 1
 
 args=(
     config.asgi:application
