@@ -16,6 +16,8 @@ import pytest
 from tests.ports import free_port
 from tests.workers import ROOT
 
+pytestmark = pytest.mark.slow  # a real process per case
+
 BIN = ROOT / ".venv" / "bin"
 BAD_CONFIGURATIONS = {
     "throttle": ({"THROTTLE_AUTH": "ten a minute"}, "config.E002", "THROTTLE_AUTH"),

@@ -27,7 +27,7 @@ from tests.nginx_entry import running_entry
 from tests.ports import free_port
 from tests.workers import ROOT
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 SIGN_IN = "/api/v1/auth/token/"
 AUTH_LIMIT_PER_MINUTE = 10  # THROTTLE_AUTH's default (config/settings.py)

@@ -13,9 +13,13 @@ import secrets
 from contextlib import contextmanager
 from urllib.parse import urlsplit, urlunsplit
 
+import pytest
+
 from tests.deploy_processes import request, start, stop, tail, throwaway_redis, wait_serving
 from tests.ports import free_port
 from tests.workers import ROOT
+
+pytestmark = pytest.mark.slow  # real web tiers
 
 LIVE, READY, OLD_NAME = "/health/live", "/health/ready", "/api/v1/health"
 #: the image's HEALTHCHECK timeout (Dockerfile), which a readiness answer must beat
