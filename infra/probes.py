@@ -95,13 +95,15 @@ def _json(status: int, body: dict) -> HttpResponse:
 
 
 class ProbesMiddleware:
-    """Answers the probes' paths (GET or HEAD) itself; everything else goes on."""
+    """Answers the probes' paths (GET or HEAD, no query string) itself; everything else
+    goes on. A probe sends no query; a request with one (``?lang=``) is an API request
+    like any other, validated as such (/api/v1/health: infra/health.py)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method in ("GET", "HEAD"):
+        if request.method in ("GET", "HEAD") and not request.META.get("QUERY_STRING"):
             if request.path in LIVE_PATHS:
                 return _json(200, {"status": "ok"})
             if request.path in READY_PATHS:
