@@ -39,6 +39,8 @@ RUN DEBUG=false SECRET_KEY=build-only-key-for-collectstatic-never-used-at-run-ti
 USER app
 EXPOSE 8000
 ENV HOST=0.0.0.0 PORT=8000
+# Readiness (docs/operations.md "Probes"): 503 only when the database does not answer
+# within 2 s (Redis down is "degraded", still 200); any Host and plain HTTP are fine.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/api/v1/health', timeout=3)"]
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health/ready', timeout=3)"]
 CMD ["scripts/serve_web.sh"]

@@ -32,7 +32,7 @@ TEST_ENV := env -u CACHE_REDIS_URL -u CHANNEL_REDIS_URL -u CELERY_BROKER_URL \
 
 PYTEST_ARGS ?=
 
-.PHONY: help install services services-stop services-status test-services test-services-stop browser cairo prometheus clients asyncapi-tools messages run test test-fast lint
+.PHONY: help install services services-stop services-status test-services test-services-stop browser cairo prometheus deploy-tools clients asyncapi-tools messages run test test-fast lint
 
 help:
 	@echo "make run              venv + services + migrate + seed, then web server and worker"
@@ -41,6 +41,7 @@ help:
 	@echo "make lint             ruff"
 	@echo "make clients          install the TypeScript client's packages (clients/ts, npm ci)"
 	@echo "make asyncapi-tools   the AsyncAPI parser the tests validate docs/asyncapi.yaml with (npm)"
+	@echo "make deploy-tools     nginx and docker-compose for the deployment's tests (apt-get as root)"
 	@echo "make messages         compile the translations (locale/*/LC_MESSAGES/django.po -> .mo)"
 	@echo "make services         start the local PostgreSQL and Redis (.var/)"
 	@echo "make services-stop    stop them"
@@ -87,6 +88,11 @@ cairo:
 prometheus:
 	scripts/prometheus.sh
 
+# Debian's nginx and docker-compose (the shipped deploy/nginx.conf and docker-compose.yml
+# run by the tests, no container engine): apt-get when missing.
+deploy-tools:
+	scripts/deploy_tools.sh
+
 # The TypeScript client's packages (clients/ts; tests/clients build and run it with node):
 # `npm ci` from the committed lock file when node_modules is missing or older than it.
 # Without npm the client's tests are skipped (under CI they fail).
@@ -121,13 +127,13 @@ messages: $(MESSAGES_MO)
 run: install services cairo messages
 	scripts/run.sh
 
-test: install test-services browser cairo prometheus clients asyncapi-tools messages
+test: install test-services browser cairo prometheus deploy-tools clients asyncapi-tools messages
 	$(TEST_ENV) $(BIN)/lint-imports
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
 # The quick loop while working: the contracts and every test not marked slow (no fault,
 # worker, browser or whole-match end-to-end runs). CI runs `make test`.
-test-fast: install test-services cairo prometheus clients asyncapi-tools messages
+test-fast: install test-services cairo prometheus deploy-tools clients asyncapi-tools messages
 	$(TEST_ENV) $(BIN)/lint-imports
 	$(TEST_ENV) $(BIN)/pytest -m "not slow" $(PYTEST_ARGS)
 

@@ -9,6 +9,7 @@ import os
 
 from celery import Celery, signals
 
+from config import start_checks  # noqa: F401 - the system checks at worker and beat start
 from games.matches.worker_steps import ResumeAfterConnect
 from infra import startup_heap
 from infra.observability import (  # noqa: F401 - connect request ids, metrics

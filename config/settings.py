@@ -75,7 +75,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "infra.observability.http_metrics.RouteMetricsMiddleware",  # observability_settings.py
     "infra.observability.request_id.RequestIdMiddleware",
-    "infra.observability.access_log.AccessLogMiddleware",  # one line per request, with its id
+    # The probes (/health/live, /health/ready) before anything that checks ALLOWED_HOSTS or
+    # redirects to HTTPS: infra/probes.py, docs/operations.md "Probes".
+    "infra.probes.ProbesMiddleware",
+    # One access line per request, with its id; the probes answer above it, unlogged.
+    "infra.observability.access_log.AccessLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before CommonMiddleware, so preflights and redirects carry the CORS headers.
     "corsheaders.middleware.CorsMiddleware",
@@ -256,6 +260,10 @@ APP_RATE_TIERS = {
 # header is ignored, so a client cannot invent addresses to dodge a limit).
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["infra.throttles.ApiRateThrottle"]
 REST_FRAMEWORK["NUM_PROXIES"] = env_int("NUM_PROXIES", 0)
+# The proxies whose X-Forwarded-For uvicorn believes (scripts/serve_web.sh passes the same
+# variable to --forwarded-allow-ips): read here only for config.E004, which refuses "*"
+# with DEBUG off (infra/config_checks.py; docs/operations.md "docker compose").
+FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 # GraphiQL at /graphql/ (assets in games/static/graphiql/): on like Swagger UI (the schema
 # is public anyway); GRAPHIQL=false hides it.

@@ -27,6 +27,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         import infra.checks  # noqa: F401 - registers the project's system checks
+        import infra.config_checks  # noqa: F401 - and the environment's (issue 40)
         from games.database_privileges import runtime_privileges
         from infra.database_roles import declare, grant_after_migrate
 

@@ -21,6 +21,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 UVICORN="${UVICORN:-$ROOT/.venv/bin/uvicorn}"
 [ -x "$UVICORN" ] || UVICORN="$(command -v uvicorn || true)"
 [ -n "$UVICORN" ] || { echo "serve_web.sh: uvicorn not found (make install)" >&2; exit 1; }
+PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
+[ -x "$PYTHON" ] || PYTHON="$(command -v python3 || command -v python)"
 cd "$ROOT"
 
 if [ -z "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
@@ -28,6 +30,14 @@ if [ -z "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
     rm -rf "$PROMETHEUS_MULTIPROC_DIR"
 fi
 mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+
+# The configuration's system checks (infra/config_checks.py: THROTTLE_*, WEB_THREADS,
+# FORWARDED_ALLOW_IPS, ...) once, before any process serves: an error stops here with its
+# message (a JSON log line) and status 1, instead of uvicorn starting processes that answer
+# 500 or restarting ones that die. Warnings are logged and the tier starts. Celery runs the
+# same checks (config/start_checks.py), migrate its own.
+DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings}" "$PYTHON" -c \
+    'from config.start_checks import run_start_checks; run_start_checks("web")' || exit 1
 
 args=(
     config.asgi:application

@@ -186,7 +186,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Is the service up (database and Redis)? */
+        /** May this instance take traffic (readiness; also /health/ready)? */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -1158,7 +1158,7 @@ export interface components {
             wins: number;
         };
         Health: {
-            /** @description "ok" or "unavailable" */
+            /** @description "ok"; "degraded" (Redis down: the API still serves, 200) or "unavailable" (the database does not answer, 503) */
             status: string;
             /** @description "ok" or "down" */
             database: string;
