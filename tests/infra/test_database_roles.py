@@ -134,7 +134,9 @@ def as_runtime_role():
             default.close_pool()
 
     drop()
-    default.settings_dict.update(USER=runtime["USER"], PASSWORD=runtime["PASSWORD"])
+    # with the runtime role's session options too (its statement and lock timeouts)
+    default.settings_dict.update(USER=runtime["USER"], PASSWORD=runtime["PASSWORD"],
+                                 OPTIONS=dict(runtime.get("OPTIONS", {})))
     try:
         yield
     finally:
