@@ -190,8 +190,9 @@ def test_the_cpu_cap_stops_it_and_a_higher_cap_resumes_it(make_user, make_auth_c
                 .values_list("ply", "best", "value_best")) == resumed
 
 
+@pytest.mark.usefixtures("as_runtime_role")  # as the service runs it (issue 40: a 500 before)
 def test_an_analysis_of_another_judge_is_not_served_and_is_judged_again(
-        as_runtime_role, make_user, make_auth_client, settings):
+        make_user, make_auth_client, settings):
     """The judge's version (rules.analysis.JUDGE_VERSION) is stored with an analysis: one
     made by another judge (a release changed the judge or its search) is not served, a
     message sent for it before the release computes nothing, and the next request judges
