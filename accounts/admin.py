@@ -16,7 +16,7 @@ from rest_framework.authtoken.admin import TokenAdmin as DrfTokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from accounts import erasure
-from accounts.database_privileges import USER_UPDATABLE
+from accounts.database_grants import USER_UPDATABLE
 from accounts.models import User
 from accounts.password_forms import SetPasswordForm
 

@@ -13,8 +13,3 @@ class AccountsConfig(AppConfig):
 
         revocation_triggers.connect()
 
-        # what the runtime database role may do to these tables (infra/database_roles.py)
-        from accounts.database_privileges import runtime_privileges
-        from infra.database_roles import declare
-
-        declare(self.label, runtime_privileges())

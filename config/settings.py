@@ -348,6 +348,19 @@ if env_bool("DB_POOL", True):
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
     0 if env_bool("DB_PREPARED_STATEMENTS", True) else None)
 
+# The runtime role's bounds (issue 40; docs/operations.md "Database roles"): one match's
+# row lock held 15 s made every move on it, and a health probe, wait 14 s. A statement
+# waits at most DATABASE_LOCK_TIMEOUT_MS for a lock and runs at most
+# DATABASE_STATEMENT_TIMEOUT_MS; past either, its transaction is rolled back and the API
+# answers 503 ``database_busy`` (infra/api_errors.py). Set on the runtime role's sessions
+# only: the owner's migrations may take long locks (0 turns a bound off).
+DATABASE_STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", 10000)
+DATABASE_LOCK_TIMEOUT_MS = env_int("DATABASE_LOCK_TIMEOUT_MS", 2000)
+RUNTIME_SESSION_OPTIONS = (f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS} "
+                           f"-c lock_timeout={DATABASE_LOCK_TIMEOUT_MS}")
+if DATABASES["default"]["USER"] == DATABASE_RUNTIME_ROLE:
+    DATABASES["default"]["OPTIONS"]["options"] = RUNTIME_SESSION_OPTIONS
+
 # Web processes serve plain HTTP through Django's WSGI handler in WEB_THREADS threads each
 # (config/http_split.py); a thread holds a pooled connection while it serves, so keep
 # WEB_THREADS <= DB_POOL_MAX_SIZE. Two, because our requests are short and CPU-bound: more

@@ -28,13 +28,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         import infra.checks  # noqa: F401 - registers the project's system checks
         import infra.config_checks  # noqa: F401 - and the environment's (issue 40)
-        from games.database_privileges import runtime_privileges
-        from infra.database_roles import declare, grant_after_migrate
+        from infra.database_roles import grant_after_migrate
 
         # After every migrate, the runtime role gets its privileges on every table
-        # (infra/database_roles.py): tables added by later migrations included; what the
-        # games' tables allow is games/database_privileges.py.
-        declare(self.label, runtime_privileges())
+        # (infra/database_roles.py): tables added by later migrations included; what each
+        # capability's tables allow is its database_grants.py, beside its models.
         post_migrate.connect(grant_after_migrate, sender=self,
                              dispatch_uid="grant_runtime_privileges")
 

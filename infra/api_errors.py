@@ -22,12 +22,14 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from infra.outages import UNAVAILABLE, which
+from infra.outages import UNAVAILABLE, database_busy, which
 
 logger = logging.getLogger(__name__)
 
 #: how long a client is asked to wait before retrying a 503 (Retry-After)
 RETRY_AFTER_SECONDS = 5
+#: ... and a 503 ``database_busy``: a lock or statement timeout passes in a second or two
+BUSY_RETRY_AFTER_SECONDS = 1
 
 
 class ApiError(exceptions.APIException):
@@ -69,6 +71,23 @@ class ServiceUnavailable(ApiError):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "service_unavailable"
     default_detail = _("The service is briefly unavailable; retry in a few seconds.")
+    retry_after = RETRY_AFTER_SECONDS
+
+
+class DatabaseBusy(ServiceUnavailable):
+    """A statement or lock timeout of the runtime role (DATABASE_STATEMENT_TIMEOUT_MS,
+    DATABASE_LOCK_TIMEOUT_MS): the row was held by another writer, or the statement ran too
+    long. The transaction was rolled back: nothing was written; retry shortly."""
+
+    default_code = "database_busy"
+    default_detail = _("The database is busy with this item; nothing was changed. Retry in "
+                       "a second.")
+    retry_after = BUSY_RETRY_AFTER_SECONDS
+
+
+def as_unavailable(exc: BaseException) -> ServiceUnavailable:
+    """The 503 an unreachable or busy database (or Redis) answers."""
+    return DatabaseBusy() if database_busy(exc) else ServiceUnavailable()
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -158,15 +177,18 @@ def api_exception_handler(exc: Exception, context: dict) -> Any:
         # A model-level validation error that escaped a service: still bad input, not a 500.
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, UNAVAILABLE):
-        logger.warning("%s unavailable: answered 503", which(exc), exc_info=exc)
-        exc = ServiceUnavailable()
+        if database_busy(exc):
+            logger.warning("database busy (lock or statement timeout): answered 503")
+        else:
+            logger.warning("%s unavailable: answered 503", which(exc), exc_info=exc)
+        exc = as_unavailable(exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # not an API error: Django's 500 handling (JSON under /api/, see below)
     code, message, details = _describe(exc)
     response.data = error_body(code, message, details)
     if isinstance(exc, ServiceUnavailable):
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response["Retry-After"] = str(exc.retry_after)
     return response
 
 
@@ -195,11 +217,9 @@ def server_error_view(request):
     # Django calls this while handling the exception: an unreachable database or Redis
     # outside a DRF view (a middleware's session lookup, say) is still a 503 under /api/.
     if _is_api_path(request) and isinstance(sys.exc_info()[1], UNAVAILABLE):
-        response = JsonResponse(
-            error_body(ServiceUnavailable.default_code, str(ServiceUnavailable.default_detail)),
-            status=503,
-        )
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        answer = as_unavailable(sys.exc_info()[1])
+        response = JsonResponse(error_body(answer.code, answer.message), status=503)
+        response["Retry-After"] = str(answer.retry_after)
         return response
     if _is_api_path(request):
         return JsonResponse(error_body("server_error", gettext("Internal server error.")),

@@ -20,6 +20,21 @@ REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError)
 UNAVAILABLE = DATABASE_UNAVAILABLE + REDIS_UNAVAILABLE
 
 
+#: SQLSTATEs of the runtime role's own bounds (docs/operations.md "Database roles"):
+#: statement_timeout (query_canceled) and lock_timeout (lock_not_available). The database
+#: is up but busy: the API answers 503 ``database_busy``, retry after a second.
+DATABASE_BUSY_STATES = frozenset({"57014", "55P03"})
+
+
+def database_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` (Django's wrapper or psycopg's own error) is a statement or lock
+    timeout: the transaction was rolled back, nothing was written."""
+    for error in (exc, getattr(exc, "__cause__", None)):
+        if getattr(error, "sqlstate", None) in DATABASE_BUSY_STATES:
+            return True
+    return False
+
+
 def which(exc: BaseException) -> str:
     """"Redis" or "database", for the log."""
     return "Redis" if isinstance(exc, REDIS_UNAVAILABLE) else "database"

@@ -13,7 +13,7 @@
 #   scripts/backup.sh disable   turn WAL archiving off again
 #
 # BACKUP_DIR (.var/backups) holds base/<UTC time>/ (base.tar.gz, pg_wal.tar.gz,
-# backup_manifest, start_wal) and wal/ (the archive). Keep it on another disk or machine
+# backup_manifest, start_wal) and wal/ (the archive, <segment>.gz). Keep it on another disk or machine
 # than the cluster, and copy it off-site. The cluster is reached as libpq says: PGHOST,
 # PGPORT, PGUSER (a role with REPLICATION; by default this checkout's cluster from
 # scripts/services.sh: its socket, PG_PORT, the superuser postgres).
@@ -25,7 +25,7 @@ source "$ROOT/scripts/pg_common.sh"
 
 BACKUP_DIR="${BACKUP_DIR:-$ROOT/.var/backups}"
 BACKUP_KEEP="${BACKUP_KEEP:-7}"
-ARCHIVE_TIMEOUT_S="${ARCHIVE_TIMEOUT_S:-60}"
+ARCHIVE_TIMEOUT_S="${ARCHIVE_TIMEOUT_S:-60}"  # the most a lost disk loses (docs/capacity.md)
 export PGHOST="${PGHOST:-$(pg_checkout_socket_dir "$ROOT")}"
 export PGPORT="${PGPORT:-${PG_PORT:-54329}}"
 export PGUSER="${PGUSER:-postgres}"
@@ -38,14 +38,17 @@ PG_BIN="$(find_pg_bindir)" || die "PostgreSQL's binaries not found (scripts/serv
 sql() { "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -c "$1"; }
 
 # PostgreSQL's archive_command (run by /bin/sh as PostgreSQL's user) for each finished WAL
-# segment, archiving into DIR: a copy under a temporary name first, so a crash never
-# leaves a half-written segment under the real name; a segment already archived with the
-# same bytes counts as done (PostgreSQL retries a segment whose archiving it did not see
-# finish), different bytes fail. Plain sh, not this script: PostgreSQL's user may not be
-# allowed into the checkout. docker-compose.yml gives the same command.
+# segment, archiving into DIR gzip-compressed as <segment>.gz: written under a temporary
+# name first, so a crash never leaves half a segment under the real name; a segment
+# already archived with the same bytes counts as done (PostgreSQL retries a segment whose
+# archiving it did not see finish), different bytes fail. gzip, because every Debian (and
+# the postgres image) has it and scripts/restore.sh's restore_command reads it back; a
+# 16 MB segment closed early by archive_timeout is mostly zeros and shrinks to a few
+# hundred KB (docs/capacity.md "WAL archive"). Plain sh, not this script: PostgreSQL's user
+# may not be allowed into the checkout. docker-compose.yml gives the same command.
 archive_command() {
     local dir="$1"
-    printf '%s' "if [ -f '$dir/%f' ]; then cmp -s '%p' '$dir/%f'; else cp '%p' '$dir/%f.part' && mv '$dir/%f.part' '$dir/%f'; fi"
+    printf '%s' "if [ -f '$dir/%f.gz' ]; then gzip -dc '$dir/%f.gz' | cmp -s - '%p'; else gzip -c '%p' > '$dir/%f.gz.part' && mv '$dir/%f.gz.part' '$dir/%f.gz'; fi"
 }
 
 enable() {
@@ -107,7 +110,14 @@ prune() {
     fi
     oldest="$(ls -1 "$BACKUP_DIR/base" | grep -v '\.part$' | sort | head -1)"
     if [ -n "$oldest" ] && [ -d "$BACKUP_DIR/wal" ] && [ -s "$BACKUP_DIR/base/$oldest/start_wal" ]; then
-        "$PG_BIN/pg_archivecleanup" "$BACKUP_DIR/wal" "$(cat "$BACKUP_DIR/base/$oldest/start_wal")"
+        # every segment older than the oldest kept base backup's first: compressed ones
+        # (-x .gz) and those archived uncompressed before compression came
+        local first before
+        first="$(cat "$BACKUP_DIR/base/$oldest/start_wal")"
+        before="$(ls -1 "$BACKUP_DIR/wal" | wc -l)"
+        "$PG_BIN/pg_archivecleanup" -x .gz "$BACKUP_DIR/wal" "$first"
+        "$PG_BIN/pg_archivecleanup" "$BACKUP_DIR/wal" "$first"
+        say "WAL archive: $((before - $(ls -1 "$BACKUP_DIR/wal" | wc -l))) files older than $first removed, $(du -sh "$BACKUP_DIR/wal" | cut -f1) kept"
     fi
 }
 

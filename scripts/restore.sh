@@ -59,7 +59,9 @@ tar -xzf "$BACKUP_DIR/base/$BASE/pg_wal.tar.gz" -C "$DATA/pg_wal"
 # base backup once it serves.
 {
     echo "# --- scripts/restore.sh, $(date -u +%FT%TZ): recovery from $BASE"
-    echo "restore_command = 'cp \"$BACKUP_DIR/wal/%f\" \"%p\"'"
+    # scripts/backup.sh archives <segment>.gz; a segment archived before compression came
+    # is read as it is
+    echo "restore_command = 'if [ -f \"$BACKUP_DIR/wal/%f.gz\" ]; then gzip -dc \"$BACKUP_DIR/wal/%f.gz\" > \"%p\"; else cp \"$BACKUP_DIR/wal/%f\" \"%p\"; fi'"
     echo "recovery_target_action = 'promote'"
     [ -n "$UNTIL" ] && echo "recovery_target_time = '$UNTIL'"
     echo "archive_mode = 'off'"

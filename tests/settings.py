@@ -46,6 +46,10 @@ if os.environ.get("DATABASE_OWNER_URL"):
     _owner = database_from_url(os.environ["DATABASE_OWNER_URL"])
     DATABASES = {"default": {**RUNTIME_DATABASE, "USER": _owner["USER"],
                              "PASSWORD": _owner["PASSWORD"]}}
+    # the runtime role's statement and lock timeouts are not the owner's (config/settings.py)
+    DATABASES["default"]["OPTIONS"] = {
+        name: value for name, value in RUNTIME_DATABASE.get("OPTIONS", {}).items()
+        if name != "options"}
 
 # The pause a web process takes after expensive GraphQL operations (games/graphql/
 # concurrency.py) is off: tests send them one after the other, and a pause left by one

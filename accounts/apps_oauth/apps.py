@@ -10,9 +10,6 @@ class AppsOAuthConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.apps_oauth import openapi, origins, revocation_triggers  # noqa: F401
-        from accounts.apps_oauth.privileges import runtime_privileges
-        from infra.database_roles import declare
 
         revocation_triggers.connect()  # a token or an app's access ends its connections
         origins.connect()  # apps' origins answer CORS, invalidated on every change
-        declare(self.label, runtime_privileges())

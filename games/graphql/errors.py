@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from django.db import OperationalError as DatabaseOperationalError
 from django.utils.translation import gettext as _
 from graphql import GraphQLError
 from rest_framework.exceptions import ValidationError as DrfValidationError
@@ -21,8 +22,8 @@ from strawberry.types import Info
 from games.graphql.context import authenticated_user
 from games.graphql.types import GameError
 from games.matches import errors
-from infra.api_errors import ApiError, ServiceUnavailable
-from infra.outages import UNAVAILABLE, which
+from infra.api_errors import ApiError, DatabaseBusy, ServiceUnavailable
+from infra.outages import UNAVAILABLE, database_busy, which
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +93,12 @@ def attempt(call: Callable[[], T], overrides: dict[str, str] | None = None
         return None, validation_errors(exc)
     except ApiError as exc:
         return None, [game_error(exc, overrides)]
+    except DatabaseOperationalError as exc:
+        if not database_busy(exc):
+            raise  # unreachable: coded() answers service_unavailable
+        # a lock or statement timeout: rolled back, refused like any service error
+        return None, [game_error(DatabaseBusy(details={"retry_after": DatabaseBusy.retry_after}),
+                                 overrides)]
 
 
 def signed_in(info: Info) -> tuple[object | None, list[GameError]]:
@@ -128,6 +135,12 @@ def coded(error: GraphQLError) -> GraphQLError:
     if isinstance(original, ApiError):
         extensions = {"code": original.code, "details": original.details or {}}
         message = original.message
+    elif isinstance(original, UNAVAILABLE) and database_busy(original):
+        # a lock or statement timeout (docs/operations.md "Database roles"): rolled back
+        logger.warning("GraphQL: database busy (lock or statement timeout)")
+        extensions = {"code": DatabaseBusy.default_code,
+                      "details": {"retry_after": DatabaseBusy.retry_after}}
+        message = str(DatabaseBusy.default_detail)
     elif isinstance(original, UNAVAILABLE):
         logger.warning("GraphQL: %s unavailable", which(original), exc_info=original)
         extensions = {"code": ServiceUnavailable.default_code}

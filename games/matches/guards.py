@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from games.matches import errors
-from games.matches.models import Match
+from games.matches.models import Match, MatchStatus, Seat
 from games.matches.parsing import parse_match_id
 from games.matches.permissions import can_manage_matches
 from games.matches.rows import load_match
@@ -44,6 +45,25 @@ def lock_match(match_id: Any) -> Match:
         return Match.objects.select_for_update().get(pk=pk)
     except Match.DoesNotExist:
         raise errors.MatchNotFound(details={"match_id": pk}) from None
+
+
+def refuse_outsider(match_id: Any, user) -> None:
+    """Before the match's lock: MatchNotFound (404), or for a user who holds no seat of it
+    MatchNotActive or NotSeated (the errors, in the order, the locked checks give), read
+    without a lock. So an outsider is refused at once and never queues behind the lock
+    a seated player's move holds (issue 40: anyone could wait on any match). A seated
+    user goes on to the lock, under which every check runs again."""
+    pk = parse_match_id(match_id)
+    row = (Match.objects.filter(pk=pk)
+           .annotate(seated=Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=user.pk)))
+           .values_list("status", "seated").first())
+    if row is None:
+        raise errors.MatchNotFound(details={"match_id": pk})
+    status, seated = row
+    if not seated:
+        if status != MatchStatus.ACTIVE:
+            raise errors.MatchNotActive(details={"status": status})
+        raise errors.NotSeated()
 
 
 def lock_match_to_play(match_id: Any) -> Match:

@@ -41,9 +41,10 @@ from games.play.protocol import (
 from games.play.scopes import check_op_scope
 from games.play.sending import SocketSending
 from infra import throttles
-from infra.api_errors import ApiError, Throttled
+from infra.api_errors import ApiError, DatabaseBusy, Throttled
 from infra.language import language_of_handshake, supported_language
 from infra.observability import metrics, request_id
+from infra.outages import database_busy
 
 logger = logging.getLogger(__name__)
 
@@ -279,9 +280,14 @@ class PlayConnection(SocketAdmission, SocketSending):
             self.enqueue(error_frame(exc.code, exc.message, exc.details, exc.ref))
         except ApiError as exc:
             self.enqueue(error_frame(exc.code, exc.message, exc.details, ref))
-        except (OperationalError, InterfaceError):
-            self.enqueue(error_frame("database_unavailable", _("The database is unavailable; "
-                                                               "try again shortly."), {}, ref))
+        except (OperationalError, InterfaceError) as exc:
+            if database_busy(exc):
+                self.enqueue(error_frame(DatabaseBusy.default_code,
+                                         str(DatabaseBusy.default_detail),
+                                         {"retry_after": DatabaseBusy.retry_after}, ref))
+            else:
+                self.enqueue(error_frame("database_unavailable", _(
+                    "The database is unavailable; try again shortly."), {}, ref))
         except Exception:  # noqa: BLE001 - one bad message never ends the socket
             logger.exception("play socket message failed")
             self.enqueue(error_frame("internal_error", _("The server could not handle this "
@@ -365,8 +371,16 @@ class PlayConnection(SocketAdmission, SocketSending):
         expected = optional_number(request, "expected_ply")
         with self.answering_move(match_id):
             try:
-                ply = await hub().run(operations.play_move, self.user, self.ident, match_id,
-                                      request.fields["move"], expected)
+                try:
+                    ply = await hub().run(operations.play_move, self.user, self.ident,
+                                          match_id, request.fields["move"], expected)
+                except OperationalError as exc:
+                    if not database_busy(exc):
+                        raise
+                    # the match's lock or the statement outlasted the runtime role's
+                    # bound: refused like any move, nothing written (docs/play.md)
+                    raise DatabaseBusy(details={"retry_after": DatabaseBusy.retry_after}) \
+                        from None
             except ApiError as exc:
                 self.enqueue(frame("refused", request.ref, match=str(match_id),
                                    status=exc.status_code,

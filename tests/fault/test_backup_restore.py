@@ -1,6 +1,7 @@
-"""The restore drill (issue 25): matches played by a real worker, a base backup, more play
-that only the archived WAL holds, the cluster destroyed, then scripts/restore.sh into a
-fresh cluster on its own port; every finished match verifies through
+"""The restore drill (issue 25): matches played by a real worker, a base backup, a second
+one that prunes the first and the WAL only it needed (BACKUP_KEEP=1, issue 40), more play
+that only the archived (gzip-compressed) WAL holds, the cluster destroyed, then
+scripts/restore.sh into a fresh cluster on its own port; every finished match verifies through
 /api/v1/records/verify/ and every active match accepts its next move, through the
 production web tier serving the restored cluster. Prints the drill's times (``-s``)."""
 
@@ -69,6 +70,13 @@ def _human_to_act(match_id: int) -> bool:
     return match.status == "active" and 0 in match.to_act
 
 
+def _segments(wal_dir: Path) -> list[str]:
+    """The WAL segments the archive holds, by name (24 hex digits; .gz or not), sorted."""
+    names = (path.name.removesuffix(".gz") for path in wal_dir.iterdir())
+    return sorted(name for name in names if len(name) == 24
+                  and all(c in "0123456789ABCDEF" for c in name))
+
+
 def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
     purge_test_queue()
     # beside the cluster, where PostgreSQL's user may go (scripts/services.sh keeps it
@@ -81,6 +89,7 @@ def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
     restored = drill / "restored"
     env = {**os.environ, "PG_PORT": str(services.pg_port), "REDIS_PORT": str(services.redis_port),
            "BACKUP_DIR": str(drill / "backups")}
+    wal_dir = drill / "backups" / "wal"
     worker = web = None
     restored_up = False
     try:
@@ -105,6 +114,25 @@ def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
         _script(env, "backup.sh", "base")
         report("restore drill: base backup", time.monotonic() - started)
 
+        # retention (issue 40): one more match, archived, then a second base backup with
+        # BACKUP_KEEP=1 removes the first and every segment only it needed; the restore
+        # below, from the second and the archive left, proves nothing it needs went
+        finished.append(_bot_match("han"))
+        wait_for(lambda: _status(finished[-1]) == "finished", 240, "the middle bot match's end",
+                 worker)
+        _script(env, "backup.sh", "wal")
+        archived_before = _segments(wal_dir)
+        _script({**env, "BACKUP_KEEP": "1"}, "backup.sh", "base")
+        bases = sorted(path.name for path in (drill / "backups" / "base").iterdir())
+        first_needed = (drill / "backups" / "base" / bases[-1] / "start_wal").read_text().strip()
+        archived_after = _segments(wal_dir)
+        assert len(bases) == 1, bases
+        assert [name for name in archived_before if name < first_needed], archived_before
+        assert archived_after and min(archived_after) >= first_needed, (first_needed,
+                                                                        archived_after)
+        print(f"\n[restore drill] WAL archive: {len(archived_before)} segments before the "
+              f"second base backup, {len(archived_after)} after (from {first_needed})")
+
         # after it: only the WAL archive holds these
         late = [_bot_match("hansa"), _bot_match("han")]
         for match_id, (user, _) in zip(active, people, strict=True):
@@ -120,6 +148,13 @@ def test_restore_drill_every_match_verifies_or_plays_on(services, tmp_path):
         stop_worker(worker)
         worker = None
         _script(env, "backup.sh", "wal")  # what archive_timeout would do within a minute
+        # compressed, every one (scripts/backup.sh's archive_command; restore.sh reads them)
+        archive = sorted(path.name for path in wal_dir.iterdir())
+        assert archive and all(name.endswith(".gz") for name in archive), archive
+        compressed = sum(path.stat().st_size for path in wal_dir.iterdir())
+        print(f"\n[restore drill] WAL archive: {len(archive)} files, "
+              f"{compressed / 2**20:.1f} MB compressed "
+              f"({len(_segments(wal_dir)) * 16} MB of 16 MB segments)")
 
         # the disaster: the server stops dead and its data directory is gone
         connection.close()

@@ -22,6 +22,7 @@ from rules.analysis import (
 )
 from tests.games.analysis.support import TINY, analysis_url, finished_match
 from tests.games.support import assert_api_error, eager_celery, isolate_test_celery
+from tests.infra.test_database_roles import as_runtime_role  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -189,6 +190,7 @@ def test_the_cpu_cap_stops_it_and_a_higher_cap_resumes_it(make_user, make_auth_c
                 .values_list("ply", "best", "value_best")) == resumed
 
 
+@pytest.mark.usefixtures("as_runtime_role")  # as the service runs it (issue 40: a 500 before)
 def test_an_analysis_of_another_judge_is_not_served_and_is_judged_again(
         make_user, make_auth_client, settings):
     """The judge's version (rules.analysis.JUDGE_VERSION) is stored with an analysis: one

@@ -1,5 +1,6 @@
 """What the runtime database role may do to the tables of apps and tokens
-(infra/database_roles.py; declared in ``AppsOAuthConfig.ready``): SELECT, INSERT and
+(infra/database_roles.py finds this module beside its models and grants it after every
+``migrate``): SELECT, INSERT and
 UPDATE as every table, and DELETE where the code deletes: an authorization code once used,
 an access token revoked or rotated, a refresh token revoked (``clear_expired``), a
 personal token revoked, an app deleted in the admin with what hangs on it."""

@@ -1,6 +1,6 @@
 """What the runtime database role may do to the tables of signing in: the users, their
-tokens, sessions, groups and permissions (infra/database_roles.py grants it after every
-``migrate``; declared in ``AccountsConfig.ready``). Tables are named by their models'
+tokens, sessions, groups and permissions (infra/database_roles.py finds this module beside
+accounts/models.py and grants it after every ``migrate``). Tables are named by their models'
 ``Meta`` (through the app registry), so a renamed table keeps its rules.
 
 - accounts_user: UPDATE of ``password`` and ``last_login`` only: what the service
