@@ -48,11 +48,11 @@ def lock_match(match_id: Any) -> Match:
 
 
 def refuse_outsider(match_id: Any, user) -> None:
-    """Before the match's lock: MatchNotFound (404), or for a user who holds no seat of it
-    MatchNotActive or NotSeated (the errors, in the order, the locked checks give), read
-    without a lock. So an outsider is refused at once and never queues behind the lock
-    a seated player's move holds (issue 40: anyone could wait on any match). A seated
-    user goes on to the lock, under which every check runs again."""
+    """Why ``user`` may not take the match's lock, read without it: MatchNotFound (404),
+    or for a user who holds no seat of it MatchNotActive or NotSeated (the errors, in the
+    order, the locked checks give). So an outsider is refused at once and never queues
+    behind the lock a seated player's move holds (issue 40: anyone could wait on any
+    match). Returns quietly for a seated user."""
     pk = parse_match_id(match_id)
     row = (Match.objects.filter(pk=pk)
            .annotate(seated=Exists(Seat.objects.filter(match=OuterRef("pk"), user_id=user.pk)))
@@ -66,13 +66,21 @@ def refuse_outsider(match_id: Any, user) -> None:
         raise errors.NotSeated()
 
 
-def lock_match_to_play(match_id: Any) -> Match:
+def lock_match_to_play(match_id: Any, user=None) -> Match:
     """``lock_match`` that also loads what the move's answer shows, in the same statement
     (games/matches/rows.py): the creator, the seats with their users and the incidents, so
     the caller can answer from this object after the commit instead of reading the match
     again (issue 14). Only the match row is locked; seats and incidents change only under
-    that same lock."""
+    that same lock. With ``user``, the lock is taken only if they hold a seat; anyone
+    else gets the error ``refuse_outsider`` gives, without waiting on the lock."""
     pk = parse_match_id(match_id)
+    if user is not None:
+        # the lock only for a seated user: anyone else is answered without waiting on it
+        match = load_match(pk, lock=True, seated_user_id=user.pk)
+        if match is not None:
+            return match
+        refuse_outsider(pk, user)  # the reason, read without the lock
+        # seated between the two reads (a seat just taken): the ordinary lock
     match = load_match(pk, lock=True)
     if match is None:
         raise errors.MatchNotFound(details={"match_id": pk})

@@ -66,6 +66,20 @@ def _lock_statement() -> str:
 
 
 @cache
+def _seated_lock_statement() -> str:
+    """The lock, taken only when the user holds a seat of the match. PostgreSQL tries to
+    lock only the rows its WHERE lets through, so for anyone else the statement returns
+    no row at once instead of queueing behind a seated player's move (issue 40), and the
+    seat check costs no round trip of its own."""
+    match, seat = Match._meta, Seat._meta
+    match_column = seat.get_field("match").column
+    user_column = seat.get_field("user").column
+    return (f'SELECT 1 FROM "{match.db_table}" m WHERE m."{match.pk.column}" = %s '
+            f'AND EXISTS (SELECT 1 FROM "{seat.db_table}" s WHERE s."{match_column}" = '
+            f'm."{match.pk.column}" AND s."{user_column}" = %s) FOR UPDATE OF m')
+
+
+@cache
 def _statement() -> str:
     user = get_user_model()._meta
     shown = user_fields(USER_FIELDS)
@@ -129,11 +143,13 @@ def _array(value) -> list:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def load_match(pk: int, *, lock: bool = False) -> Match | None:
+def load_match(pk: int, *, lock: bool = False,
+               seated_user_id: int | None = None) -> Match | None:
     """The match ``pk`` with creator, seats and incidents loaded, or None if there is none.
-    ``lock``: hold the match row's lock for the rest of the transaction."""
+    ``lock``: hold the match row's lock for the rest of the transaction; with
+    ``seated_user_id``, only if that user holds one of its seats (else None, at once)."""
     if lock:
-        row = _lock_then_read(pk)
+        row = _lock_then_read(pk, seated_user_id)
     else:
         with prepared_cursor() as cursor:
             cursor.execute(_statement(), [pk])
@@ -166,7 +182,7 @@ def load_match(pk: int, *, lock: bool = False) -> Match | None:
     return match
 
 
-def _lock_then_read(pk: int):
+def _lock_then_read(pk: int, seated_user_id: int | None = None):
     """The lock statement, then the read, sent together in one round trip (psycopg's
     pipeline mode). PostgreSQL still runs them one after the other, and the read takes
     its snapshot when it starts, after the lock is granted, so it sees everything the
@@ -176,7 +192,10 @@ def _lock_then_read(pk: int):
         # map them to Django's exceptions too, so callers (a task retrying on a database
         # error, the API's 503) see the same errors as for any other query.
         with connection.wrap_database_errors, connection.connection.pipeline():
-            lock_cursor.execute(_lock_statement(), [pk])
+            if seated_user_id is None:
+                lock_cursor.execute(_lock_statement(), [pk])
+            else:
+                lock_cursor.execute(_seated_lock_statement(), [pk, seated_user_id])
             read_cursor.execute(_statement(), [pk])
         if lock_cursor.fetchone() is None:
             return None

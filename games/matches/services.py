@@ -35,7 +35,6 @@ from games.matches.guards import (
     free_positions,
     lock_match,
     lock_match_to_play,
-    refuse_outsider,
     require_user,
 )
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Seat
@@ -323,11 +322,10 @@ def submit_move(
         isinstance(expected_ply, bool) or not isinstance(expected_ply, int) or expected_ply < 0
     ):
         raise errors.InvalidPly(_("expected_ply must be a whole number >= 0."))
-    if user is not None:
-        refuse_outsider(match_id, user)  # before the lock: an outsider never waits on it
-
     with transaction.atomic():
-        match = lock_match_to_play(match_id)
+        # for a user, the lock is taken only if they hold a seat: an outsider never waits
+        # on it (games/matches/guards.py)
+        match = lock_match_to_play(match_id, user)
         if match.status != MatchStatus.ACTIVE:
             raise errors.MatchNotActive(details={"status": match.status})
         seats = list(match.seats.all())
