@@ -12,6 +12,7 @@ from django.db import OperationalError, connection
 from games import dispatch
 from games.matches import bot_moves, selectors, services
 from games.matches.models import Match, MatchStatus, Move
+from infra.background_sends import wait_until_sent
 from rules import get_engine
 from rules.bots.registry import choose_bot_move
 from tests.games.support import TEST_SEED, queued_tasks
@@ -37,6 +38,9 @@ def _to_the_bots_turn(match_id: int, person) -> Match | None:
         if match.status != MatchStatus.ACTIVE:
             return None
         if BOT in selectors.to_act_of(match):
+            # the commit's task goes out from the sender thread: purge it once it is out,
+            # or it lands after the purge and reads as a task the bot's turn sent
+            assert wait_until_sent()
             purge_test_queue()
             return match
         moves = selectors.legal_moves_for(match, person)["moves"]
