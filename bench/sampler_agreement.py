@@ -1,93 +1,86 @@
-"""How many of ``sample_state``'s deals agree with the public history (issue 23).
+"""How many of ``sample_state``'s deals are worlds the seat could be in (issues 23, 44).
 
-Random positions of both games (random play from seeded set-ups, every seat's view at
-every ply); for each, samples are drawn from the seat's view as it is now ("after") and
-from the view without its ``knowledge`` (the sampler as it was: "before"), and a sample
-agrees when it puts every card the history made public where the history says it is:
+Judged by an independent reader of the public move log (tests/rules/public_log.py: it
+replays what the seat saw, ply by ply, and never reads a view's ``knowledge``), not by the
+facts the sampler itself reads. Games: ``--games`` per game and player count, half with
+random seats and half with greedy ones (tests/rules/audit_games.py), every seat's view at
+every ``--every``-th ply, ``--samples`` samples each. Two samplers per view:
 
-- Han: each other hand holds the cards its seat took from the display and has not played
-  since; after the reshuffle the pile holds only cards of the old discard pile not laid
-  out since nor drawn by the seat itself;
-- Hansa: each other seat's harbour cards are in its hand (until it played a card face
-  down, then in its hand or face-down pile); the seat's own returned starting cards are in
-  the normal deck.
+- "old": the view without the issue-44 knowledge (Hansa: ``taken_before_face_down``;
+  Han: ``reshuffle`` and ``my_hand_at_reshuffle``), which is the sampler as it was;
+- "new": the view as it is.
 
-The facts are the engine's ``knowledge`` (tests/rules/test_sampler_public_history.py
-checks them against the moves themselves).
-
-    .venv/bin/python bench/sampler_agreement.py --games 6 --samples 3
+    .venv/bin/python bench/sampler_agreement.py --games 24
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import get_engine  # noqa: E402
 from rules.rng import SeededRng  # noqa: E402
+from tests.rules.audit_games import walk  # noqa: E402
+from tests.rules.public_log import han_consistent, hansa_consistent  # noqa: E402
+
+CHECKS = {"han": han_consistent, "hansa": hansa_consistent}
 
 
-def han_agrees(state, sample, seat: int) -> bool:
-    for s in range(state.players):
-        if s != seat and Counter(state.known[s]) - Counter(sample.hands[s]):
-            return False
-    if state.pile_known is not None:
-        allowed = Counter(state.pile_known) - Counter(state.pile_draws[seat])
-        if Counter(sample.pile) - allowed:
-            return False
-    return True
+def old_view(game: str, view: dict) -> dict:
+    """The view as the sampler saw it before issue 44."""
+    old = dict(view)
+    knowledge = dict(view["knowledge"])
+    if game == "han":
+        knowledge.pop("reshuffle", None)
+        knowledge.pop("my_hand_at_reshuffle", None)
+    else:
+        knowledge["seats"] = [{k: v for k, v in entry.items() if k != "taken_before_face_down"}
+                              for entry in knowledge["seats"]]
+    old["knowledge"] = knowledge
+    return old
 
 
-def hansa_agrees(state, sample, seat: int) -> bool:
-    for s in range(state.players):
-        if s == seat:
-            continue
-        if not set(state.known_in_hand[s]) <= set(sample.hands[s]):
-            return False
-        if not set(state.known_hidden[s]) <= set(sample.hands[s]) | set(sample.face_down[s]):
-            return False
-    returned = [cid for cid in state.returned[seat] if cid in state.normal_deck]
-    return set(returned) <= set(sample.normal_deck)
-
-
-def measure(game: str, players: int, games: int, samples: int) -> dict[str, tuple[int, int]]:
-    engine = get_engine(game)
-    agrees = han_agrees if game == "han" else hansa_agrees
-    counts = {"before": [0, 0], "after": [0, 0]}
+def measure(game: str, players: int, games: int, samples: int, every: int) -> dict:
+    engine, check = get_engine(game), CHECKS[game]
+    counts = {"old": [0, 0], "new": [0, 0]}
     for index in range(games):
-        state = engine.setup(players, None, f"agreement:{game}:{players}:{index}")
-        rng = SeededRng(f"agreement:{index}")
-        while not engine.is_over(state):
+        bot = "random" if index % 2 == 0 else "greedy"
+        rng = SeededRng(f"agreement:{game}:{players}:{index}")
+        for ply, state, logs in walk(f"agreement:{game}:{players}:{bot}:{index}"):
+            if ply % every:
+                continue
             for seat in range(players):
                 view = engine.view(state, seat)
-                old_view = {key: value for key, value in view.items() if key != "knowledge"}
-                for label, shown in (("before", old_view), ("after", view)):
+                for label, shown in (("old", old_view(game, view)), ("new", view)):
                     for _ in range(samples):
                         sample = engine.sample_state(shown, seat, rng)
-                        counts[label][0] += agrees(state, sample, seat)
+                        counts[label][0] += check(engine, logs[seat], sample) is None
                         counts[label][1] += 1
-            mover = engine.to_act(state)[0]
-            moves = engine.legal_moves(state, mover)
-            state, _ = engine.apply(state, mover, moves[rng.randbelow(len(moves))])
-    return {label: (agreed, total) for label, (agreed, total) in counts.items()}
+    return counts
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=6, help="random games per player count")
-    parser.add_argument("--samples", type=int, default=3, help="samples per seat and ply")
+    parser.add_argument("--games", type=int, default=24, help="games per player count")
+    parser.add_argument("--samples", type=int, default=1, help="samples per seat and ply")
+    parser.add_argument("--every", type=int, default=1, help="every n-th ply")
     args = parser.parse_args()
-    print("| game | players | samples | agree before | agree after |")
+    print("| game | players | samples | consistent, old | consistent, new |")
     print("|---|---|---|---|---|")
     for game, counts in (("han", (2, 3, 4, 5)), ("hansa", (2, 3, 4))):
+        totals = {"old": [0, 0], "new": [0, 0]}
         for players in counts:
-            result = measure(game, players, args.games, args.samples)
-            (b_ok, total), (a_ok, _) = result["before"], result["after"]
-            print(f"| {game} | {players} | {total} | {b_ok / total:.1%} | {a_ok / total:.1%} |")
+            result = measure(game, players, args.games, args.samples, args.every)
+            for label in totals:
+                totals[label][0] += result[label][0]
+                totals[label][1] += result[label][1]
+            (o_ok, total), (n_ok, _) = result["old"], result["new"]
+            print(f"| {game} | {players} | {total} | {o_ok / total:.2%} | {n_ok / total:.2%} |")
+        (o_ok, total), (n_ok, _) = totals["old"], totals["new"]
+        print(f"| {game} | all | {total} | {o_ok / total:.2%} | {n_ok / total:.2%} |")
 
 
 if __name__ == "__main__":

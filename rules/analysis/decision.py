@@ -44,8 +44,9 @@ CANDIDATES = 3
 #: and rollouts. tests/rules/test_judge_version.py pins 22 decisions' figures per version.
 #: 1: points alone (the search's choice against the move played); 2: results first,
 #: three candidates in common worlds; 3: results from the search, the move played given
-#: its share of it (docs/analysis.md).
-JUDGE_VERSION = 3
+#: its share of it (docs/analysis.md); 4: as 3, over worlds the whole history allows
+#: (issue 44: the samplers' face-down and reshuffle constraints).
+JUDGE_VERSION = 4
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ it: it is the yardstick. Differences from the new search: it samples from the vi
 the history's public knowledge (``choose_ismcts_v1_move`` drops the view's ``knowledge``),
 keys opponents' moves by the whole move (hidden cards included), lets the observer choose
 first in simultaneous phases, weighs the prior on [0, 1] against a reward whose score term
-is tiny, and stops at a wall-clock cap (1.5 s for hard) as well as at its iterations.
+is tiny, and stops at a wall-clock cap (6 s for hard_v1) as well as at its iterations; a
+stop by the cap is counted in ``rules.bots.ismcts.backstop_firings`` like the new search's
+backstop (issue 44).
 
 Information Set Monte Carlo Tree Search (single observer; Cowling, Powley and Whitehouse,
 2012) over the engine contract only: nothing here knows a game.
@@ -37,14 +39,19 @@ the clock still has a best move, and with one legal move it does not search at a
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
 
-from rules.bots.ismcts import _BEST_SO_FAR  # one hand-over for both searches (bot_turns)
+from rules.bots.ismcts import (
+    _BEST_SO_FAR,  # one hand-over for both searches (bot_turns)
+    backstop_firings,
+)
 from rules.engine import Engine
 from rules.rng import SeededRng
 
+logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class SearchBudget:
@@ -98,6 +105,16 @@ def rewards_from_scores(scores: list[float]) -> list[float]:
     return out
 
 
+def _count_cap(search: IsmctsSearch) -> None:
+    """The wall-clock cap stopped a search short of its iterations: counted in the same
+    ``backstop_firings`` as the new search (bench/bot_strength.py reports them) and logged,
+    so a cut-short hard_v1 no longer passes as a full one. The move is unchanged."""
+    backstop_firings[search.budget.iterations] += 1
+    logger.warning("hard_v1 search cap fired: %s of %s iterations in %.1f s (seat %s)",
+                   search.iterations, search.budget.iterations, search.budget.seconds,
+                   search.seat)
+
+
 def _acting_seat(to_act: list[int], observer: int) -> int:
     return observer if observer in to_act else to_act[0]
 
@@ -133,6 +150,8 @@ class IsmctsSearch:
                 self._iterate()
                 self.iterations += 1
                 if self.clock() >= deadline:
+                    if self.iterations < self.budget.iterations:
+                        _count_cap(self)  # counted like the new search's backstop
                     break
         except BaseException as interruption:
             # Stopped from outside in the middle of the search (a worker's time limit is

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rules.han import history_fit
 from rules.han.board import get_board
 from rules.han.scoring import province_points
 from rules.han.state import DRAWING, EMPTY, KIND_NAMES, PLACING, HanState
@@ -66,6 +67,16 @@ def sample_state(view: dict, seat: int, rng: SeededRng) -> HanState:
     pile_may_hold = knowledge.get("pile_may_hold")
     state.pile_known = None if pile_may_hold is None else list(pile_may_hold)
     state.pile_draws = [[] for _ in range(n)]
+    # what the sample's own view needs to show the same reshuffle facts (the seat's own
+    # hand then is its own knowledge; the other hands then are not part of the sample)
+    facts = knowledge.get("reshuffle")
+    if facts is None:
+        state.reshuffled = state.hands_then = state.known_then = state.since = None
+    else:
+        state.reshuffled = list(facts["pile"])
+        state.known_then = [list(k) for k in facts["in_hand"]]
+        state.since = [list(steps) for steps in facts["since"]]
+        state.hands_then = _hands_then(board, facts, knowledge, seat, n)
     if seat is not None and 0 <= seat < n:
         state.pile_draws[seat] = list(knowledge.get("my_pile_draws", []))
     if view["game_over"]:  # everything is public once the game is over
@@ -74,7 +85,7 @@ def sample_state(view: dict, seat: int, rng: SeededRng) -> HanState:
     else:
         if seat is None or not 0 <= seat < n or "hand" not in view:
             raise ValueError("sample_state needs the view of a seat in the game")
-        state.hands, state.pile = _deal_hidden(board, view, seat, state, rng)
+        state.hands, state.pile = _deal_fitting(board, view, seat, state, rng)
 
     spaces = view["board"]["spaces"]
     state.space_owner = [-1] * len(board.space_ids)
@@ -112,6 +123,47 @@ def sample_state(view: dict, seat: int, rng: SeededRng) -> HanState:
         if state.scored[p]:
             state.province_points[p * n : p * n + n] = province_points(state, p)
     return state
+
+
+#: deals drawn and checked against the history before building one that fits instead (after
+#: the reshuffle about 1 in 20 drawn deals fails: bench/sampler_agreement.py, "before")
+_TRIES = 64
+
+
+def _hands_then(board, facts: dict, knowledge: dict, seat, n: int) -> list[list[str]]:
+    """Hands at the reshuffle with the view's sizes and union: the seat's own as it knows
+    it, the others' share of the rest as their known cards first (the view shows only
+    the union and sizes, so any such split shows the same)."""
+    mine = list(knowledge.get("my_hand_at_reshuffle", []))
+    rest = Counter(facts["hands"]) - Counter(mine)
+    hands = []
+    for s in range(n):
+        if s == seat:
+            hands.append(mine)
+            continue
+        hand = list(facts["in_hand"][s])
+        rest.subtract(hand)
+        hands.append(hand)
+    spare = sorted((+rest).elements(), key=board.color_index.__getitem__)
+    for s in range(n):
+        while s != seat and len(hands[s]) < facts["hand_sizes"][s] and spare:
+            hands[s].append(spare.pop())
+    return hands
+
+
+def _deal_fitting(board, view: dict, seat: int, state: HanState,
+                  rng: SeededRng) -> tuple[list[list[str]], list[str]]:
+    """A deal the whole history allows (``history_fit``): deals drawn uniformly within the
+    known cards and the pile's possible cards, kept only if they fit, so uniform over the
+    deals that fit; if none of ``_TRIES`` fits, one built to fit by a randomised search."""
+    for _ in range(_TRIES):
+        hands, pile = _deal_hidden(board, view, seat, state, rng)
+        if history_fit.fits(view, seat, hands, pile):
+            return hands, pile
+    built = history_fit.fitting_deal(view, seat, list(board.colors), rng)
+    if built is None:
+        raise ValueError("no deal of the hidden cards fits the history")
+    return built
 
 
 def _deal_hidden(board, view: dict, seat: int, state: HanState,

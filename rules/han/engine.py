@@ -96,6 +96,7 @@ class HanEngine(Engine):
         state.known = [[] for _ in range(players)]
         state.pile_known = None
         state.pile_draws = [[] for _ in range(players)]
+        state.reshuffled = state.hands_then = state.known_then = state.since = None
         state.refresh_counters()
         return state
 
@@ -252,6 +253,8 @@ class HanEngine(Engine):
             events = [{"type": "drew", "seat": seat, "from": "pile", "card": card}]
         hand.append(card)
         hand.sort(key=new.board.color_index.__getitem__)
+        if new.since is not None:  # public: which source, and a display card's colour
+            new.since[seat].append("pile" if source == "pile" else f"display:{card}")
         if not new.pile and source == "pile":
             self._deplete(new, events)
         if new.final_round:
@@ -292,6 +295,12 @@ class HanEngine(Engine):
             state.discard = []
             # the pile is now exactly the old discard pile, whose cards everyone saw
             state.pile_known = sorted(state.pile, key=state.board.color_index.__getitem__)
+            # every other card is in a hand or on the display now: the hands' union is
+            # public, and what each seat does from here on narrows its share
+            state.reshuffled = state.pile_known[:]
+            state.hands_then = [hand[:] for hand in state.hands]
+            state.known_then = [known[:] for known in state.known]
+            state.since = [[] for _ in range(state.players)]
             state.rng.shuffle(state.pile)
             events.append({"type": "pile_reshuffled", "size": len(state.pile)})
             if not state.pile:

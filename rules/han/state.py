@@ -66,6 +66,11 @@ class HanState:
         "known",  # per seat: cards known to be in its hand (taken from the display)
         "pile_known",  # after the reshuffle: the cards in the pile or drawn from it unseen
         "pile_draws",  # per seat: cards it drew from the pile since the reshuffle (its own)
+        # the reshuffle's facts (None before it): README "Public knowledge"
+        "reshuffled",  # the old discard pile the new pile was made of (public)
+        "hands_then",  # per seat: its hand at the reshuffle (its own; sizes and union public)
+        "known_then",  # per seat: the cards known in its hand at the reshuffle (public)
+        "since",  # per seat: "pile", "display:<colour>", "played:<colour>" since (public)
         # derived, rebuilt by refresh_counters()
         "province_houses",
         "province_filled",
@@ -103,6 +108,13 @@ class HanState:
         new.known = [k[:] for k in self.known]
         new.pile_known = None if self.pile_known is None else self.pile_known[:]
         new.pile_draws = [d[:] for d in self.pile_draws]
+        if self.since is None:
+            new.reshuffled = new.hands_then = new.known_then = new.since = None
+        else:  # only `since` grows; the rest is fixed once the pile is reshuffled
+            new.reshuffled = self.reshuffled
+            new.hands_then = self.hands_then
+            new.known_then = self.known_then
+            new.since = [steps[:] for steps in self.since]
         new.province_houses = self.province_houses[:]
         new.province_filled = self.province_filled[:]
         new.board = self.board
@@ -139,6 +151,11 @@ class HanState:
         data["known"] = [k[:] for k in self.known]
         data["pile_known"] = None if self.pile_known is None else self.pile_known[:]
         data["pile_draws"] = [d[:] for d in self.pile_draws]
+        if self.since is not None:
+            data["reshuffled"] = self.reshuffled[:]
+            data["hands_then"] = [h[:] for h in self.hands_then]
+            data["known_then"] = [k[:] for k in self.known_then]
+            data["since"] = [steps[:] for steps in self.since]
         return data
 
     @classmethod
@@ -165,6 +182,12 @@ class HanState:
         pile_known = data.get("pile_known")
         state.pile_known = None if pile_known is None else list(pile_known)
         state.pile_draws = [list(d) for d in data.get("pile_draws", [[] for _ in state.hands])]
+        # states stored before the reshuffle's facts were kept lack them (the sampler then
+        # falls back to the counts above)
+        state.since = None if data.get("since") is None else [list(s) for s in data["since"]]
+        state.reshuffled = None if state.since is None else list(data["reshuffled"])
+        state.hands_then = None if state.since is None else [list(h) for h in data["hands_then"]]
+        state.known_then = None if state.since is None else [list(k) for k in data["known_then"]]
         state.refresh_counters()
         return state
 
@@ -176,6 +199,8 @@ class HanState:
         for card in cards:
             if card in known:
                 known.remove(card)
+            if self.since is not None:
+                self.since[seat].append(f"played:{card}")
 
     def pieces_left(self, seat: int) -> int:
         """Ruling H12: houses, emissaries and unplaced markers still in supply."""

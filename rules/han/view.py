@@ -68,16 +68,35 @@ def build_view(state: HanState, seat: int | None, result: dict | None, *,
         # what everyone knows from the history (README "Public knowledge")
         "in_hand": [known[:] for known in state.known],
         "pile_may_hold": None if state.pile_known is None else state.pile_known[:],
+        "reshuffle": _reshuffle_facts(state),
     }
     if seat is not None and 0 <= seat < n:
         view["hand"] = state.hands[seat][:]
         view["knowledge"]["my_pile_draws"] = state.pile_draws[seat][:]
+        if state.hands_then is not None:
+            view["knowledge"]["my_hand_at_reshuffle"] = state.hands_then[seat][:]
     if state.over or reveal:
         view["hands"] = [h[:] for h in state.hands]
         view["pile"] = state.pile[:]  # its top is its last card
     if state.over:
         view["result"] = result
     return view
+
+
+def _reshuffle_facts(state: HanState) -> dict | None:
+    """What everyone saw of the reshuffle and since (README "Public knowledge"): the old
+    discard pile, the hands' union and sizes then (the old pile was empty, so every other
+    card was in a hand or on the display), and each seat's draws and plays since."""
+    if state.since is None:
+        return None
+    order = state.board.color_index.__getitem__
+    return {
+        "pile": state.reshuffled[:],
+        "hands": sorted((card for hand in state.hands_then for card in hand), key=order),
+        "hand_sizes": [len(hand) for hand in state.hands_then],
+        "in_hand": [known[:] for known in state.known_then],
+        "since": [steps[:] for steps in state.since],
+    }
 
 
 def move_value_from_view(view: dict, seat: int, move: dict) -> int:

@@ -62,7 +62,21 @@ def view_schema() -> dict:
                                             "the cards laid out since); null before.")),
             "my_pile_draws": array(CARD, "The reader's own draws from the pile (a seated "
                                    "reader only)."),
-        }, optional=("my_pile_draws",), description="What every player knows from the "
+            "reshuffle": nullable(record({
+                "pile": array(CARD, "The old discard pile the new pile was made of."),
+                "hands": array(CARD, "Every card in a hand at the reshuffle, all hands "
+                               "together."),
+                "hand_sizes": array(INTEGER, "Per seat, its hand size at the reshuffle."),
+                "in_hand": array(array(CARD), "Per seat, the cards known in its hand "
+                                 "at the reshuffle."),
+                "since": array(array(STRING), "Per seat, in order since the reshuffle: "
+                               "\"pile\" (a face-down draw), \"display:<card>\", "
+                               "\"played:<card>\"."),
+            }, description="The reshuffle's facts; null before it.")),
+            "my_hand_at_reshuffle": array(CARD, "The reader's own hand at the reshuffle "
+                                          "(a seated reader, after it)."),
+        }, optional=("my_pile_draws", "reshuffle", "my_hand_at_reshuffle"),
+           description="What every player knows from the "
            "history (rules/han/README.md, \"Public knowledge\")."),
         "result": nullable({**ANY_OBJECT, "description": "engine.result, once over."}),
     }, optional=("hand", "hands", "pile", "result"), title="HanView",

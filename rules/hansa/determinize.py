@@ -21,6 +21,8 @@ order and public contents, so nothing about it is sampled.
 
 from __future__ import annotations
 
+from math import comb
+
 from rules.hansa import flow, moves
 from rules.hansa.data import HansaData
 from rules.hansa.state import KEEP, OVER, STORE, HansaState, copy_breakdown
@@ -71,6 +73,8 @@ def _public_state(data: HansaData, view: dict) -> HansaState:
     known = (view.get("knowledge") or {}).get("seats") or [{} for _ in range(n)]
     state.known_in_hand = [list(entry.get("in_hand", [])) for entry in known]
     state.known_hidden = [list(entry.get("in_hand_or_face_down", [])) for entry in known]
+    state.known_blocks = [[list(block) for block in entry.get("taken_before_face_down", [])]
+                          for entry in known]
     state.returned = [[] for _ in range(n)]
     viewer = view.get("viewer")
     if viewer is not None and 0 <= viewer < n:
@@ -79,17 +83,69 @@ def _public_state(data: HansaData, view: dict) -> HansaState:
     return state
 
 
+def _completions(sizes: list[int], plays: int) -> list[list[int]]:
+    """``table[i][p]``: in how many ways blocks ``i..`` can give the rest of ``plays``
+    face-down cards when ``p`` come from earlier blocks, each face-down card ``j`` (from 1)
+    needing at least ``j`` cards from blocks before ``j`` (block ``i`` holds what was
+    taken before face-down card ``i + 1``; block 0 also the starting cards)."""
+    table = [[0] * (plays + 1) for _ in range(plays + 1)]
+    table[plays][plays] = 1
+    for i in range(plays - 1, -1, -1):
+        for p in range(plays + 1):
+            table[i][p] = sum(
+                comb(sizes[i], x) * table[i + 1][p + x]
+                for x in range(min(sizes[i], plays - p) + 1)
+                if p + x >= i + 1
+            )
+    return table
+
+
 def _deal_to_seat(state: HansaState, s: int, hand_size: int, face_down_count: int,
                   mixed: list[str], rng: SeededRng) -> None:
-    """Seat ``s``'s hand and face-down pile: its known hand cards in the hand, its known
-    "hand or face down" cards and its share of ``mixed`` spread at random over the rest."""
-    in_hand = state.known_in_hand[s]
-    free_in_hand = hand_size - len(in_hand)
-    spread = list(state.known_hidden[s])
-    spread += [mixed.pop() for _ in range(free_in_hand + face_down_count - len(spread))]
-    rng.shuffle(spread)
-    state.hands[s] = in_hand + spread[:free_in_hand]
-    state.face_down[s] = spread[free_in_hand:]
+    """Seat ``s``'s hand and face-down pile, uniform over the splits its history allows.
+
+    Its hidden cards are its known cards and ``hand_size + face_down_count - known`` of
+    ``mixed`` (its starting cards still hidden). Its ``k`` face-down cards must be
+    playable when they were played: face-down card ``j`` is a starting card or one taken
+    before it, so (Hall's condition on these nested choices) at least ``j`` of the
+    face-down cards come from the blocks before ``j``. ``_completions`` counts the splits
+    that satisfy it; each block's share is drawn with those counts as weights, then a
+    uniform subset of the block of that size."""
+    blocks = [list(block) for block in state.known_blocks[s]]
+    # views without the blocks (older states) know only "before the last face-down card"
+    if len(blocks) != face_down_count:
+        blocks = ([list(state.known_hidden[s])] + [[] for _ in range(face_down_count - 1)]
+                  if face_down_count else [])
+    known = len(state.known_in_hand[s]) + sum(len(block) for block in blocks)
+    starting = [mixed.pop() for _ in range(hand_size + face_down_count - known)]
+    if not blocks:
+        state.hands[s] = list(state.known_in_hand[s]) + starting
+        state.face_down[s] = []
+        return
+    blocks[0] = starting + blocks[0]
+    sizes = [len(block) for block in blocks]
+    table = _completions(sizes, face_down_count)
+    if table[0][0] == 0:
+        raise ValueError("no split of this seat's cards fits its face-down plays")
+    face_down: list[str] = []
+    hand = list(state.known_in_hand[s])
+    taken = 0
+    for i, block in enumerate(blocks):
+        weights = [
+            comb(sizes[i], x) * table[i + 1][taken + x] if taken + x >= i + 1 else 0
+            for x in range(min(sizes[i], face_down_count - taken) + 1)
+        ]
+        pick = rng.randbelow(sum(weights))
+        x = 0
+        while pick >= weights[x]:
+            pick -= weights[x]
+            x += 1
+        rng.shuffle(block)
+        face_down += block[:x]  # blocks in play order: the k-th card fits the k-th play
+        hand += block[x:]
+        taken += x
+    state.hands[s] = hand
+    state.face_down[s] = face_down
 
 
 def _choice_from_move(data: HansaData, state: HansaState, seat: int, move: dict) -> dict:

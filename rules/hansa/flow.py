@@ -41,6 +41,7 @@ def setup(data: HansaData, players: int, seed: str) -> tuple[HansaState, list[di
     state.hands = [[] for _ in range(players)]
     state.known_in_hand = [[] for _ in range(players)]
     state.known_hidden = [[] for _ in range(players)]
+    state.known_blocks = [[] for _ in range(players)]
     state.returned = [[] for _ in range(players)]
     state.face_up = [[] for _ in range(players)]
     state.face_down = [[] for _ in range(players)]

@@ -51,6 +51,7 @@ class HansaState:
         # public knowledge from the history (view's "knowledge"; README "Public knowledge")
         "known_in_hand",  # per seat: harbour cards taken since its last face-down card
         "known_hidden",  # per seat: harbour cards taken earlier, in hand or face down
+        "known_blocks",  # per seat, per face-down card: the known_hidden cards taken before it
         "returned",  # per seat: its own starting cards sent back to the normal deck
     )
 
@@ -81,6 +82,7 @@ class HansaState:
         self.removed: list[str] = []  # the card left in hand after the last round
         self.known_in_hand: list[list[str]] = []
         self.known_hidden: list[list[str]] = []
+        self.known_blocks: list[list[list[str]]] = []
         self.returned: list[list[str]] = []
 
     def copy(self) -> HansaState:
@@ -111,19 +113,24 @@ class HansaState:
         new.removed = list(self.removed)
         new.known_in_hand = [list(cards) for cards in self.known_in_hand]
         new.known_hidden = [list(cards) for cards in self.known_hidden]
+        new.known_blocks = [[list(block) for block in blocks] for blocks in self.known_blocks]
         new.returned = [list(cards) for cards in self.returned]
         return new
 
     # -- public knowledge --------------------------------------------------------------------
     def forget(self, seat: int, card_id: str) -> None:
         """``seat`` played ``card_id`` face up: it is no longer a hidden known card."""
-        for cards in (self.known_in_hand[seat], self.known_hidden[seat]):
+        for cards in (self.known_in_hand[seat], self.known_hidden[seat],
+                      *self.known_blocks[seat]):
             if card_id in cards:
                 cards.remove(card_id)
 
     def conceal(self, seat: int) -> None:
         """``seat`` played a card face down: any known card of its hand may be that one,
-        so each is now known only to be in its hand or face down."""
+        so each is now known only to be in its hand or face down. When each was taken
+        stays known: the cards taken before this face-down card form its block (a card
+        taken later cannot be this face-down card)."""
+        self.known_blocks[seat].append(list(self.known_in_hand[seat]))
         self.known_hidden[seat].extend(self.known_in_hand[seat])
         self.known_in_hand[seat] = []
 
@@ -160,6 +167,7 @@ class HansaState:
             "removed": list(self.removed),
             "known_in_hand": [list(cards) for cards in self.known_in_hand],
             "known_hidden": [list(cards) for cards in self.known_hidden],
+            "known_blocks": [[list(block) for block in blocks] for blocks in self.known_blocks],
             "returned": [list(cards) for cards in self.returned],
         }
 
@@ -199,6 +207,16 @@ class HansaState:
         state.known_in_hand = [list(cards) for cards in data.get("known_in_hand", nobody)]
         state.known_hidden = [list(cards) for cards in data.get("known_hidden", nobody)]
         state.returned = [list(cards) for cards in data.get("returned", nobody)]
+        if "known_blocks" in data:
+            state.known_blocks = [[list(block) for block in blocks]
+                                  for blocks in data["known_blocks"]]
+        else:
+            # stored before the blocks were kept: every known hidden card counts as taken
+            # before the first face-down card (weaker, still true)
+            state.known_blocks = [
+                [list(hidden)] + [[] for _ in face_down[1:]] if face_down else []
+                for hidden, face_down in zip(state.known_hidden, state.face_down, strict=True)
+            ]
         return state
 
     def __repr__(self) -> str:  # no hidden information in logs

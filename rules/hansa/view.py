@@ -127,7 +127,11 @@ def build_view(state: HansaState, data: HansaData, seat: int | None, result: dic
         # what everyone knows from the history (README "Public knowledge"), card ids
         "seats": [
             {"in_hand": list(state.known_in_hand[s]),
-             "in_hand_or_face_down": list(state.known_hidden[s])}
+             "in_hand_or_face_down": list(state.known_hidden[s]),
+             # per face-down card (in play order), those of them taken before it and
+             # after the face-down card before it: it can only be one of those taken
+             # earlier, or one of the seat's starting cards
+             "taken_before_face_down": [list(block) for block in state.known_blocks[s]]}
             for s in range(state.players)
         ],
     }

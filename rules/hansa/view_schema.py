@@ -72,6 +72,10 @@ def view_schema() -> dict:
                 "in_hand": array(STRING, "Card ids everyone knows this seat holds."),
                 "in_hand_or_face_down": array(STRING, "Card ids everyone knows are in "
                                               "this seat's hand or face-down pile."),
+                "taken_before_face_down": array(array(STRING), "Per face-down card of "
+                                                "this seat, in play order: the cards of "
+                                                "in_hand_or_face_down taken after the one "
+                                                "before it and before it."),
             }), "Per seat."),
             "returned_to_deck": array(STRING, "The reader's own returned starting cards "
                                       "still in the deck (a seated reader only)."),

@@ -131,48 +131,8 @@ def test_han_after_the_reshuffle_the_pile_holds_only_cards_it_may_hold():
         assert not Counter(pile) - may_hold
 
 
-def test_hansa_every_unseen_card_reaches_every_hidden_place_the_history_allows():
-    engine = get_engine("hansa")
-    data = engine.data
-    # a position in round 2 where the other seats hold face-down cards
-    state = next(
-        s for s in _positions("hansa", 3, {}, "cover", every=1)
-        if s.round == 2 and s.phase == "turns" and all(s.face_down[x] for x in (0, 2))
-        and s.luxury_deck
-    )
-    view = engine.view(state, 1)
-    knowledge = view["knowledge"]
-    assert knowledge["returned_to_deck"] or any(
-        entry["in_hand"] or entry["in_hand_or_face_down"] for entry in knowledge["seats"])
-    reached = _coverage(engine, view, 1, _hansa_places, 1500)
-    true_hidden = set(state.normal_deck + state.luxury_deck)
-    for s in (0, 2):
-        true_hidden.update(state.hands[s] + state.face_down[s])
-    assert set(reached) == true_hidden  # exactly the cards seat 1 cannot see
-    mixed = {"hand0", "face_down0", "hand2", "face_down2"}
-    pinned = set(knowledge["returned_to_deck"])
-    for entry in knowledge["seats"]:
-        pinned.update(entry["in_hand"] + entry["in_hand_or_face_down"])
-    free = [card for card in true_hidden if card not in pinned]
-    # a deck takes its own kind only: the free cards of a kind beyond what its deck holds
-    # are the ones that may be elsewhere (all unknown luxury cards are in their deck once
-    # every luxury card out of it was seen taken)
-    spare = {
-        "luxury_deck": sum(data.cards[c].luxury for c in free) - len(state.luxury_deck),
-        "normal_deck": sum(not data.cards[c].luxury for c in free)
-        - (len(state.normal_deck) - len(knowledge["returned_to_deck"])),
-    }
-    for card, places in reached.items():
-        deck = "luxury_deck" if data.cards[card].luxury else "normal_deck"
-        allowed = (mixed if spare[deck] else set()) | {deck}
-        for s in (0, 2):
-            if card in knowledge["seats"][s]["in_hand"]:
-                allowed = {f"hand{s}"}
-            elif card in knowledge["seats"][s]["in_hand_or_face_down"]:
-                allowed = {f"hand{s}", f"face_down{s}"}
-        if card in knowledge["returned_to_deck"]:
-            allowed = {"normal_deck"}
-        assert places == allowed, card
+# Hansa's breadth (every world an exact rejection sampler reaches) is
+# tests/rules/test_beliefs_exact.py::test_the_sampler_reaches_every_world_exact_rejection_reaches
 
 
 def _simultaneous_position(players, phase, seed):

@@ -252,3 +252,26 @@ def test_a_simultaneous_phase_is_searched_as_simultaneous():
 
 def test_levels_are_listed_weakest_first():
     assert BOT_KINDS == ("random", "greedy", "easy", "medium", "hard_v1", "hard")
+
+
+def test_hard_v1_s_clock_cap_is_counted_like_the_backstop(caplog):
+    """issue 44: the old search's cap used to fire silently."""
+    from rules.bots import ismcts_v1
+
+    engine, state = _mid_game("hansa", 3, 4)
+    seat = engine.to_act(state)[0]
+    view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+    ticks = itertools.count()
+    cut = ismcts_v1.IsmctsSearch(engine, view, legal, seat, SeededRng("v1"),
+                                 ismcts_v1.SearchBudget(iterations=500, seconds=3),
+                                 clock=lambda: float(next(ticks)))
+    fired = sum(backstop_firings.values())
+    with caplog.at_level("WARNING", logger="rules.bots.ismcts_v1"):
+        assert cut.run() in legal
+    assert cut.iterations == 3 and sum(backstop_firings.values()) == fired + 1
+    assert [r.getMessage() for r in caplog.records] == [
+        f"hard_v1 search cap fired: 3 of 500 iterations in 3.0 s (seat {seat})"]
+    full = ismcts_v1.IsmctsSearch(engine, view, legal, seat, SeededRng("v1"),
+                                  ismcts_v1.SearchBudget(iterations=5, seconds=60))
+    full.run()
+    assert sum(backstop_firings.values()) == fired + 1

@@ -1,4 +1,10 @@
-"""``sample_state`` deals only worlds the public history allows (issue 23).
+"""The view's ``knowledge`` holds the facts issue 23 named, derived again from the moves.
+
+These facts are what the knowledge of issue 23 held, not all the history says: samples
+that keep them may still be impossible worlds (a face-down card the seat did not hold
+when it played it; a reshuffled card in the wrong hand), so this file is not the test that
+samples are possible. That is tests/rules/test_beliefs_exact.py, with an independent
+reader of the whole public log (tests/rules/public_log.py; issue 44).
 
 Over random positions of both games (seeded random play, every seat at every ply), each
 sample is checked against facts this test derives itself from the moves and the public

@@ -2173,6 +2173,20 @@ export interface components {
                 pile_may_hold: string[] | null;
                 /** @description The reader's own draws from the pile (a seated reader only). */
                 my_pile_draws?: string[];
+                reshuffle?: {
+                    /** @description The old discard pile the new pile was made of. */
+                    pile: string[];
+                    /** @description Every card in a hand at the reshuffle, all hands together. */
+                    hands: string[];
+                    /** @description Per seat, its hand size at the reshuffle. */
+                    hand_sizes: number[];
+                    /** @description Per seat, the cards known in its hand at the reshuffle. */
+                    in_hand: string[][];
+                    /** @description Per seat, in order since the reshuffle: "pile" (a face-down draw), "display:<card>", "played:<card>". */
+                    since: string[][];
+                } | null;
+                /** @description The reader's own hand at the reshuffle (a seated reader, after it). */
+                my_hand_at_reshuffle?: string[];
             };
             result?: {
                 [key: string]: unknown;
@@ -2326,6 +2340,8 @@ export interface components {
                     in_hand: string[];
                     /** @description Card ids everyone knows are in this seat's hand or face-down pile. */
                     in_hand_or_face_down: string[];
+                    /** @description Per face-down card of this seat, in play order: the cards of in_hand_or_face_down taken after the one before it and before it. */
+                    taken_before_face_down: string[][];
                 }[];
                 /** @description The reader's own returned starting cards still in the deck (a seated reader only). */
                 returned_to_deck?: string[];
