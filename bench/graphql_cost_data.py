@@ -113,14 +113,14 @@ def build(matches: int, active: int = 10) -> CostData:
 def _analysed(match_id: int, hero) -> None:
     """A done analysis of the longest match under today's budget: a row per decision (the
     figures do not change what reading them costs, so they are the move played, 0 lost)."""
-    from games.analysis.budget import current_budget, current_rules_version
+    from games.analysis.budget import current_budget
     from games.analysis.models import AnalysedDecision, Analysis
     from rules.analysis import JUDGE_VERSION
 
     match = Match.objects.get(pk=match_id)
     budget = current_budget()
     analysis, created = Analysis.objects.get_or_create(
-        match=match, rules_version=current_rules_version(match.game),
+        match=match, rules_version=match.rules_version,
         iterations=budget.iterations, samples=budget.samples,
         # served only when today's judge made it (games/analysis/selectors.py)
         defaults={"judge_version": JUDGE_VERSION, "status": "done",

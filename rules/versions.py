@@ -31,10 +31,14 @@ from rules.engine import Engine
 from rules.registry import get_engine
 
 #: ``(game, rules_version) -> "module:Class"`` of a built-in game's frozen older engine.
-#: None yet: Han is at its first version; Hansa's version 1 (before ruling Q10's storage
+#: Han 1 and Hansa 2: the rules of today with the state's JSON of then (issue 44 added the
+#: public facts the bots' samplers read). Hansa's version 1 (before ruling Q10's storage
 #: change, 2026-11-29) was not frozen when it changed, so its matches answer
 #: UnknownRulesVersion rather than a replay under rules they were not played by.
-_FROZEN: dict[tuple[str, str], str] = {}
+_FROZEN: dict[tuple[str, str], str] = {
+    ("han", "1"): "rules.han.engine_v1:HanEngineV1",
+    ("hansa", "2"): "rules.hansa.engine_v2:HansaEngineV2",
+}
 
 #: the same for plugin games, set from configuration
 _EXTRA: dict[tuple[str, str], str] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from rules import get_engine
+from games.matches.models import Match
 from rules.analysis import AnalysisBudget
 
 
@@ -14,14 +14,12 @@ def current_budget() -> AnalysisBudget:
                           samples=max(1, settings.ANALYSIS_SAMPLES))
 
 
-def current_rules_version(game: str) -> str:
-    return str(get_engine(game).rules_version)
-
-
-def current_key(game: str) -> dict:
+def current_key(match: Match) -> dict:
     """The fields, besides the match, that name the stored analysis answering today (one
     per match, rules version and budget); it answers only once today's judge
-    (``rules.analysis.JUDGE_VERSION``) made it."""
+    (``rules.analysis.JUDGE_VERSION``) made it. The rules are the ones the match was played
+    under (rules/versions.py): a release that bumps a game's rules version leaves its
+    finished matches analysable."""
     budget = current_budget()
-    return {"rules_version": current_rules_version(game), "iterations": budget.iterations,
+    return {"rules_version": match.rules_version, "iterations": budget.iterations,
             "samples": budget.samples}

@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from games.analysis import progress
 from games.analysis.models import AnalysedDecision, Analysis, AnalysisStatus
+from games.matches.played_rules import engine_of
 from games.matches.replay import logged_moves
-from rules import get_engine
 from rules.analysis import (
     JUDGE_VERSION,
     AnalysisBudget,
@@ -78,7 +78,7 @@ def _claim(analysis_id: int) -> Analysis | None:
 
 def _analyse(analysis: Analysis) -> str:
     match = analysis.match
-    engine = get_engine(match.game)
+    engine = engine_of(match)  # the rules it was played under
     thresholds = thresholds_for(match.game)
     budget = AnalysisBudget(iterations=analysis.iterations, samples=analysis.samples)
     log = logged_moves(match)

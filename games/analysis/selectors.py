@@ -20,7 +20,7 @@ from rules.analysis import JUDGE_VERSION, thresholds_for
 def current_analysis(match: Match) -> Analysis | None:
     """The stored analysis that answers for ``match`` today, or None."""
     return Analysis.objects.filter(match=match, judge_version=JUDGE_VERSION,
-                                   **current_key(match.game)).first()
+                                   **current_key(match)).first()
 
 
 def analysis_of(match_id: Any) -> dict:

@@ -24,8 +24,10 @@ from games.matches import errors as match_errors
 from games.matches.guards import lock_match, require_user
 from games.matches.models import Match, MatchStatus
 from games.matches.permissions import can_manage_matches
+from games.matches.played_rules import replayable
 from games.matches.seat_players import players_by_seat
 from rules.analysis import JUDGE_VERSION
+from rules.versions import current_version
 
 
 def request_analysis(match_id: Any, user) -> tuple[Analysis, bool]:
@@ -66,10 +68,10 @@ def _find_or_create(match: Match, *, requested_by, limited: bool) -> tuple[Analy
     if match.status != MatchStatus.FINISHED:
         raise match_errors.NotFinished(_("Only a finished match can be analysed."),
                                        details={"status": match.status})
-    key = current_key(match.game)
-    if match.rules_version != key["rules_version"]:
+    if not replayable(match):  # played under rules no engine here keeps (rules/versions.py)
         raise errors.RulesChanged(details={"played_under": match.rules_version,
-                                           "current": key["rules_version"]})
+                                           "current": current_version(match.game)})
+    key = current_key(match)
     analysis = Analysis.objects.filter(match=match, **key).first()
     if analysis is not None and analysis.judge_version != JUDGE_VERSION:
         _judge_again(analysis)

@@ -33,7 +33,7 @@ EMISSARIES_PER_PLAYER = 9
 class HanEngine(Engine):
     name = "han"
     title = "Han"
-    rules_version = "1"
+    rules_version = "2"  # 2: the reshuffle's public facts in the state (engine_v1.py)
 
     # -- catalogue -------------------------------------------------------------------------
     def describe(self) -> dict:

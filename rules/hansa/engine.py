@@ -27,7 +27,7 @@ class HansaEngine(Engine):
     name = "hansa"
     title = "The Queen of Hansa"
     # 2: storage follows ruling Q10 (fewer pieces allowed), so v1 logs may not replay
-    rules_version = "2"
+    rules_version = "3"  # 3: known_blocks in the state (engine_v2.py)
 
     def __init__(self, data: HansaData | None = None) -> None:
         self.data = data if data is not None else load_default_data()

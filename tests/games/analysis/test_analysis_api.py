@@ -250,3 +250,15 @@ def test_rated_matches_are_analysed_when_a_setting_says_so(make_user, settings):
     rated = finished_match(player, "hansa", bot="greedy")
     analysis = Analysis.objects.get(match=rated)
     assert analysis.requested_by is None and analysis.status == AnalysisStatus.DONE
+
+
+def test_a_match_of_an_older_rules_version_kept_is_analysed_under_its_own_rules(
+        make_user, make_auth_client):
+    """A release that bumps a game's rules version (issue 44: Hansa 2 -> 3) leaves the
+    finished matches of the version it keeps analysable (rules/versions.py)."""
+    player = make_user()
+    match = finished_match(player, "hansa")
+    Match.objects.filter(pk=match.pk).update(rules_version="2")
+    answer = make_auth_client(player).post(analysis_url(match.pk))
+    assert answer.status_code == 202, answer.content
+    assert answer.json()["rules_version"] == "2"

@@ -30,7 +30,7 @@ def _run_watched(monkeypatch, player, game: str, judge):
     watch = JudgeWatch(engine, judge,
                        expected_views(game, match.players, match.options, match.seed, log))
     # the task's own engine and judge, instrumented (the real ones do the work)
-    monkeypatch.setattr(running, "get_engine", lambda name: engine)
+    monkeypatch.setattr(running, "engine_of", lambda match: engine)
     monkeypatch.setattr(running, "analyse_decision", watch)
     analysis = Analysis.objects.create(match=match, requested_by=player,
                                        rules_version=engine.rules_version,
