@@ -164,3 +164,20 @@ def test_the_list_is_paged_with_the_one_envelope(table, settings):
     assert page["count"] == 5 and [row["text"] for row in page["results"]] == ["m2", "m3"]
     assert page["next"] and page["previous"]
     assert clients["bob"].get(chat_url(match.pk, "players") + "?limit=0").status_code == 400
+
+
+def test_the_chat_errors_speak_german(table, settings):
+    settings.CHAT_BURST = 1
+    match, clients = table
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    refused = clients["carol"].post(chat_url(match.pk, "players"), {"text": "hallo"},
+                                    format="json", **german)
+    assert refused.json()["error"]["message"] == \
+        "Sie dürfen in diesem Chatraum nicht schreiben."
+    empty = clients["alice"].post(chat_url(match.pk, "players"), {"text": " "},
+                                  format="json", **german)
+    assert empty.json()["error"]["message"] == "Eine Chatnachricht braucht einen Text."
+    clients["alice"].post(chat_url(match.pk, "players"), {"text": "eins"}, format="json")
+    flood = clients["alice"].post(chat_url(match.pk, "players"), {"text": "zwei"},
+                                  format="json", **german)
+    assert flood.json()["error"]["message"].startswith("Sie schreiben zu schnell")
