@@ -6,8 +6,9 @@ it after every ``migrate``).
   never: docs/chat.md); only its deletion and hiding flags change, and the author
   (SET NULL when an account is erased);
 - a room: its match and kind are fixed;
-- no DELETE: a deleted message stays, shown as deleted (rooms and messages go with their
-  match, by the owner's cascade).
+- no DELETE of rooms and messages: a deleted message stays, shown as deleted (they go
+  with their match, by the owner's cascade);
+- a mute: DELETE (unmuting, games.chat.mutes); nothing of it is updated.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ ROOM_FIXED = ("id", "match_id", "kind", "created_at")
 
 
 def runtime_privileges() -> RuntimePrivileges:
-    from games.chat.models import ChatMessage, ChatRoom
+    from games.chat.models import ChatMessage, ChatMute, ChatRoom
 
     return RuntimePrivileges(fixed_columns={ChatMessage._meta.db_table: MESSAGE_FIXED,
-                                            ChatRoom._meta.db_table: ROOM_FIXED})
+                                            ChatRoom._meta.db_table: ROOM_FIXED},
+                             no_update=frozenset({ChatMute._meta.db_table}),
+                             deletable=frozenset({ChatMute._meta.db_table}))

@@ -56,3 +56,25 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"message #{self.pk} in {self.room_id}"
+
+
+class ChatMute(models.Model):
+    """``user`` muted ``muted``: no message of ``muted`` is sent to ``user`` any more, on
+    any transport (filtered by the server, not hidden by a client)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "muted"], name="chat_mute_once"),
+            models.CheckConstraint(condition=~Q(user=models.F("muted")),
+                                   name="chat_mute_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"

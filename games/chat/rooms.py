@@ -47,7 +47,9 @@ def writes(kind: str, *, signed_in: bool, seated: bool, ended: bool,
 def receives(audience: dict, user) -> bool:
     """Whether a play socket's ``user`` is sent a message pushed with ``audience`` (built
     at the commit by ``games.chat.pushes.audience``: the room's kind, the match's status
-    then, the seat holders then)."""
+    then, the seat holders then, who muted its author)."""
+    if getattr(user, "is_authenticated", False) and user.pk in audience["muted_by"]:
+        return False  # a muted author reaches nobody who muted them (games/chat/mutes.py)
     seated = (getattr(user, "is_authenticated", False)
               and str(user.pk) in audience["holders"])
     return reads(audience["room"], seated=bool(seated), ended=audience["ended"],

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 
 from games.chat import rooms
 from games.chat.errors import ChatRoomNotFound, ChatRoomNotReadable
-from games.chat.models import ChatMessage, ChatRoom, RoomKind
+from games.chat.models import ChatMessage, ChatMute, ChatRoom, RoomKind
 from games.lobby.selectors import is_private
 from games.matches import selectors as match_selectors
 from games.matches.models import Match
@@ -58,7 +58,12 @@ def readable_messages(match_id: Any, kind: Any, user) -> QuerySet[ChatMessage]:
         raise ChatRoomNotReadable()
     if room.pk is None:
         return ChatMessage.objects.none()
-    return ChatMessage.objects.filter(room=room).select_related("author", "room").order_by("id")
+    messages = ChatMessage.objects.filter(room=room)
+    if getattr(user, "is_authenticated", False):
+        # a muted author's messages are not the muter's to see (games/chat/mutes.py)
+        messages = messages.exclude(author__in=ChatMute.objects.filter(user=user)
+                                    .values("muted"))
+    return messages.select_related("author", "room").order_by("id")
 
 
 def message_row(message: ChatMessage) -> dict:

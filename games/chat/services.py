@@ -18,6 +18,7 @@ from games.chat.errors import (
     ChatTextTooLong,
 )
 from games.chat.models import ChatMessage, ChatRoom
+from games.chat.mutes import muters_of
 from games.chat.selectors import (
     may_write,
     message_row,
@@ -66,9 +67,8 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
         rate.check(user.pk, room.pk)
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
-        row = message_row(message)
-        _push_after_commit(match, room, row)
-    return row
+        _push_after_commit(match, room, message)
+    return message_row(message)
 
 
 def delete_own_message(match_id: Any, kind: Any, message_id: Any, user) -> dict:
@@ -90,19 +90,21 @@ def delete_own_message(match_id: Any, kind: Any, message_id: Any, user) -> dict:
             message.deleted_by_author = True
             message.save(update_fields=["deleted_by_author"])
             match = match_selectors.get_match(message.room.match_id)
-            _push_after_commit(match, message.room, message_row(message))
+            _push_after_commit(match, message.room, message)
     return message_row(message)
 
 
-def audience(match: Match, room: ChatRoom) -> dict:
+def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
     """Who may be sent a message of ``room``: the match as the writer read it, its seat
-    holders included (``games.chat.rooms.receives`` reads it in every hub)."""
+    holders included, and who muted the author (``games.chat.rooms.receives`` reads it
+    in every hub)."""
     return {"room": room.kind, "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players,
-            "holders": frames.holders(match)}
+            "holders": frames.holders(match),
+            "muted_by": muters_of(author_id) if author_id is not None else []}
 
 
-def _push_after_commit(match: Match, room: ChatRoom, row: dict) -> None:
-    text = wire.frame("chat", **row)
-    who = audience(match, room)
+def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> None:
+    text = wire.frame("chat", **message_row(message))
+    who = audience(match, room, message.author_id)
     transaction.on_commit(lambda: send_chat(match.pk, text, who))

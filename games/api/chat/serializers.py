@@ -26,3 +26,8 @@ class SendChatMessageRequestSerializer(serializers.Serializer):
     text = serializers.CharField(allow_blank=True, trim_whitespace=False,
                                  help_text="Plain text of one line, at most CHAT_MAX_LENGTH "
                                  "characters (500 by default).")
+
+
+class ChatMuteSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="A user whose chat messages you no longer "
+                                     "receive, on any transport.")

@@ -1,5 +1,6 @@
 """REST endpoints of the match chat: a room's messages (paged, oldest first), sending one,
-deleting one's own. Thin: ``games.chat.selectors`` / ``services`` decide (docs/chat.md)."""
+deleting one's own; muting another user for oneself. Thin: ``games.chat`` decides
+(docs/chat.md)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from games.api.chat.serializers import ChatMessageSerializer, SendChatMessageRequestSerializer
+from games.api.chat.serializers import (
+    ChatMessageSerializer,
+    ChatMuteSerializer,
+    SendChatMessageRequestSerializer,
+)
 from games.api.toolkit.endpoints import MATCH_ID, error_responses, parse_body, represent
-from games.chat import selectors, services
+from games.chat import mutes, selectors, services
 from games.matches.errors import AuthenticationRequired
 from infra.api_views import PUBLIC, ApiView
 from infra.paging import PAGE_PARAMETERS, page_of, paged
@@ -69,3 +74,51 @@ class ChatMessageView(ApiView):
         _signed_in(request)
         row = services.delete_own_message(match_id, room, message_id, request.user)
         return Response(represent(ChatMessageSerializer, row))
+
+
+USERNAME = OpenApiParameter("username", str, OpenApiParameter.PATH)
+
+
+class ChatMuteListView(ApiView):
+    query_params = ("limit", "offset")
+    required_scopes = {"GET": "account:read"}
+
+    @extend_schema(
+        operation_id="list_chat_mutes",
+        summary="The users you muted in chat",
+        parameters=[*PAGE_PARAMETERS],
+        responses={200: page_of(ChatMuteSerializer), **error_responses(400)},
+        tags=["chat"],
+    )
+    def get(self, request):
+        _signed_in(request)
+        return Response(paged(request, mutes.muted_by(request.user),
+                              lambda name: {"username": name}))
+
+
+class ChatMuteView(ApiView):
+    required_scopes = {"PUT": "chat:write", "DELETE": "chat:write"}
+
+    @extend_schema(
+        operation_id="mute_in_chat",
+        summary="Mute a user: their chat messages no longer reach you",
+        parameters=[USERNAME],
+        request=None,
+        responses={200: ChatMuteSerializer, **error_responses(400, 404)},
+        tags=["chat"],
+    )
+    def put(self, request, username: str):
+        _signed_in(request)
+        return Response({"username": mutes.mute(request.user, username)})
+
+    @extend_schema(
+        operation_id="unmute_in_chat",
+        summary="Unmute a user",
+        parameters=[USERNAME],
+        responses={204: None, **error_responses(404)},
+        tags=["chat"],
+    )
+    def delete(self, request, username: str):
+        _signed_in(request)
+        mutes.unmute(request.user, username)
+        return Response(status=status.HTTP_204_NO_CONTENT)

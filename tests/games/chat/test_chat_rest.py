@@ -181,3 +181,26 @@ def test_the_chat_errors_speak_german(table, settings):
     flood = clients["alice"].post(chat_url(match.pk, "players"), {"text": "zwei"},
                                   format="json", **german)
     assert flood.json()["error"]["message"].startswith("Sie schreiben zu schnell")
+
+
+def test_a_muted_author_is_left_out_of_the_muters_list_only(table):
+    match, clients = table
+    bob_name = match.seats.get(position=1).user.username
+    assert clients["alice"].put(f"/api/v1/chat/mutes/{bob_name}/").json() == \
+        {"username": bob_name}
+    assert clients["alice"].put(f"/api/v1/chat/mutes/{bob_name}/").status_code == 200
+    _send(clients["bob"], match, "players", "you will lose")
+    _send(clients["alice"], match, "players", "we will see")
+    heard = clients["alice"].get(chat_url(match.pk, "players")).json()["results"]
+    assert [row["text"] for row in heard] == ["we will see"]
+    assert len(clients["bob"].get(chat_url(match.pk, "players")).json()["results"]) == 2
+    listed = clients["alice"].get("/api/v1/chat/mutes/").json()
+    assert listed["results"] == [{"username": bob_name}]
+    assert clients["alice"].put("/api/v1/chat/mutes/nobody-here/").status_code == 404
+    alice_name = match.seats.get(position=0).user.username
+    oneself = clients["alice"].put(f"/api/v1/chat/mutes/{alice_name}/")
+    assert oneself.status_code == 400
+    assert clients["anonymous"].put(f"/api/v1/chat/mutes/{bob_name}/").status_code == 401
+    assert clients["alice"].delete(f"/api/v1/chat/mutes/{bob_name}/").status_code == 204
+    heard = clients["alice"].get(chat_url(match.pk, "players")).json()["results"]
+    assert [row["text"] for row in heard] == ["you will lose", "we will see"]

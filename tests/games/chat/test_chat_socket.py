@@ -102,3 +102,27 @@ def test_a_player_whose_seat_passed_to_a_bot_stops_receiving_the_players_room(
     refused = client.get(chat_url(match_id, "players"))
     assert refused.status_code == 403
     assert "after the hand-over" not in refused.content.decode()
+
+
+def test_a_muted_authors_messages_reach_no_socket_of_whoever_muted_them(web_tier, players):
+    from games.chat import mutes
+
+    alice, bob, carol = players
+    match_id = two_player_han(alice.user, bob.user).pk
+    mutes.mute(alice.user, carol.user.username)
+
+    async def scenario():
+        muter = await PlayClient.open(web_tier, alice.token)
+        other = await PlayClient.open(web_tier, bob.token)
+        for socket in (muter, other):
+            await socket.subscribe(match_id)
+        await asyncio.to_thread(_send, carol, match_id, "spectators", "spam")
+        await asyncio.to_thread(_send, bob, match_id, "spectators", "marker")
+        seen = [await _chats_until(socket, "marker") for socket in (muter, other)]
+        for socket in (muter, other):
+            await socket.close()
+        return seen
+
+    muter_saw, other_saw = asyncio.run(scenario())
+    assert [f["text"] for f in other_saw] == ["spam", "marker"]
+    assert [f["text"] for f in muter_saw] == ["marker"]

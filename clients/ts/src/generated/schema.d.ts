@@ -145,6 +145,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/mutes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users you muted in chat */
+        get: operations["list_chat_mutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/mutes/{username}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mute a user: their chat messages no longer reach you */
+        put: operations["mute_in_chat"];
+        post?: never;
+        /** Unmute a user */
+        delete: operations["unmute_in_chat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/": {
         parameters: {
             query?: never;
@@ -1042,6 +1077,26 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["ChatMessage"][];
+        };
+        ChatMute: {
+            /** @description A user whose chat messages you no longer receive, on any transport. */
+            username: string;
+        };
+        /** @description A page of ChatMute rows (docs/api.md, lists). */
+        ChatMutePage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["ChatMute"][];
         };
         Clock: {
             seat: number;
@@ -3028,6 +3083,144 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_chat_mutes: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMutePage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mute_in_chat: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unmute_in_chat: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
