@@ -32,6 +32,7 @@ from games.matches import selectors as match_selectors
 from games.matches.errors import InvalidRequest
 from games.matches.models import Match
 from infra import wire
+from infra.numbers import InvalidNumber, parse_whole_number
 from infra.text_inputs import refuse_control_characters
 
 
@@ -76,9 +77,9 @@ def delete_own_message(match_id: Any, kind: Any, message_id: Any, user) -> dict:
     change): 404 ``chat_message_not_found``, 403 ``chat_message_not_yours`` (also a
     message of a room the user may no longer read is not theirs to find)."""
     messages = readable_messages(match_id, kind, user)
-    try:
-        message_pk = int(message_id)
-    except (TypeError, ValueError):
+    try:  # within bigint: a larger id would fail in PostgreSQL, not be missing
+        message_pk = parse_whole_number(message_id, "message_id", low=1)
+    except InvalidNumber:
         raise ChatMessageNotFound() from None
     with transaction.atomic():
         message = messages.select_for_update(of=("self",)).filter(pk=message_pk).first()

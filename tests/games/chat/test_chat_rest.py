@@ -148,7 +148,9 @@ def test_an_author_deletes_their_own_message_and_nobody_else_can(table):
     assert ChatMessage.objects.get(pk=sent["id"]).deleted_by_author is False
     assert clients["carol"].delete(url).json()["error"]["code"] == "chat_room_not_readable"
     assert clients["alice"].delete(chat_url(match.pk, "players", 999999)).status_code == 404
-    assert clients["alice"].delete(chat_url(match.pk, "players", "x")).status_code == 404
+    for wrong in ("x", "0", "-1", "99999999999999999999999", "1e3"):
+        assert clients["alice"].delete(chat_url(match.pk, "players", wrong)).status_code \
+            == 404, wrong
     deleted = clients["alice"].delete(url)
     assert deleted.status_code == 200 and deleted.json()["deleted"] is True
     row = clients["bob"].get(chat_url(match.pk, "players")).json()["results"][0]
