@@ -206,3 +206,19 @@ def test_a_muted_author_is_left_out_of_the_muters_list_only(table):
     assert clients["alice"].delete(f"/api/v1/chat/mutes/{bob_name}/").status_code == 204
     heard = clients["alice"].get(chat_url(match.pk, "players")).json()["results"]
     assert [row["text"] for row in heard] == ["you will lose", "we will see"]
+
+
+def test_a_player_whose_seat_passed_to_a_bot_loses_the_players_room(table, make_user):
+    from games.clocks import services as clock_services
+    from tests.games.support import eager_celery
+
+    match, clients = table
+    assert _send(clients["alice"], match, "players", "before").status_code == 201
+    with eager_celery():
+        clock_services.hand_seat_to_bot(user=make_user(is_superuser=True), match_id=match.pk,
+                                        position=0, bot_kind="random")
+    assert _send(clients["bob"], match, "players", "after").status_code == 201
+    read = clients["alice"].get(chat_url(match.pk, "players"))
+    assert read.status_code == 403 and "after" not in read.content.decode()
+    written = _send(clients["alice"], match, "players", "still here?")
+    assert written.json()["error"]["code"] == "chat_room_not_writable"
