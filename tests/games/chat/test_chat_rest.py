@@ -222,3 +222,18 @@ def test_a_player_whose_seat_passed_to_a_bot_loses_the_players_room(table, make_
     assert read.status_code == 403 and "after" not in read.content.decode()
     written = _send(clients["alice"], match, "players", "still here?")
     assert written.json()["error"]["code"] == "chat_room_not_writable"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_erased_authors_messages_name_the_tombstone(table):
+    from accounts import erasure
+    from accounts.models import User
+
+    match, clients = table
+    alice = match.seats.get(position=0).user
+    former = alice.username
+    _send(clients["alice"], match, "players", "bye")
+    erasure.erase_account(alice)
+    row = clients["bob"].get(chat_url(match.pk, "players")).json()["results"][0]
+    assert row["author"] == User.objects.get(pk=alice.pk).username != former
+    assert former not in str(row)
