@@ -393,10 +393,11 @@ GRAPHQL_EXPENSIVE_PER_PROCESS = env_int("GRAPHQL_EXPENSIVE_PER_PROCESS",
 # seconds a process takes the next one d x (1 - share) / share later at the earliest.
 GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))
 
-# The analysis, Celery, HTTPS, the play socket, metrics and logs (LOGGING), workers: own
+# The analysis, Celery, the chat, HTTPS, the play socket, metrics and logs (LOGGING), workers: own
 # modules.
 from config.analysis_settings import *  # noqa: E402,F401,F403
 from config.celery_settings import *  # noqa: E402,F401,F403
+from config.chat_settings import *  # noqa: E402,F401,F403
 from config.https_settings import *  # noqa: E402,F401,F403
 from config.oauth_settings import *  # noqa: E402,F401,F403
 from config.observability_settings import *  # noqa: E402,F401,F403

@@ -10,6 +10,8 @@ from django.conf import settings
 MATCH_UPDATE_TYPE = "match.update"
 #: a change's frames, one per seat and one for spectators (games/live/frames.py)
 PLAY_PUSHES_TYPE = "play.pushes"
+#: a chat message's frame and who may read its room (games/live/chat_sends.py)
+CHAT_PUSH_TYPE = "chat.push"
 
 
 def play_channel(match_id: int) -> str:

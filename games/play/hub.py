@@ -39,7 +39,13 @@ from typing import Any
 from django.conf import settings
 
 from accounts.revocation import ACCESS_REVOKED_TYPE, concerns
-from games.live.channels import MATCH_UPDATE_TYPE, PLAY_PUSHES_TYPE, play_channel
+from games.chat.rooms import receives
+from games.live.channels import (
+    CHAT_PUSH_TYPE,
+    MATCH_UPDATE_TYPE,
+    PLAY_PUSHES_TYPE,
+    play_channel,
+)
 from games.live.followers import register_local_hub
 from games.live.frames import seat_key
 from games.play import operations
@@ -216,6 +222,18 @@ class Hub:
             self.refresh_soon(match_id, message["ply"],
                               request_id.sane(message.get("request_id")))
 
+    def deliver_chat(self, message: dict) -> None:
+        """Send a chat message's frame (games/live/chat_sends.py) to each follower of the
+        match its audience lets read the room (``games.chat.rooms.receives``: the seat
+        each user held when it was sent, never what this process remembers)."""
+        audience, text = message.get("audience"), message.get("frame")
+        if not isinstance(audience, dict) or not isinstance(text, str):
+            return
+        match_id = message.get("match_id")
+        for socket in self.followers_of(match_id):
+            if match_id in socket.follows and receives(audience, socket.user):
+                socket.push(match_id, text)
+
     # -- announcements over Pub/Sub ---------------------------------------------------------
     async def _listen(self) -> None:
         """Keep the hub's Pub/Sub connection open for as long as the process serves
@@ -258,6 +276,8 @@ class Hub:
             self.deliver(body)
         elif kind == MATCH_UPDATE_TYPE:
             self._announced(body)
+        elif kind == CHAT_PUSH_TYPE:
+            self.deliver_chat(body)
         elif kind == ACCESS_REVOKED_TYPE:
             self._revoked(body)
 

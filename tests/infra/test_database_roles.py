@@ -110,6 +110,8 @@ def test_every_table_is_readable_by_the_runtime_role_and_none_is_its_own(runtime
                                     "games_result", "games_feedevent", "accounts_user_groups",
                                     # issue 40: an analysis judged again
                                     "games_analyseddecision",
+                                    # issue 43: unmuting (games/chat/mutes.py)
+                                    "games_chatmute",
                                     "accounts_user_user_permissions",
                                     "auth_group_permissions",
                                     # issue 38: codes used, tokens revoked or rotated, an

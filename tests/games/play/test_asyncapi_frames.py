@@ -17,6 +17,7 @@ import asyncio
 import json
 
 import pytest
+from rest_framework.test import APIClient
 from websockets.exceptions import ConnectionClosed
 
 from games.matches.models import Match
@@ -71,6 +72,14 @@ async def read_until_ply(client: PlayClient, ply: int) -> dict:
             return update
 
 
+def _say_in_chat(player, match_id, text: str) -> None:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {player.token}")
+    answer = client.post(f"/api/v1/matches/{match_id}/chat/players/", {"text": text},
+                         format="json")
+    assert answer.status_code == 201, answer.content
+
+
 async def play_the_match(web_tier, players, match_id) -> list[Recorder]:
     a, b, outsider = players
     seats = [await Recorder.open(web_tier, a.token), await Recorder.open(web_tier, b.token)]
@@ -103,6 +112,10 @@ async def play_the_match(web_tier, players, match_id) -> list[Recorder]:
     syncs = [await client.subscribe(match_id) for client in seats]
     watched = await spectator.subscribe(match_id)
     assert [sync["seat"] for sync in syncs] == [0, 1] and watched["seat"] is None
+    # a message of the players' room, sent over REST: pushed to both seats (docs/chat.md)
+    await asyncio.to_thread(_say_in_chat, a, match_id, "good luck")
+    for client in seats:
+        assert (await client.next("chat"))["text"] == "good luck"
     latest = {0: syncs[0], 1: syncs[1]}
     ply, status = syncs[0]["ply"], syncs[0]["status"]
     refused = reconnected = resubscribed = False

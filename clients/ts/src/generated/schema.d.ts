@@ -145,6 +145,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/mutes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users you muted in chat */
+        get: operations["list_chat_mutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/mutes/{username}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Mute a user: their chat messages no longer reach you */
+        put: operations["mute_in_chat"];
+        post?: never;
+        /** Unmute a user */
+        delete: operations["unmute_in_chat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/": {
         parameters: {
             query?: never;
@@ -363,6 +398,41 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matches/{match_id}/chat/{room}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chat room's messages, oldest first (docs/chat.md) */
+        get: operations["list_chat_messages"];
+        put?: never;
+        /** Send a message to a chat room (pushed to its readers after the commit) */
+        post: operations["send_chat_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matches/{match_id}/chat/{room}/{message_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete your own message (it stays, shown as deleted) */
+        delete: operations["delete_chat_message"];
         options?: never;
         head?: never;
         patch?: never;
@@ -974,6 +1044,60 @@ export interface components {
         };
         /** @enum {unknown} */
         BlankEnum: "";
+        /** @description A message as every reader of its room is shown it. */
+        ChatMessage: {
+            id: number;
+            match: string;
+            room: components["schemas"]["RoomEnum"];
+            /** @description The author's username (the tombstone's once their account is erased). */
+            author: string | null;
+            /** @description Empty when deleted or hidden. */
+            text: string;
+            /** @description The match's ply when it was sent. */
+            ply: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Deleted by its author. */
+            deleted: boolean;
+            /** @description Hidden by a moderator. */
+            hidden: boolean;
+        };
+        /** @description A page of ChatMessage rows (docs/api.md, lists). */
+        ChatMessagePage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["ChatMessage"][];
+        };
+        ChatMute: {
+            /** @description A user whose chat messages you no longer receive, on any transport. */
+            username: string;
+        };
+        /** @description A page of ChatMute rows (docs/api.md, lists). */
+        ChatMutePage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["ChatMute"][];
+        };
         Clock: {
             seat: number;
             /** @description Time left, counted down to now. */
@@ -1861,6 +1985,12 @@ export interface components {
             ply: number;
         };
         /**
+         * @description * `players` - players
+         *     * `spectators` - spectators
+         * @enum {string}
+         */
+        RoomEnum: "players" | "spectators";
+        /**
          * @description * `account:read` - account:read
          *     * `account:write` - account:write
          *     * `chat:write` - chat:write
@@ -1898,6 +2028,10 @@ export interface components {
             breakdown: {
                 [key: string]: unknown;
             };
+        };
+        SendChatMessageRequest: {
+            /** @description Plain text of one line, at most CHAT_MAX_LENGTH characters (500 by default). */
+            text: string;
         };
         /**
          * @description * `valid` - valid
@@ -2974,6 +3108,144 @@ export interface operations {
             };
         };
     };
+    list_chat_mutes: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMutePage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mute_in_chat: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unmute_in_chat: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_games: {
         parameters: {
             query?: {
@@ -3813,6 +4085,201 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_chat_messages: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+                /** @description The players' or the spectators' room. */
+                room: "players" | "spectators";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessagePage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_chat_message: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+                /** @description The players' or the spectators' room. */
+                room: "players" | "spectators";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendChatMessageRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_chat_message: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+                message_id: number;
+                /** @description The players' or the spectators' room. */
+                room: "players" | "spectators";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

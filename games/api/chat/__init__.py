@@ -1,0 +1,1 @@
+"""REST endpoints of the match chat (docs/chat.md)."""

@@ -1,0 +1,45 @@
+"""Muting (docs/chat.md "Mute"): a user mutes another for themselves. The server filters:
+a muted author's messages are left out of the muter's lists and are never pushed to the
+muter's sockets (``games.chat.services.audience`` names who muted the author), so no
+client has to hide them. One writer of ``ChatMute``: this module."""
+
+from __future__ import annotations
+
+from accounts.models import User
+from games.chat.models import ChatMute
+from games.matches.errors import InvalidRequest, UserNotFound
+
+
+def _someone(username) -> User:
+    if not isinstance(username, str):
+        raise UserNotFound()
+    found = User.objects.filter(username=username).first()
+    if found is None:
+        raise UserNotFound(details={"username": username})
+    return found
+
+
+def mute(user, username) -> str:
+    """``user`` mutes ``username`` (again: no change). 404 ``user_not_found``, 400
+    ``invalid_request`` for oneself."""
+    muted = _someone(username)
+    if muted.pk == user.pk:
+        raise InvalidRequest(details={"username": "you cannot mute yourself"})
+    ChatMute.objects.get_or_create(user=user, muted=muted)
+    return muted.username
+
+
+def unmute(user, username) -> None:
+    """``user`` hears ``username`` again (not muted: no change)."""
+    ChatMute.objects.filter(user=user, muted=_someone(username)).delete()
+
+
+def muted_by(user) -> list[str]:
+    """The usernames ``user`` muted, in the order they were muted."""
+    return list(ChatMute.objects.filter(user=user).order_by("id")
+                .values_list("muted__username", flat=True))
+
+
+def muters_of(author_id: int) -> list[int]:
+    """Who muted ``author_id``: their messages reach none of them."""
+    return list(ChatMute.objects.filter(muted_id=author_id).values_list("user_id", flat=True))

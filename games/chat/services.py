@@ -1,0 +1,111 @@
+"""Writing the chat: sending a message and deleting one's own (docs/chat.md). Every
+refusal is raised before anything is stored; a stored message is pushed to the room's
+readers after the commit (games/live/chat_sends.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games.chat import rate, rooms
+from games.chat.errors import (
+    ChatMessageNotFound,
+    ChatMessageNotYours,
+    ChatRoomNotWritable,
+    ChatTextEmpty,
+    ChatTextTooLong,
+)
+from games.chat.models import ChatMessage, ChatRoom
+from games.chat.mutes import muters_of
+from games.chat.selectors import (
+    may_write,
+    message_row,
+    parse_room_kind,
+    readable_messages,
+    room_of,
+)
+from games.live import frames
+from games.live.chat_sends import send_chat
+from games.matches import selectors as match_selectors
+from games.matches.errors import InvalidRequest
+from games.matches.models import Match
+from infra import wire
+from infra.numbers import InvalidNumber, parse_whole_number
+from infra.text_inputs import refuse_control_characters
+
+
+def clean_text(text: Any) -> str:
+    """The text of a message: a string of one line without control characters
+    (infra/text_inputs.py), trimmed, not empty, at most ``CHAT_MAX_LENGTH`` characters."""
+    if not isinstance(text, str):
+        raise InvalidRequest(details={"field": "text"})
+    refuse_control_characters(text, "text")
+    text = text.strip()
+    if not text:
+        raise ChatTextEmpty()
+    if len(text) > settings.CHAT_MAX_LENGTH:
+        raise ChatTextTooLong(details={"max_length": settings.CHAT_MAX_LENGTH})
+    return text
+
+
+def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
+    """Store ``user``'s message in the match's room and push it after the commit: 404
+    for an unknown match or room, 400 ``chat_text_empty``/``chat_text_too_long``/
+    ``invalid_input``, 403 ``chat_room_not_writable``, 429 ``chat_rate_limited``."""
+    kind = parse_room_kind(kind)
+    text = clean_text(text)
+    match = match_selectors.get_match(match_id)
+    room = room_of(match, kind)
+    if not may_write(room, match, user):
+        raise ChatRoomNotWritable()
+    with transaction.atomic():
+        if room.pk is None:
+            room, _ = ChatRoom.objects.get_or_create(
+                match=match, kind=kind,
+                defaults={"readable_by_players": room.readable_by_players})
+        rate.check(user.pk, room.pk)
+        message = ChatMessage.objects.create(room=room, author=user, text=text,
+                                             ply=match.ply)
+        _push_after_commit(match, room, message)
+    return message_row(message)
+
+
+def delete_own_message(match_id: Any, kind: Any, message_id: Any, user) -> dict:
+    """Mark ``user``'s own message deleted (shown as deleted from then on; again: no
+    change): 404 ``chat_message_not_found``, 403 ``chat_message_not_yours`` (also a
+    message of a room the user may no longer read is not theirs to find)."""
+    messages = readable_messages(match_id, kind, user)
+    try:  # within bigint: a larger id would fail in PostgreSQL, not be missing
+        message_pk = parse_whole_number(message_id, "message_id", low=1)
+    except InvalidNumber:
+        raise ChatMessageNotFound() from None
+    with transaction.atomic():
+        message = messages.select_for_update(of=("self",)).filter(pk=message_pk).first()
+        if message is None:
+            raise ChatMessageNotFound()
+        if message.author_id != user.pk:
+            raise ChatMessageNotYours()
+        if not message.deleted_by_author:
+            message.deleted_by_author = True
+            message.save(update_fields=["deleted_by_author"])
+            match = match_selectors.get_match(message.room.match_id)
+            _push_after_commit(match, message.room, message)
+    return message_row(message)
+
+
+def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
+    """Who may be sent a message of ``room``: the match as the writer read it, its seat
+    holders included, and who muted the author (``games.chat.rooms.receives`` reads it
+    in every hub)."""
+    return {"room": room.kind, "ended": rooms.is_ended(match.status),
+            "readable_by_players": room.readable_by_players,
+            "holders": frames.holders(match),
+            "muted_by": muters_of(author_id) if author_id is not None else []}
+
+
+def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> None:
+    text = wire.frame("chat", **message_row(message))
+    who = audience(match, room, message.author_id)
+    transaction.on_commit(lambda: send_chat(match.pk, text, who))
