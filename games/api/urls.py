@@ -23,4 +23,5 @@ urlpatterns = [
     path("", include("games.api.quickmatch.urls")),
     path("", include("games.api.leaving.urls")),
     path("", include("games.api.feed.urls")),
+    path("", include("games.api.webhooks.urls")),
 ]
