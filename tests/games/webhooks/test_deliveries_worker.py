@@ -54,6 +54,8 @@ def test_every_delivery_is_signed_retried_after_500s_and_logged(
 
         lobby.create_private_match(user=bob, game="han", players=2, invite=[ann.username])
         match_services.create_match(user=ann, game="han", players=2, bot_seats={1: "greedy"})
+        # bob is seated and dealt too, but never granted account:read: nothing of his goes
+        match_services.create_match(user=bob, game="han", players=2, bot_seats={1: "greedy"})
 
         def three_each(arrivals):
             seen = Counter(arrival.message_id for arrival in arrivals)
