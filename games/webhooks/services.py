@@ -1,6 +1,6 @@
 """The writes of webhooks: endpoints registered, changed and removed by their app's
-owner; deliveries queued for an event, attempted, given up (the endpoint disabled and
-its owner told), sent again. The tasks (``tasks``) only call these."""
+owner; deliveries queued for an event, attempted, given up (the endpoint disabled, its
+status saying why), sent again. The tasks (``tasks``) only call these."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.dispatch import enqueue
-from games.feed.services import publish
 from games.webhooks import metrics, selectors, sending
 from games.webhooks.addresses import UrlRefused, check_url
 from games.webhooks.models import Delivery, Endpoint
@@ -25,8 +24,6 @@ from infra.api_errors import ApiError
 logger = logging.getLogger(__name__)
 
 DELIVER_TASK = "games.webhooks.tasks.deliver"
-#: the feed event that tells an app's owner one of its endpoints was disabled
-ENDPOINT_DISABLED = "webhook_endpoint_disabled"
 
 
 class EndpointDisabled(ApiError):
@@ -143,20 +140,17 @@ def _finish(delivery: Delivery, status: str, outcome: str) -> None:
     metrics.DELIVERIES.labels(outcome).inc()
 
 
-@transaction.atomic
 def disable_endpoint(endpoint: Endpoint, reason: str) -> None:
-    """Stop sending to ``endpoint`` and tell its app's owner in their feed (once per
-    disabling: a later one, after the owner enabled it again, is told again)."""
+    """Stop sending to ``endpoint``. Its owner is told by the endpoint itself: ``active``
+    false and ``disabled_reason`` in every read of it (API, admin). Not a feed event: the
+    feed's kinds are a published schema of a player's games (docs/feed.md), and an
+    owner's endpoints are not part of it."""
     changed = Endpoint.objects.filter(pk=endpoint.pk, active=True).update(
         active=False, disabled_reason=reason)
-    if not changed:
-        return
-    metrics.ENDPOINTS_DISABLED.inc()
-    logger.warning("webhook endpoint %s of app %s disabled: %s", endpoint.pk,
-                   endpoint.app_id, reason)
-    publish([endpoint.app.user_id], ENDPOINT_DISABLED,
-            {"app_id": endpoint.app_id, "endpoint_id": endpoint.pk, "reason": reason},
-            f"webhook-disabled:{endpoint.pk}:{timezone.now().timestamp()}")
+    if changed:
+        metrics.ENDPOINTS_DISABLED.inc()
+        logger.warning("webhook endpoint %s of app %s disabled: %s", endpoint.pk,
+                       endpoint.app_id, reason)
 
 
 def send_again(delivery: Delivery) -> Delivery:

@@ -183,5 +183,7 @@ def test_the_schema_declares_every_list_as_a_page(api_client):
     assert set(lists) == {f"{API}/games/", f"{API}/matches/", f"{API}/matches/{{match_id}}/moves/",
                           f"{API}/leaderboard/{{game}}/", f"{API}/users/{{username}}/ratings/",
                           f"{API}/invitations/", f"{API}/quick-match/",
-                          f"{API}/account/tokens/", f"{API}/account/apps/", f"{API}/apps/"}
+                          f"{API}/account/tokens/", f"{API}/account/apps/", f"{API}/apps/",
+                          f"{API}/apps/{{app_id}}/webhooks/",
+                          f"{API}/apps/{{app_id}}/webhooks/{{endpoint_id}}/deliveries/"}
     assert all({"limit", "offset"} <= names for names in lists.values()), lists
