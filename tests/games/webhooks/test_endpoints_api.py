@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 from prometheus_client import REGISTRY
+from rest_framework.test import APIClient
 
 from games.webhooks import services
 from games.webhooks.models import Delivery, Endpoint
 from tests.games.webhooks.receiver import running_receiver
-from tests.games.webhooks.support import connect, make_app, register
+from tests.games.webhooks.support import make_app, register
 
 pytestmark = pytest.mark.django_db
 
@@ -60,16 +61,18 @@ def test_only_the_owner_sees_and_changes_its_endpoints(user, auth_client, make_u
     assert not Endpoint.objects.exists()
 
 
-def test_an_app_token_may_not_register_endpoints(user, api_client):
-    """A credential of the app itself would manage the owner's endpoints: first-party only."""
+def test_a_personal_token_may_not_register_endpoints(user, auth_client):
+    """A token (a personal one here, an app's alike) would manage the owner's endpoints
+    and see their secrets: first-party credentials only, as for the app itself."""
     app = make_app(user)
-    connect(user, app, scope="account:read account:write")
-    from oauth2_provider.models import get_access_token_model
-
-    token = get_access_token_model().objects.get(application=app)
-    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {token.token}")
-    response = register(api_client, app, "http://127.0.0.1:9/hooks")
-    assert response.status_code in (401, 403)
+    key = auth_client.post("/api/v1/account/tokens/", {"name": "narrow",
+                                                       "scopes": ["account:write"]},
+                           format="json").json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    response = register(client, app, "http://127.0.0.1:9/hooks")
+    assert response.status_code == 403, response.content
+    assert response.json()["error"]["code"] == "first_party_only"
     assert not Endpoint.objects.exists()
 
 
