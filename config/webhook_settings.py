@@ -15,7 +15,8 @@ WEBHOOK_HTTP_URLS = env_bool("WEBHOOK_HTTP_URLS", env_bool("DEBUG", False))
 WEBHOOK_ALLOWED_ADDRESSES = env_list("WEBHOOK_ALLOWED_ADDRESSES", "")
 #: one attempt's connect-and-answer time
 WEBHOOK_TIMEOUT_SECONDS = env_float("WEBHOOK_TIMEOUT_SECONDS", 5.0)
-#: attempts of one delivery before it fails and its endpoint is disabled
+#: attempts of one delivery before it fails and its endpoint is disabled (at most 40: the
+#: deliver task's Celery retries, 50, also cover database outages: games/webhooks/tasks.py)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 10)
 #: the first wait after a failed attempt; each next one doubles, up to the maximum, which
 #: stays below CELERY_VISIBILITY_TIMEOUT (a retry waits unacked in the worker): with the

@@ -20,9 +20,11 @@ def queue_event(event_type: str, user_ids: list[int], data: dict) -> int:
     return len(ids)
 
 
-# Not RETRY_OPTIONS' ladder: the receiver's failures retry on the delivery's own
-# back-off (services.backoff_seconds), bounded by WEBHOOK_MAX_ATTEMPTS.
-@shared_task(name="games.webhooks.tasks.deliver", bind=True, acks_late=True, max_retries=None)
+# The receiver's failures retry on the delivery's own back-off (services.backoff_seconds),
+# bounded by WEBHOOK_MAX_ATTEMPTS counted in the database; RETRY_OPTIONS' ladder still
+# cures a database outage, so Celery's own count allows for both.
+@shared_task(name="games.webhooks.tasks.deliver", bind=True,
+             **{**RETRY_OPTIONS, "max_retries": 50})
 def deliver(self, delivery_id: int) -> None:
     wait = services.attempt(delivery_id)
     if wait is not None:

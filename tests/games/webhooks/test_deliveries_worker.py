@@ -55,11 +55,13 @@ def test_every_delivery_is_signed_retried_after_500s_and_logged(
         match_services.create_match(user=ann, game="han", players=2, bot_seats={1: "greedy"})
         # bob is seated and dealt too, but never granted account:read: nothing of his goes
         match_services.create_match(user=bob, game="han", players=2, bot_seats={1: "greedy"})
+        waiting = match_services.create_match(user=ann, game="han", players=2)
+        match_services.abort_match(user=ann, match_id=waiting.pk)  # ended: match_finished
 
         def three_each(arrivals):
             seen = Counter(arrival.message_id for arrival in arrivals)
             kinds = {arrival.payload["type"] for arrival in arrivals}
-            return ({"invitation", "match_started", "your_turn"} <= kinds
+            return ({"invitation", "match_started", "your_turn", "match_finished"} <= kinds
                     and all(count >= 3 for count in seen.values()))
 
         arrivals = receiver.wait_for(three_each, timeout=90)
@@ -75,6 +77,8 @@ def test_every_delivery_is_signed_retried_after_500s_and_logged(
         data = tries[0].payload["data"]
         assert data["user_id"] == ann.pk
         assert set(data) <= PUBLIC_KEYS, data
+        if tries[0].payload["type"] == "match_finished":
+            assert (data["match_id"], data["status"]) == (waiting.pk, "aborted")
 
     endpoint_id = created.json()["id"]
     log = owner_client.get(f"/api/v1/apps/{app.pk}/webhooks/{endpoint_id}/deliveries/")
