@@ -32,20 +32,22 @@ QUEUE_TASK = "games.webhooks.tasks.queue_event"
 #: seat handed back (a clock's change at the same ply owes nobody anything new)
 _TURN_KINDS = (ChangeKind.MOVE, ChangeKind.STARTED, ChangeKind.SEATS)
 
-_endpoints_seen: tuple[float, bool] = (0.0, False)
+_types_seen: tuple[float, frozenset[str]] = (float("-inf"), frozenset())
 
 
-def _any_endpoint() -> bool:
-    """Whether any endpoint is active, asked at most once per
-    WEBHOOK_ENDPOINTS_CHECK_SECONDS per process: a service without webhooks sends no task
-    per move (the move's ack is not to pay for a feature nobody uses)."""
-    global _endpoints_seen
-    checked_at, found = _endpoints_seen
+def subscribed_types() -> frozenset[str]:
+    """The event types some active endpoint takes, asked at most once per
+    WEBHOOK_ENDPOINTS_CHECK_SECONDS per process: a change nobody subscribed to sends no
+    task (a service without webhooks sends none per move: the move's ack is not to pay
+    for a feature nobody uses)."""
+    global _types_seen
+    checked_at, types = _types_seen
     now = time.monotonic()
     if now - checked_at >= settings.WEBHOOK_ENDPOINTS_CHECK_SECONDS:
-        found = Endpoint.objects.filter(active=True).exists()
-        _endpoints_seen = (now, found)
-    return found
+        rows = Endpoint.objects.filter(active=True).values_list("event_types", flat=True)
+        types = frozenset(kind for row in rows.distinct() for kind in row)
+        _types_seen = (now, types)
+    return types
 
 
 def send_change_events(event: MatchChanged) -> None:
@@ -53,19 +55,21 @@ def send_change_events(event: MatchChanged) -> None:
     was dealt, "your turn" to each seated person now owing a decision, "match finished"
     to the people seated once it ended."""
     users = {seat.position: seat.user_id for seat in event.seats if seat.user_id is not None}
-    if not users or not _any_endpoint():
+    types = subscribed_types() if users else frozenset()
+    if not types:
         return
     match = event.match
     game = match.game if match is not None else None
     base = {"match_id": event.match_id, "game": game}
-    if event.kind == ChangeKind.STARTED:
+    if event.kind == ChangeKind.STARTED and MATCH_STARTED in types:
         enqueue(QUEUE_TASK, MATCH_STARTED, sorted(set(users.values())), base)
-    if event.status == MatchStatus.ACTIVE and event.kind in _TURN_KINDS:
+    if event.status == MatchStatus.ACTIVE and event.kind in _TURN_KINDS and YOUR_TURN in types:
         for position in event.to_act:
             if position in users:
                 enqueue(QUEUE_TASK, YOUR_TURN, [users[position]],
                         {**base, "ply": event.ply, "seat": position})
-    elif event.status in ENDED_STATUSES and event.kind == ChangeKind.STATUS:
+    elif (event.status in ENDED_STATUSES and event.kind == ChangeKind.STATUS
+          and MATCH_FINISHED in types):
         enqueue(QUEUE_TASK, MATCH_FINISHED, sorted(set(users.values())),
                 {**base, "status": event.status})
 
@@ -74,5 +78,5 @@ def invitation_sent(invitation) -> None:
     """In the lobby's transaction: "invitation" to the invitee once it commits."""
     data = {"invitation_id": invitation.pk, "match_id": invitation.match_id}
     invitee = invitation.invitee_id
-    transaction.on_commit(lambda: _any_endpoint() and enqueue(QUEUE_TASK, INVITATION,
-                                                              [invitee], data))
+    transaction.on_commit(lambda: INVITATION in subscribed_types() and enqueue(
+        QUEUE_TASK, INVITATION, [invitee], data))
