@@ -1164,7 +1164,8 @@ export interface components {
             message_id: string;
             event_type: string;
             payload: unknown;
-            status?: components["schemas"]["DeliveryStatusEnum"];
+            /** @description pending, delivered or failed */
+            status: string;
             attempts?: number;
             last_status_code?: number | null;
             last_error?: string;
@@ -1190,13 +1191,6 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Delivery"][];
         };
-        /**
-         * @description * `pending` - pending
-         *     * `delivered` - delivered
-         *     * `failed` - failed
-         * @enum {string}
-         */
-        DeliveryStatusEnum: "pending" | "delivered" | "failed";
         /** @description An endpoint as its app's owner registers and edits it (never its secret). */
         Endpoint: {
             readonly id: number;
@@ -1485,7 +1479,7 @@ export interface components {
             game: string;
             options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["Status408Enum"];
+            status: components["schemas"]["StatusEnum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -1548,7 +1542,7 @@ export interface components {
             game: string;
             options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["Status408Enum"];
+            status: components["schemas"]["StatusEnum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -1584,7 +1578,7 @@ export interface components {
             game: string;
             options: components["schemas"]["Options"];
             players: number;
-            status: components["schemas"]["Status408Enum"];
+            status: components["schemas"]["StatusEnum"];
             /** @description Moves played so far. */
             ply: number;
             /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
@@ -2095,7 +2089,7 @@ export interface components {
          *     * `aborted` - aborted
          * @enum {string}
          */
-        Status408Enum: "open" | "active" | "scoring" | "finished" | "aborted";
+        StatusEnum: "open" | "active" | "scoring" | "finished" | "aborted";
         /** @description A move for your seat; unknown keys are refused (invalid_input, unknown_field). */
         SubmitMoveRequest: {
             /** @description The move, a JSON object as listed by GET legal-moves. */
