@@ -20,7 +20,8 @@ from infra.observability import (  # noqa: F401 - connect request ids, metrics
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 #: the packages whose ``tasks`` module holds Celery tasks
-TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch", "games.analysis"]
+TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch", "games.analysis",
+                 "games.webhooks"]
 
 # task_cls: Celery's "received" line carries the request id that enqueued the task
 app = Celery("game_service", task_cls="infra.observability.celery_request:TaskWithRequestId")

@@ -52,11 +52,14 @@ class GamesConfig(AppConfig):
         from games.matches import changes
         from games.matches.follow_up import send_tasks
         from games.ratings.services import rate_change
+        from games.webhooks.events import send_change_events
 
         changes.connect(rate_change, within_transaction=True)
         changes.connect(announce_change, within_transaction=True)
         changes.connect(send_change)
         changes.connect(send_tasks)
+        # the apps' webhooks (games/webhooks/): a task per event, after the readers'
+        changes.connect(send_change_events)
 
 
         _register_extra_games()

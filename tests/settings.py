@@ -16,6 +16,14 @@ os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-never-used-by-a-serve
 os.environ.setdefault("RECORD_SIGNING_KEYS", "Tl4ile/L5hTF/RDBIV6tFfHfea4nJD56qO2orFoTmbo=")
 # apps registered by the tests redirect to http on loopback (production: https only)
 os.environ.setdefault("OAUTH_HTTP_REDIRECTS", "true")
+# webhooks: the tests' local receiver is plain http on 127.0.0.1 (games/webhooks/addresses.py;
+# the refusal tests turn the allow-list off); quick retries, no cached "any endpoint?"
+os.environ.setdefault("WEBHOOK_HTTP_URLS", "true")
+os.environ.setdefault("WEBHOOK_ALLOWED_ADDRESSES", "127.0.0.1")
+os.environ.setdefault("WEBHOOK_BACKOFF_BASE_SECONDS", "0.2")
+os.environ.setdefault("WEBHOOK_BACKOFF_MAX_SECONDS", "1")
+os.environ.setdefault("WEBHOOK_MAX_ATTEMPTS", "4")
+os.environ.setdefault("WEBHOOK_ENDPOINTS_CHECK_SECONDS", "0")
 
 from config.settings import *  # noqa: E402,F403
 

@@ -24,4 +24,5 @@ urlpatterns = [
     path("", include("games.api.leaving.urls")),
     path("", include("games.api.feed.urls")),
     path("", include("games.api.chat.urls")),
+    path("", include("games.api.webhooks.urls")),
 ]

@@ -184,6 +184,8 @@ def test_the_schema_declares_every_list_as_a_page(api_client):
                           f"{API}/leaderboard/{{game}}/", f"{API}/users/{{username}}/ratings/",
                           f"{API}/invitations/", f"{API}/quick-match/",
                           f"{API}/account/tokens/", f"{API}/account/apps/", f"{API}/apps/",
+                          f"{API}/apps/{{app_id}}/webhooks/",
+                          f"{API}/apps/{{app_id}}/webhooks/{{endpoint_id}}/deliveries/",
                           # issue 43: a chat room's messages, one's mutes
                           f"{API}/matches/{{match_id}}/chat/{{room}}/", f"{API}/chat/mutes/"}
     assert all({"limit", "offset"} <= names for names in lists.values()), lists

@@ -110,6 +110,80 @@ export interface paths {
         patch: operations["update_my_app"];
         trace?: never;
     };
+    "/api/v1/apps/{app_id}/webhooks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your app's webhook endpoints */
+        get: operations["list_webhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint for your app
+         * @description The answer's `secret` (Standard Webhooks, `whsec_...`) is shown this once. The URL must be https and resolve to public addresses only.
+         */
+        post: operations["create_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/webhooks/{endpoint_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your app's webhook endpoints */
+        get: operations["get_webhook"];
+        put?: never;
+        post?: never;
+        /** Remove a webhook endpoint and its delivery log */
+        delete: operations["delete_webhook"];
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint; `active: true` enables it again */
+        patch: operations["update_webhook"];
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/webhooks/{endpoint_id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint's delivery log, newest first */
+        get: operations["list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/apps/{app_id}/webhooks/{endpoint_id}/deliveries/{delivery_id}/send-again/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again (same webhook-id, attempts from one) */
+        post: operations["send_webhook_again"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/register/": {
         parameters: {
             query?: never;
@@ -1209,6 +1283,66 @@ export interface components {
             /** @description Usernames to invite. */
             invite?: unknown;
         };
+        Delivery: {
+            readonly id: number;
+            message_id: string;
+            event_type: string;
+            payload: unknown;
+            /** @description pending, delivered or failed */
+            status: string;
+            attempts?: number;
+            last_status_code?: number | null;
+            last_error?: string;
+            last_latency_ms?: number | null;
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            finished?: string | null;
+        };
+        /** @description A page of Delivery rows (docs/api.md, lists). */
+        DeliveryPage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["Delivery"][];
+        };
+        /** @description An endpoint as its app's owner registers and edits it (never its secret). */
+        Endpoint: {
+            readonly id: number;
+            /** Format: uri */
+            url: string;
+            event_types: components["schemas"]["EventTypesEnum"][];
+            active?: boolean;
+            /** Disabled because */
+            readonly disabled_reason: string;
+            /** Format: date-time */
+            readonly created: string;
+        };
+        /** @description A page of Endpoint rows (docs/api.md, lists). */
+        EndpointPage: {
+            /** @description Rows in the whole list. */
+            count: number;
+            /**
+             * Format: uri
+             * @description The next page; null at the end.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page; null at the start.
+             */
+            previous: string | null;
+            results: components["schemas"]["Endpoint"][];
+        };
         /** @description The error shape, for the OpenAPI schema of every app's endpoints. */
         Error: {
             error: components["schemas"]["ErrorBody"];
@@ -1218,6 +1352,14 @@ export interface components {
             message: string;
             details: unknown;
         };
+        /**
+         * @description * `your_turn` - your_turn
+         *     * `match_started` - match_started
+         *     * `match_finished` - match_finished
+         *     * `invitation` - invitation
+         * @enum {string}
+         */
+        EventTypesEnum: "your_turn" | "match_started" | "match_finished" | "invitation";
         Events: {
             since: number;
             ply: number;
@@ -1601,6 +1743,20 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["MatchSummary"][];
         };
+        /** @description An endpoint as its app's owner registers and edits it (never its secret). */
+        NewEndpoint: {
+            readonly id: number;
+            /** Format: uri */
+            url: string;
+            event_types: components["schemas"]["EventTypesEnum"][];
+            active?: boolean;
+            /** Disabled because */
+            readonly disabled_reason: string;
+            /** Format: date-time */
+            readonly created: string;
+            /** @description The Standard Webhooks signing secret (whsec_...): shown this once, never again. */
+            readonly secret: string;
+        };
         NewPersonalToken: {
             id: number;
             name: string;
@@ -1648,6 +1804,18 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["OwnedApp"][];
+        };
+        /** @description An endpoint as its app's owner registers and edits it (never its secret). */
+        PatchedEndpoint: {
+            readonly id?: number;
+            /** Format: uri */
+            url?: string;
+            event_types?: components["schemas"]["EventTypesEnum"][];
+            active?: boolean;
+            /** Disabled because */
+            readonly disabled_reason?: string;
+            /** Format: date-time */
+            readonly created?: string;
         };
         /** @description An app as its owner registers and edits it: redirect URIs and origins as lists. */
         PatchedOwnedApp: {
@@ -2985,6 +3153,408 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_webhooks: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointPage"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_webhook: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Endpoint"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewEndpoint"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_webhook: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_webhook: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_webhook: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedEndpoint"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Rows per page, 1 to 100; default 20. */
+                limit?: number;
+                /** @description Rows to skip, 0 or more; default 0. */
+                offset?: number;
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_webhook_again: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                app_id: string;
+                delivery_id: string;
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description An unknown query parameter (invalid_request), or a control character in the URL or the query string (invalid_input). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,82 @@
+"""What becomes a webhook: a match's committed change (a receiver of
+``games.matches.changes``, connected in games/apps.py) and an invitation (the lobby calls
+``invitation_sent`` in its transaction). Each hands one ``queue_event`` task per event
+type to Celery after the commit; the task finds the subscribed endpoints.
+
+The data are ids and public facts only (a match's id, game, ply, the seat that owes a
+move, how it ended): never a hand, a deck or a seed, so no seat's hidden information can
+reach an app, whichever of its users the delivery is for.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.db import transaction
+
+from games.dispatch import enqueue
+from games.matches.changes import ChangeKind, MatchChanged
+from games.matches.models import ENDED_STATUSES, MatchStatus
+from games.webhooks.models import (
+    INVITATION,
+    MATCH_FINISHED,
+    MATCH_STARTED,
+    YOUR_TURN,
+    Endpoint,
+)
+
+QUEUE_TASK = "games.webhooks.tasks.queue_event"
+
+#: the kinds of change after which the seats owing a move are told: a move, the deal, a
+#: seat handed back (a clock's change at the same ply owes nobody anything new)
+_TURN_KINDS = (ChangeKind.MOVE, ChangeKind.STARTED, ChangeKind.SEATS)
+
+_types_seen: tuple[float, frozenset[str]] = (float("-inf"), frozenset())
+
+
+def subscribed_types() -> frozenset[str]:
+    """The event types some active endpoint takes, asked at most once per
+    WEBHOOK_ENDPOINTS_CHECK_SECONDS per process: a change nobody subscribed to sends no
+    task (a service without webhooks sends none per move: the move's ack is not to pay
+    for a feature nobody uses)."""
+    global _types_seen
+    checked_at, types = _types_seen
+    now = time.monotonic()
+    if now - checked_at >= settings.WEBHOOK_ENDPOINTS_CHECK_SECONDS:
+        rows = Endpoint.objects.filter(active=True).values_list("event_types", flat=True)
+        types = frozenset(kind for row in rows.distinct() for kind in row)
+        _types_seen = (now, types)
+    return types
+
+
+def send_change_events(event: MatchChanged) -> None:
+    """After the commit of a match's change: "match started" to the people seated when it
+    was dealt, "your turn" to each seated person now owing a decision, "match finished"
+    to the people seated once it ended."""
+    users = {seat.position: seat.user_id for seat in event.seats if seat.user_id is not None}
+    types = subscribed_types() if users else frozenset()
+    if not types:
+        return
+    match = event.match
+    game = match.game if match is not None else None
+    base = {"match_id": event.match_id, "game": game}
+    if event.kind == ChangeKind.STARTED and MATCH_STARTED in types:
+        enqueue(QUEUE_TASK, MATCH_STARTED, sorted(set(users.values())), base)
+    if event.status == MatchStatus.ACTIVE and event.kind in _TURN_KINDS and YOUR_TURN in types:
+        for position in event.to_act:
+            if position in users:
+                enqueue(QUEUE_TASK, YOUR_TURN, [users[position]],
+                        {**base, "ply": event.ply, "seat": position})
+    elif (event.status in ENDED_STATUSES and event.kind == ChangeKind.STATUS
+          and MATCH_FINISHED in types):
+        enqueue(QUEUE_TASK, MATCH_FINISHED, sorted(set(users.values())),
+                {**base, "status": event.status})
+
+
+def invitation_sent(invitation) -> None:
+    """In the lobby's transaction: "invitation" to the invitee once it commits."""
+    data = {"invitation_id": invitation.pk, "match_id": invitation.match_id}
+    invitee = invitation.invitee_id
+    transaction.on_commit(lambda: INVITATION in subscribed_types() and enqueue(
+        QUEUE_TASK, INVITATION, [invitee], data))

@@ -1,0 +1,80 @@
+"""One signed POST of a webhook to an address ``addresses`` checked: no redirect
+followed (a 3xx is a failure: following it would reach an unchecked host), a short
+timeout, the Standard Webhooks headers (``webhook-id``, ``webhook-timestamp``,
+``webhook-signature``) made by the ``standardwebhooks`` package itself."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils import timezone
+from standardwebhooks.webhooks import Webhook
+
+from games.webhooks.addresses import Target
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ok: bool
+    status_code: int | None
+    error: str
+    latency_seconds: float
+
+
+class _PinnedHttps(http.client.HTTPSConnection):
+    """https to the checked address, with the URL's host name for SNI and the
+    certificate check (http.client would resolve the name again)."""
+
+    def __init__(self, target: Target, timeout: float):
+        super().__init__(target.host, target.port, timeout=timeout,
+                         context=ssl.create_default_context())
+        self._address = target.address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+
+
+class _PinnedHttp(http.client.HTTPConnection):
+    def __init__(self, target: Target, timeout: float):
+        super().__init__(target.host, target.port, timeout=timeout)
+        self._address = target.address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self._address, self.port), self.timeout)
+
+
+def signed_headers(secret: str, message_id: str, body: str) -> dict[str, str]:
+    now = timezone.now()
+    return {
+        "webhook-id": message_id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": Webhook(secret).sign(message_id, now, body),
+    }
+
+
+def post(target: Target, secret: str, message_id: str, body: str) -> Outcome:
+    """Send ``body`` once; never raises for what the receiver or the network does."""
+    timeout = settings.WEBHOOK_TIMEOUT_SECONDS
+    connection_class = _PinnedHttps if target.scheme == "https" else _PinnedHttp
+    connection = connection_class(target, timeout)
+    headers = {"Content-Type": "application/json", "User-Agent": "game-service-webhooks/1",
+               **signed_headers(secret, message_id, body)}
+    started = time.perf_counter()
+    try:
+        connection.request("POST", target.path, body=body.encode(), headers=headers)
+        response = connection.getresponse()
+        response.read(64 * 1024)  # drained a little, never kept: only the status counts
+        code = response.status
+        return Outcome(200 <= code < 300, code, "" if 200 <= code < 300 else f"HTTP {code}",
+                       time.perf_counter() - started)
+    except (OSError, http.client.HTTPException) as error:
+        return Outcome(False, None, f"{type(error).__name__}: {error}"[:200],
+                       time.perf_counter() - started)
+    finally:
+        connection.close()

@@ -1,0 +1,84 @@
+"""A local HTTP receiver of webhooks for the tests: a real server on 127.0.0.1 that checks
+every request with the ``standardwebhooks`` package (the receiving side's own library,
+not the service's code) and answers 500 to the first ``failures`` arrivals of each
+``webhook-id``, then 200."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+
+@dataclass
+class Arrival:
+    message_id: str
+    verified: bool
+    payload: dict
+    answered: int
+    at: float
+
+
+@dataclass
+class Receiver:
+    url: str
+    failures: int = 0
+    secret: str | None = None
+    arrivals: list[Arrival] = field(default_factory=list)
+    _seen: Counter = field(default_factory=Counter)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def wait_for(self, predicate, timeout: float = 30.0) -> list[Arrival]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                arrivals = list(self.arrivals)
+            if predicate(arrivals):
+                return arrivals
+            time.sleep(0.1)
+        raise AssertionError(f"the receiver saw only {self.arrivals}")
+
+
+@contextmanager
+def running_receiver(failures: int = 0):
+    state: dict = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - http.server's name
+            receiver = state["receiver"]
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            try:
+                Webhook(receiver.secret).verify(body, headers)
+                verified = True
+            except (WebhookVerificationError, TypeError, ValueError):
+                verified = False
+            message_id = headers.get("webhook-id", "")
+            with receiver._lock:
+                receiver._seen[message_id] += 1
+                answer = 500 if receiver._seen[message_id] <= receiver.failures else 200
+                receiver.arrivals.append(Arrival(message_id, verified, json.loads(body or b"{}"),
+                                                 answer, time.monotonic()))
+            self.send_response(answer)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state["receiver"] = Receiver(url=f"http://127.0.0.1:{server.server_port}/hooks",
+                                 failures=failures)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state["receiver"]
+    finally:
+        server.shutdown()
+        server.server_close()
