@@ -26,6 +26,7 @@ from rules.bots import bot_rng, get_bot
 FINGERPRINTS = {
     2: "0d9a3f5c5e583679091a38fc184c38552c88bed1c1099970db9920817efa89e7",
     3: "7c0847891431597ecfa6d2a9b01973e859d87f6d3c2e5bc4b3c3d0c5d67c5e30",
+    4: "328f8d819419cdf5bc9cc5b8f359f066136e10eddc1379913378a7424b66ebf1",
 }
 
 BUDGET = AnalysisBudget(iterations=24, samples=4)
