@@ -30,6 +30,7 @@ from games.clocks import services as clock_services
 from games.matches import errors, scoring
 from games.matches import services as match_services
 from games.matches.incidents import Incident
+from games.admin.status_names import match_status_name
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.outcome import running_scores
 from games.matches.permissions import can_manage_matches, can_view_replays
@@ -304,6 +305,7 @@ class MatchAdmin(admin.ModelAdmin):
                 "id": match.pk, "game": match.game, "ply": ply, "plies": match.ply},
             "opts": self.model._meta,
             "match": match,
+            "status_text": match_status_name(match.status),
             "ply": ply,
             "plies": list(range(match.ply + 1)),
             "previous_ply": ply - 1 if ply > 0 else None,

@@ -29,6 +29,8 @@ PROVINCE_TINTS = {"violet": "#e6dcf4", "yellow": "#fbf1c6", "orange": "#fbdfc2",
 UNKNOWN_COLOUR = "#cccccc"
 
 VARIANT_NAMES = {"border-disputes": tr("fortifications"), "ways-of-diplomacy": tr("market places")}
+#: the turn line's phase (the view's id is an English word: issue 41)
+PHASE_NAMES = {"placing": tr("placing"), "drawing": tr("drawing cards")}
 
 
 def _points(points) -> str:
@@ -219,7 +221,8 @@ def _panel(data: dict, view: dict) -> list[str]:
         lines.text(tr("Game over ({reason})", reason=view.get("end_reason") or "ended"),
                    bold=True, gap=4)
     else:
-        lines.text(tr("Turn: seat {seat} ({phase})", seat=view["turn"], phase=view["phase"]),
+        phase = in_drawing_language(PHASE_NAMES.get(view["phase"], view["phase"]))
+        lines.text(tr("Turn: seat {seat} ({phase})", seat=view["turn"], phase=phase),
                    bold=True, gap=4, class_="turn")
     lines.text(tr("Emperor: seat {seat}, pile depletions: {depletions}", seat=view["emperor"],
                   depletions=view.get("depletions", 0)), size=12)
