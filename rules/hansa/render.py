@@ -100,11 +100,14 @@ def _render(view: dict, data: HansaData) -> str:
 
 # -- the header: round, phase, who acts, decks and bag --------------------------------------
 def _header(view: dict) -> list[str]:
-    out = [_text(12, 26, tr("The Queen of Hansa"), size=18, bold=True)]
+    title = in_drawing_language(tr("The Queen of Hansa"))
+    out = [_text(12, 26, title, size=18, bold=True)]
     status = tr("{players} players, round {round} of {rounds}, phase {phase}",
                 players=view["players"], round=view["round"], rounds=view["rounds"],
                 phase=in_drawing_language(PHASE_NAMES.get(view["phase"], view["phase"])))
-    out.append(_text(230, 26, status, size=14))
+    # after the title, however long it is in the drawing's language ("Die Königin der
+    # Hanse" ran into a subtitle at a fixed x: issue 41); 18 px bold is under 12 px a letter
+    out.append(_text(max(230, 12 + len(title) * 12 + 16), 26, status, size=14))
     if view.get("over"):
         line = in_drawing_language(tr("Game over"))
     elif view.get("phase") == "turns":
@@ -192,9 +195,11 @@ def _card(out: list[str], x: float, y: float, card: dict, piece, palette: _Palet
                    height=CARD_HEIGHT, rx=6, fill=palette.tint(city), stroke=palette.full(city),
                    stroke_width=3))
     out.append(_text(x + 7, y + 15, card.get("id", ""), size=10, fill="#444444"))
-    out.append(_text(x + 7, y + 32, KIND_SHORT.get(card.get("kind"), card.get("kind", "")),
-                     size=12, bold=True))
-    out.append(_text(x + 7, y + 50, tr("trade power {power}", power=card.get("trade_power")),
+    # below the person letter (top right, 20 px down to y + 26) and narrow enough for the
+    # card: "Persönlichkeit" at 12 px ran into the letter and over the edge (issue 41)
+    out.append(_text(x + 7, y + 40, KIND_SHORT.get(card.get("kind"), card.get("kind", "")),
+                     size=11, bold=True))
+    out.append(_text(x + 7, y + 53, tr("trade power {power}", power=card.get("trade_power")),
                      size=10))
     if card.get("person"):
         out.append(_text(x + CARD_WIDTH - 10, y + 26, card["person"], size=20, bold=True,
