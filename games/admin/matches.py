@@ -24,13 +24,13 @@ from django.utils.translation import gettext_lazy
 
 from games.admin import glance as admin_glance
 from games.admin.analysis_panel import analysis_context
+from games.admin.status_names import match_status_name
 from games.boards import selectors as board_selectors
 from games.boards.errors import NoBoardDrawing
 from games.clocks import services as clock_services
 from games.matches import errors, scoring
 from games.matches import services as match_services
 from games.matches.incidents import Incident
-from games.admin.status_names import match_status_name
 from games.matches.models import ENDED_STATUSES, Match, MatchStatus, Move, Result, Seat
 from games.matches.outcome import running_scores
 from games.matches.permissions import can_manage_matches, can_view_replays
