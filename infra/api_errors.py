@@ -64,6 +64,14 @@ class ApiError(exceptions.APIException):
             self.status_code = status
 
 
+class MalformedJsonBody(ApiError):
+    """A REST body that is not JSON under infra/parsers.py's rules: our message in the
+    reader's language and where it broke in ``details`` (never Python's parser's text)."""
+
+    default_code = "malformed_json"
+    default_detail = _("The body is not valid JSON.")
+
+
 class ServiceUnavailable(ApiError):
     """The database or Redis is unreachable for a moment (a restart, a failover): retry
     later. The driver's own message (host, port, role) goes to the log only."""

@@ -20,7 +20,6 @@ import json
 from typing import Any
 
 from django.utils.translation import gettext
-from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils.json import strict_constant
 
@@ -44,18 +43,32 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
-def _too_deep() -> str:
-    return gettext("JSON parse error - nested deeper than %(levels)s levels.") % {
-        "levels": MAX_JSON_DEPTH}
-
-
 class MalformedJson(ValueError):
-    """A body that breaks the JSON rules above; ``str()`` says how, for the client."""
+    """A body that breaks the JSON rules above: ``message`` in the reader's language (never
+    Python's parser's English, issue 41) and ``details`` saying where, for the client."""
+
+    def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+
+    @classmethod
+    def too_deep(cls) -> MalformedJson:
+        return cls(gettext("The body is nested deeper than %(levels)s levels.")
+                   % {"levels": MAX_JSON_DEPTH}, {"max_depth": MAX_JSON_DEPTH})
 
     @classmethod
     def of(cls, exc: ValueError) -> MalformedJson:
-        """The refusal of a body whose decoding raised ``exc`` (DRF's wording)."""
-        return cls(f"JSON parse error - {exc}"[:200])
+        """The refusal of a body whose decoding raised ``exc``: where it broke when the
+        parser says so (line and column from 1, position in characters from 0)."""
+        if isinstance(exc, UnicodeDecodeError):
+            return cls(gettext("The body is not UTF-8 text."), {"position": exc.start})
+        if isinstance(exc, json.JSONDecodeError):
+            return cls(gettext("The body is not valid JSON (line %(line)s, column %(column)s).")
+                       % {"line": exc.lineno, "column": exc.colno},
+                       {"line": exc.lineno, "column": exc.colno, "position": exc.pos})
+        # NaN, Infinity, or an integer longer than Python reads: valid to json, not to us
+        return cls(gettext("The body holds NaN, Infinity or a number too long to read."))
 
 
 def decode_json(data: str | bytes, encoding: str = "utf-8") -> Any:
@@ -67,11 +80,11 @@ def decode_json(data: str | bytes, encoding: str = "utf-8") -> Any:
         # a ValueError covers invalid UTF-8, bad JSON, NaN and a number past int()'s limit
         value = json.loads(text, parse_constant=strict_constant)
     except RecursionError:
-        raise MalformedJson(_too_deep()) from None
+        raise MalformedJson.too_deep() from None
     except ValueError as exc:
         raise MalformedJson.of(exc) from None
     if json_depth(value) > MAX_JSON_DEPTH:
-        raise MalformedJson(_too_deep())
+        raise MalformedJson.too_deep()
     return value
 
 
@@ -81,7 +94,11 @@ class BoundedJSONParser(JSONParser):
         try:
             data = decode_json(stream.read(), encoding)
         except MalformedJson as exc:
-            raise ParseError(str(exc)) from None
+            # not at the top: infra.api_errors imports DRF's views, which import this
+            # module (the parser setting) while api_errors is still half-initialised
+            from infra.api_errors import MalformedJsonBody
+
+            raise MalformedJsonBody(exc.message, details=exc.details) from None
         view = (parser_context or {}).get("view")
         refuse_control_characters(data, "" if isinstance(data, dict) else "body",
                                   multiline=getattr(view, "multiline_fields", ()))

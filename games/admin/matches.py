@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from games.admin import glance as admin_glance
 from games.admin.analysis_panel import analysis_context
+from games.admin.status_names import match_status_name
 from games.boards import selectors as board_selectors
 from games.boards.errors import NoBoardDrawing
 from games.clocks import services as clock_services
@@ -304,6 +305,7 @@ class MatchAdmin(admin.ModelAdmin):
                 "id": match.pk, "game": match.game, "ply": ply, "plies": match.ply},
             "opts": self.model._meta,
             "match": match,
+            "status_text": match_status_name(match.status),
             "ply": ply,
             "plies": list(range(match.ply + 1)),
             "previous_ply": ply - 1 if ply > 0 else None,

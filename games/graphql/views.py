@@ -34,18 +34,22 @@ from infra.parsers import MalformedJson, decode_json
 class RequestRefused(HTTPException):
     """A request refused before execution, with its stable code."""
 
-    def __init__(self, status_code: int, code: str, reason: str) -> None:
+    def __init__(self, status_code: int, code: str, reason: str,
+                 details: dict | None = None) -> None:
         super().__init__(status_code, reason)
         self.code = code
+        self.details = details or {}
 
 
 # strawberry's own refusals carry only a status and a text: codes by status (the REST ones)
 _CODE_OF_STATUS = {400: "invalid_request", 404: "not_found", 405: "method_not_allowed"}
 
 
-def _error_response(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"errors": [{"message": message, "extensions": {"code": code}}]},
-                        status=status)
+def _error_response(status: int, code: str, message: str,
+                    details: dict | None = None) -> JsonResponse:
+    # extensions as a resolver's errors have them (games/graphql/errors.py): code, details
+    return JsonResponse({"errors": [{"message": message, "extensions": {
+        "code": code, "details": details or {}}}]}, status=status)
 
 
 def _subscribes(query: Any, operation_name: Any) -> bool:
@@ -92,13 +96,13 @@ class GameGraphQLView(GraphQLView):
         try:
             return self.run(request=request)
         except RequestRefused as exc:
-            return _error_response(exc.status_code, exc.code, exc.reason)
+            return _error_response(exc.status_code, exc.code, exc.reason, exc.details)
         except HTTPException as exc:
             if exc.reason == "Unsupported content type":
                 return _error_response(415, "unsupported_media_type",
                                        _("Send the operation as application/json."))
             if exc.reason == "Unable to parse request body as JSON":
-                return _error_response(400, "malformed_json", exc.reason)
+                return _error_response(400, "malformed_json", _("The body is not valid JSON."))
             code = _CODE_OF_STATUS.get(exc.status_code, "invalid_request")
             return _error_response(exc.status_code, code, exc.reason)
 
@@ -108,7 +112,7 @@ class GameGraphQLView(GraphQLView):
         try:
             decoded = decode_json(data)
         except MalformedJson as exc:
-            raise RequestRefused(400, "malformed_json", str(exc)) from None
+            raise RequestRefused(400, "malformed_json", exc.message, exc.details) from None
         if not isinstance(decoded, (dict, list)):
             raise RequestRefused(400, "invalid_request",
                                  _('The body must be a JSON object: {"query", "variables"?}.'))
@@ -118,7 +122,8 @@ class GameGraphQLView(GraphQLView):
         try:
             data = super().parse_http_body(request)
         except UnicodeDecodeError as exc:  # strawberry's adapter decodes the body first
-            raise RequestRefused(400, "malformed_json", str(MalformedJson.of(exc))) from None
+            refusal = MalformedJson.of(exc)
+            raise RequestRefused(400, "malformed_json", refusal.message, refusal.details) from None
         if not isinstance(data, list) and (refusal := query_too_large(data.query)):
             raise RequestRefused(400, "query_too_large", refusal.message)
         if not isinstance(data, list) and _subscribes(data.query, data.operation_name):

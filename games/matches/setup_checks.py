@@ -44,28 +44,45 @@ def player_count(players: Any, catalogue: dict) -> int:
     ``engine.describe()``), else InvalidPlayerCount (400). A map may narrow the range
     further: that is ``match_options``' to say."""
     limits = catalogue.get("players", {})
+    low, high = limits.get("min", 1), limits.get("max", 16)
     if isinstance(players, bool) or not isinstance(players, int):
-        raise errors.InvalidPlayerCount(_("players must be a whole number."), details=limits)
-    if not limits.get("min", 1) <= players <= limits.get("max", 16):
+        raise errors.InvalidPlayerCount(_("players must be a whole number."),
+                                        details=player_count_details(players, low, high))
+    if not low <= players <= high:
         raise errors.InvalidPlayerCount(
-            f"{catalogue.get('title', catalogue.get('game'))} is for {limits.get('min')} to "
-            f"{limits.get('max')} players, not {players}.",
-            details={"players": players, **limits},
+            _("%(game)s is for %(min)s to %(max)s players, not %(players)s.") % {
+                "game": catalogue.get("title", catalogue.get("game")), "min": low,
+                "max": high, "players": players},
+            details=player_count_details(players, low, high),
         )
     return players
+
+
+def player_count_details(players: Any, low: int, high: int) -> dict:
+    """``invalid_player_count``'s one ``details`` shape, wherever it is raised (here, or
+    the engine for a map's narrower range: ``checked_setup``): the count given, as sent
+    when it is a JSON scalar, and the range allowed (issue 41: the two had two shapes)."""
+    given = players if players is None or isinstance(players, (bool, int, float)) \
+        else str(players)[:40]
+    return {"field": "players", "players": given, "min": low, "max": high}
 
 
 def match_options(engine: Engine, players: int, options: Any) -> dict:
     """``options`` checked and completed by the engine (``normalize_options``), else
     InvalidOptions (400) with the engine's own code in ``details.reason``. Options that
-    do not fit the player count (Han's map for 5 players on Ways of Diplomacy) are the
-    engine's ``invalid_player_count`` reason, still under InvalidOptions: ``checked_setup``
-    answers them as InvalidPlayerCount."""
+    do not fit the player count (Han's map for 5 players on Ways of Diplomacy) are
+    InvalidPlayerCount, in the shape ``player_count`` gives it (creating a match and quick
+    match answered them differently before issue 41)."""
     if options is not None and not isinstance(options, dict):
         raise errors.InvalidOptions(_("options must be a JSON object."))
     try:
         return engine.normalize_options(players, options)
     except EngineInvalidOptions as exc:
+        if exc.code == "invalid_player_count":
+            limits = engine.describe().get("players", {})  # the error's path only
+            raise errors.InvalidPlayerCount(message_of(exc), details=player_count_details(
+                players, exc.details.get("min", limits.get("min")),
+                exc.details.get("max", limits.get("max")))) from None
         raise errors.InvalidOptions(message_of(exc), details={"reason": exc.code, **exc.details}
                                     ) from None
 
@@ -88,12 +105,7 @@ def checked_setup(game: Any, players: Any, options: Any) -> MatchSetup:
     engine = engine_for(game, unknown_status=400)
     catalogue = engine.describe()  # built anew at each call (Han: its maps): once here
     count = player_count(players, catalogue)
-    try:
-        normalized = match_options(engine, count, options)
-    except errors.InvalidOptions as exc:
-        if exc.details.get("reason") != "invalid_player_count":
-            raise
-        raise errors.InvalidPlayerCount(exc.message, details=exc.details) from None
+    normalized = match_options(engine, count, options)
     return MatchSetup(engine, count, normalized, rules_version_of(engine, catalogue))
 
 

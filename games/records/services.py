@@ -133,7 +133,9 @@ def parse_record(record: Any) -> dict:
     try:
         options = match_options(engine, players, options)
     except errors.InvalidOptions as exc:
-        reason = exc.details.get("reason")
+        # the engine's code: in details for InvalidOptions, the code of InvalidPlayerCount
+        reason = exc.details.get("reason") or (
+            exc.code if isinstance(exc, errors.InvalidPlayerCount) else None)
         raise _bad("options", exc.message, **({"reason": reason} if reason else {})) from None
     seed = record.get("seed")
     if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH or "\x00" in seed:

@@ -45,8 +45,10 @@ CANDIDATES = 3
 #: 1: points alone (the search's choice against the move played); 2: results first,
 #: three candidates in common worlds; 3: results from the search, the move played given
 #: its share of it (docs/analysis.md); 4: as 3, over worlds the whole history allows
-#: (issue 44: the samplers' face-down and reshuffle constraints).
-JUDGE_VERSION = 4
+#: (issue 44: the samplers' face-down and reshuffle constraints); 5: as 4, and the move
+#: played is the best move whenever it scores at least as many points as the search's
+#: best (issue 41).
+JUDGE_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,11 @@ def analyse_decision(engine: Engine, view: dict, legal_moves: list[dict], seat: 
             values[index] += points_ahead(scores, seat) / budget.samples
     # the search's best reward, then the best value; the move played on a tie
     best = max(range(len(candidates)), key=lambda i: (rewards[i], values[i], i == 0))
+    if values[0] >= values[best]:
+        # A better reward but no more points is not a better move to show: the admin once
+        # showed "best found move (-5.0)" beside "played (-2.729)" (issue 41). The move
+        # played is then the best move, and nothing is lost, points or result.
+        best = 0
     return DecisionAnalysis(seat=seat, played=played, best=candidates[best],
                             value_played=values[0], value_best=values[best],
                             result_played=rewards[0], result_best=rewards[best],

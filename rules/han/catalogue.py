@@ -58,7 +58,8 @@ def normalize_options(players: int, options: dict | None) -> dict:
             "invalid_player_count",
             tr("{map} is for {min}-{max} players, not {players}", map=board.name,
                min=board.min_players, max=board.max_players, players=players),
-            {"field": "players", "min": board.min_players, "max": board.max_players},
+            {"field": "players", "players": players, "min": board.min_players,
+             "max": board.max_players},
         )
     return {"map": map_id, "variant": variant}
 

@@ -29,6 +29,8 @@ PROVINCE_TINTS = {"violet": "#e6dcf4", "yellow": "#fbf1c6", "orange": "#fbdfc2",
 UNKNOWN_COLOUR = "#cccccc"
 
 VARIANT_NAMES = {"border-disputes": tr("fortifications"), "ways-of-diplomacy": tr("market places")}
+#: the turn line's phase (the view's id is an English word: issue 41)
+PHASE_NAMES = {"placing": tr("placing"), "drawing": tr("drawing cards")}
 
 
 def _points(points) -> str:
@@ -146,9 +148,14 @@ def _province_marks(data: dict, view: dict) -> list[str]:
         pid = province["id"]
         x, y = province["center"]
         name = in_drawing_language(province["name"])
-        out.append(_el("text", name, class_="province-name", x=x, y=y - 20, font_size=14,
-                       font_weight="bold", text_anchor="middle", stroke="#ffffff",
-                       stroke_width=3, paint_order="stroke", fill="#2d2418"))
+        # The white halo is a second text under the name, not paint-order="stroke" on it:
+        # CairoSVG (board.png) ignores paint-order and drew the stroke over the letters,
+        # white blobs (issue 41); two texts look the same in every renderer.
+        label = {"x": x, "y": y - 20, "font_size": 14, "font_weight": "bold",
+                 "text_anchor": "middle"}
+        out.append(_el("text", name, class_="province-halo", aria_hidden="true", fill="#ffffff",
+                       stroke="#ffffff", stroke_width=3, stroke_linejoin="round", **label))
+        out.append(_el("text", name, class_="province-name", fill="#2d2418", **label))
         if pid in scored:
             disk_x = x + len(name) * 4.6 + 14
             out.append(_el("circle", class_="scored", data_province=pid, cx=disk_x, cy=y - 25,
@@ -219,7 +226,8 @@ def _panel(data: dict, view: dict) -> list[str]:
         lines.text(tr("Game over ({reason})", reason=view.get("end_reason") or "ended"),
                    bold=True, gap=4)
     else:
-        lines.text(tr("Turn: seat {seat} ({phase})", seat=view["turn"], phase=view["phase"]),
+        phase = in_drawing_language(PHASE_NAMES.get(view["phase"], view["phase"]))
+        lines.text(tr("Turn: seat {seat} ({phase})", seat=view["turn"], phase=phase),
                    bold=True, gap=4, class_="turn")
     lines.text(tr("Emperor: seat {seat}, pile depletions: {depletions}", seat=view["emperor"],
                   depletions=view.get("depletions", 0)), size=12)

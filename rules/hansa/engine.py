@@ -65,7 +65,7 @@ class HansaEngine(Engine):
                 "invalid_player_count",
                 tr("The Queen of Hansa is played by {low} to {high} players, not {players!r}",
                    low=low, high=high, players=players),
-                {"players": players},
+                {"field": "players", "players": players, "min": low, "max": high},
             )
         return {}
 

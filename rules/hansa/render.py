@@ -30,6 +30,13 @@ TINTS = {"red": "#f7d6d6", "blue": "#d5e1f5", "yellow": "#fbf0c4", "black": "#dc
 ON_COLOUR = {"yellow": "#222222"}  # text drawn on a full-strength colour; white otherwise
 UNKNOWN_COLOUR, UNKNOWN_TINT = "#888888", "#eeeeee"
 KIND_SHORT = {"person": tr("person"), "ship": tr("ship"), "building": tr("building")}
+#: what the header calls the phases and the bag's colours: the view's ids are English words
+#: a German reader should not see ("phase over", "red 3": issue 41)
+PHASE_NAMES = {"keep": tr("keeping cards"), "turns": tr("turns"),
+               "final_card": tr("final card"), "store": tr("storing pieces"),
+               "choose_start": tr("choosing the start player"), "over": tr("game over")}
+COLOUR_NAMES = {"red": tr("red"), "blue": tr("blue"), "yellow": tr("yellow"),
+                "black": tr("black")}
 
 #: the drawing's short labels, explained under it (HansaEngine.drawing_legend); the card
 #: labels and person letters read the same in every language
@@ -93,11 +100,14 @@ def _render(view: dict, data: HansaData) -> str:
 
 # -- the header: round, phase, who acts, decks and bag --------------------------------------
 def _header(view: dict) -> list[str]:
-    out = [_text(12, 26, tr("The Queen of Hansa"), size=18, bold=True)]
+    title = in_drawing_language(tr("The Queen of Hansa"))
+    out = [_text(12, 26, title, size=18, bold=True)]
     status = tr("{players} players, round {round} of {rounds}, phase {phase}",
                 players=view["players"], round=view["round"], rounds=view["rounds"],
-                phase=view["phase"])
-    out.append(_text(230, 26, status, size=14))
+                phase=in_drawing_language(PHASE_NAMES.get(view["phase"], view["phase"])))
+    # after the title, however long it is in the drawing's language ("Die Königin der
+    # Hanse" ran into a subtitle at a fixed x: issue 41); 18 px bold is under 12 px a letter
+    out.append(_text(max(230, 12 + len(title) * 12 + 16), 26, status, size=14))
     if view.get("over"):
         line = in_drawing_language(tr("Game over"))
     elif view.get("phase") == "turns":
@@ -123,7 +133,8 @@ def _header(view: dict) -> list[str]:
     out.append(_text(12, 50, line, size=13, bold=True, class_="turn"))
     decks = view.get("decks", {})
     bag = view.get("bag", {})
-    by_colour = ", ".join(f"{colour} {n}" for colour, n in bag.get("by_colour", {}).items())
+    by_colour = ", ".join(f"{in_drawing_language(COLOUR_NAMES.get(colour, colour))} {n}"
+                          for colour, n in bag.get("by_colour", {}).items())
     viewer = view.get("viewer")
     who = tr("spectator view") if viewer is None else tr("view of seat {seat}", seat=viewer)
     out.append(_text(12, 72, tr("Decks: normal {normal}, luxury {luxury} | bag {bag}: "
@@ -184,9 +195,11 @@ def _card(out: list[str], x: float, y: float, card: dict, piece, palette: _Palet
                    height=CARD_HEIGHT, rx=6, fill=palette.tint(city), stroke=palette.full(city),
                    stroke_width=3))
     out.append(_text(x + 7, y + 15, card.get("id", ""), size=10, fill="#444444"))
-    out.append(_text(x + 7, y + 32, KIND_SHORT.get(card.get("kind"), card.get("kind", "")),
-                     size=12, bold=True))
-    out.append(_text(x + 7, y + 50, tr("trade power {power}", power=card.get("trade_power")),
+    # below the person letter (top right, 20 px down to y + 26) and narrow enough for the
+    # card: "Persönlichkeit" at 12 px ran into the letter and over the edge (issue 41)
+    out.append(_text(x + 7, y + 40, KIND_SHORT.get(card.get("kind"), card.get("kind", "")),
+                     size=11, bold=True))
+    out.append(_text(x + 7, y + 53, tr("trade power {power}", power=card.get("trade_power")),
                      size=10))
     if card.get("person"):
         out.append(_text(x + CARD_WIDTH - 10, y + 26, card["person"], size=20, bold=True,

@@ -153,3 +153,19 @@ def test_the_admin_speaks_german_its_own_pages_and_the_board_labels(make_user):
     english.force_login(make_user(is_staff=True, is_superuser=True))
     assert "Board (spectator view)" in english.get(
         reverse("admin:games_match_replay", args=[match.pk])).content.decode()
+
+
+def test_the_hansa_board_and_the_replay_status_have_no_english_left(make_user):
+    """Issue 41: the Hansa header said "phase keep" / "phase over" and "red 5, blue 5" in
+    German, and the replay page "Status active"."""
+    admin = Client(HTTP_ACCEPT_LANGUAGE="de")
+    admin.force_login(make_user(is_staff=True, is_superuser=True))
+    ann, bob = make_user(), make_user()
+    match = match_services.create_match(user=ann, game="hansa", players=2, seed=TEST_SEED)
+    match_services.join_match(user=bob, match_id=match.pk)
+    page = admin.get(reverse("admin:games_match_replay", args=[match.pk])).content.decode()
+    assert "Phase Karten behalten" in page and "phase keep" not in page
+    for english, german in (("red", "rot"), ("blue", "blau"), ("yellow", "gelb"),
+                            ("black", "schwarz")):
+        assert f"{german} " in page and f"{english} " not in page.split("Legende:")[0]
+    assert "<td>aktiv</td>" in page and "<td>active</td>" not in page
