@@ -53,7 +53,7 @@ class CreateMatchRequestSerializer(RefusesUnknownFields):
 
     game = NameField(help_text='Registry key of the game: "han" or "hansa".')
     players = WholeNumberField(help_text="Number of seats.")
-    options = ObjectField(
+    options = OptionsField(
         required=False, default=None, allow_null=True,
         help_text="Game options (see GET /games/{game}/)."
     )
@@ -114,10 +114,8 @@ class ResignRequestSerializer(RefusesUnknownFields):
 class SubmitMoveRequestSerializer(RefusesUnknownFields):
     """A move for your seat; unknown keys are refused (invalid_input, unknown_field)."""
 
-    move = MoveField(
-        required=False, default=None, allow_null=True,
-        help_text="The move, a JSON object as listed by GET legal-moves.",
-    )
+    # required (issue 41): a body without a move is 400 invalid_input, code "required"
+    move = MoveField(help_text="The move, a JSON object as listed by GET legal-moves.")
     expected_ply = WholeNumberField(
         required=False, default=None, allow_null=True,
         help_text="The ply you saw. Turns: a different current ply is refused with "
