@@ -25,6 +25,7 @@ from games.matches.time_controls import NONE
 from games.records import signing
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
+from infra.timestamps import utc_iso
 
 #: bulk export: matches per page of the database cursor, and the most one request streams
 EXPORT_CHUNK = 50
@@ -42,7 +43,7 @@ RECORD_ROWS = (
 
 
 def _iso(moment) -> str | None:
-    return moment.isoformat() if moment is not None else None
+    return utc_iso(moment)
 
 
 def build_record(match: Match) -> dict:
