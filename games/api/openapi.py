@@ -72,6 +72,15 @@ class NameField(serializers.JSONField):
     """A registry key: a game, a bot kind, a time-control preset."""
 
 
+DEPRECATED_USER = ("Deprecated: the same as username (issue 41: one name for a player, "
+                   'docs/api.md "Changes").')
+
+
+@extend_schema_field({"type": "string", "deprecated": True})
+class DeprecatedUserField(serializers.CharField):
+    """A seat's or an incident's ``user``: kept for older clients beside ``username``."""
+
+
 @extend_schema_field({"type": "string"})
 class TextField(serializers.JSONField):
     """A string (an invite code): a number or a list is refused by the service."""

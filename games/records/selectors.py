@@ -82,7 +82,7 @@ def build_record(match: Match) -> dict:
         # the clock, as stored: whether a timeout or added time was possible at all
         "time_control": match.time_control or {"preset": NONE, "kind": NONE},
         "seats": [
-            {key: seat[key] for key in ("position", "kind", "user", "bot_kind",
+            {key: seat[key] for key in ("position", "kind", "username", "user", "bot_kind",
                                         "taken_over_from")}
             for seat in selectors.seats_of(match)
         ],
@@ -93,6 +93,7 @@ def build_record(match: Match) -> dict:
         # ``user``: the player it happened to (informative: verification reads ply,
         # seat and kind only)
         "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind,
+                       "username": row.user.username if row.user_id is not None else None,
                        "user": row.user.username if row.user_id is not None else None}
                       for row in incidents],
         "result": {

@@ -15,7 +15,9 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from games.api.openapi import (
+    DEPRECATED_USER,
     BotSeatsField,
+    DeprecatedUserField,
     EventField,
     LoggedMoveField,
     MoveField,
@@ -159,9 +161,10 @@ class GameSerializer(serializers.Serializer):
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["human", "bot", "open"])
-    user = serializers.CharField(
+    username = serializers.CharField(
         allow_null=True, help_text="The person who plays the seat; on a seat a bot took over "
         "from them, still that person (see taken_over_from). Null on a bot's own seat.")
+    user = DeprecatedUserField(allow_null=True, help_text=DEPRECATED_USER)
     bot_kind = serializers.CharField(allow_null=True)
     taken_over_from = serializers.CharField(
         allow_null=True, help_text="On a bot seat: the person it was taken from (a timeout, "
@@ -181,8 +184,9 @@ class IncidentSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["resign", "timeout", "takeover", "reclaim",
                                             "forfeit", "time_added"])
-    user = serializers.CharField(allow_null=True, help_text="The player it happened to; null "
-                                 "for added time.")
+    username = serializers.CharField(allow_null=True, help_text="The player it happened to; "
+                                     "null for added time.")
+    user = DeprecatedUserField(allow_null=True, help_text=DEPRECATED_USER)
     bot_kind = serializers.CharField(allow_null=True)
     seconds = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
