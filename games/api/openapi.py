@@ -35,6 +35,7 @@ from games.api.openapi_responses import add_common_errors
 from games.api.openapi_scopes import add_scopes
 from games.api.stream_schema import FEED_COMPONENTS, STREAM_PATH
 from rules import available_games, get_engine
+from rules.view_schema import SCORE_BREAKDOWN
 
 MOVE_REF = "#/components/schemas/Move"
 VIEW_REF = "#/components/schemas/View"
@@ -70,6 +71,29 @@ class WholeNumberField(serializers.JSONField):
 @extend_schema_field({"type": "string"})
 class NameField(serializers.JSONField):
     """A registry key: a game, a bot kind, a time-control preset."""
+
+
+#: marks the documented free-form parts of the document (an OpenAPI extension): JSON
+#: whose shape is the engine's own and may change with its rules version, such as a
+#: game's full state in a replay or a JSON Schema a game publishes. Everything else is
+#: typed: tests/games/api/test_schema_has_no_any.py counts what is not, outside these.
+FREE_FORM = "x-free-form"
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True, FREE_FORM: True})
+class EngineStateField(serializers.JSONField):
+    """A game's full state as its engine stores it (``engine.to_json``): free-form."""
+
+
+@extend_schema_field(SCORE_BREAKDOWN)
+class ScoreBreakdownField(serializers.JSONField):
+    """A seat's points by category (rules/view_schema.py SCORE_BREAKDOWN)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": ["number", "null"]},
+                      "example": {"pieces_left": 3}})
+class TieBreakField(serializers.JSONField):
+    """A seat's tie-break values by name (null where the game kept none for the seat)."""
 
 
 DEPRECATED_USER = ("Deprecated: the same as username (issue 41: one name for a player, "

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rules.view_schema import (
-    ANY_OBJECT,
     BOOLEAN,
     INTEGER,
+    RESULT,
     STRING,
     array,
     mapping,
@@ -64,6 +64,6 @@ def view_schema() -> dict:
                                    "reader only)."),
         }, optional=("my_pile_draws",), description="What every player knows from the "
            "history (rules/han/README.md, \"Public knowledge\")."),
-        "result": nullable({**ANY_OBJECT, "description": "engine.result, once over."}),
+        "result": nullable(RESULT),
     }, optional=("hand", "hands", "pile", "result"), title="HanView",
         description="What one seat (or a spectator) of a Han match sees.")

@@ -8,7 +8,7 @@ import json
 
 from asgiref.sync import sync_to_async
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
 from games.api.examples import RECORD_SIGNING_KEYS_EXAMPLE
@@ -51,7 +51,7 @@ class VerifyRecordView(ApiView):
     @extend_schema(
         summary="Re-simulate a record: does its result follow from its seed and moves?",
         operation_id="verify_record",
-        request=OpenApiTypes.OBJECT,
+        request=RecordSerializer,
         responses={200: VerdictSerializer, **error_responses(400, 415)},
         tags=["records"],
     )
