@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -98,10 +99,30 @@ def as_unavailable(exc: BaseException) -> ServiceUnavailable:
     return DatabaseBusy() if database_busy(exc) else ServiceUnavailable()
 
 
+#: an error's details: an object whose keys depend on the code (docs/api.md, "Errors"); the
+#: keys several codes share are named, so a generated client reads them typed
+ERROR_DETAILS_SCHEMA = {
+    "type": "object",
+    "description": "Facts about the error, by code (docs/api.md, \"Errors\"); {} when none. "
+    "A refused body (invalid_input) maps each field to its errors.",
+    "properties": {
+        "retry_after_seconds": {"type": "integer",
+                                "description": "throttled: seconds until the limit resets."},
+        "field": {"type": "string", "description": "The request field concerned."},
+    },
+    "additionalProperties": True,
+}
+
+
+@extend_schema_field(ERROR_DETAILS_SCHEMA)
+class ErrorDetailsField(serializers.JSONField):
+    """An error's details (ERROR_DETAILS_SCHEMA)."""
+
+
 class ErrorBodySerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
-    details = serializers.JSONField()
+    details = ErrorDetailsField()
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -14,6 +14,35 @@ BOOLEAN = {"type": "boolean"}
 STRING = {"type": "string"}
 ANY_OBJECT = {"type": "object", "additionalProperties": True}
 
+#: one seat's points by category: ``total`` in every game, the categories the game's own
+#: (Han: provinces, alliances, roads...; Hansa: rounds, parliament, persons...; each
+#: game's README); typed so that no client reads it as a bag of anything (issue 41)
+SCORE_BREAKDOWN = {
+    "type": "object", "required": ["total"],
+    "properties": {"total": {"type": "integer", "description": "The seat's points."}},
+    "additionalProperties": True,
+    "description": "Where a seat's points came from: total and the game's categories.",
+}
+
+#: ``engine.result``: what every game's result carries, and the game's own extras
+#: (tie-break values, whether scoring is final)
+RESULT = {
+    "type": "object", "required": ["scores", "ranks", "winners"],
+    "properties": {
+        "scores": {"type": "array", "items": INTEGER, "description": "Per seat."},
+        "ranks": {"type": "array", "items": INTEGER, "description": "Per seat; 1 = best."},
+        "winners": {"type": "array", "items": INTEGER},
+        "breakdown": {"type": "array", "items": SCORE_BREAKDOWN, "description": "Per seat."},
+        "end_reason": STRING,
+    },
+    "additionalProperties": True,
+    "description": "engine.result, once over.",
+}
+
+#: a move as a view shows it back (a pending secret choice): its type and its facts
+MOVE_OBJECT = {"type": "object", "required": ["type"], "properties": {"type": STRING},
+               "additionalProperties": True}
+
 
 def nullable(schema: dict) -> dict:
     """``schema`` or null."""

@@ -14,6 +14,7 @@ from games.analysis.budget import current_key
 from games.analysis.models import FINAL_STATUSES, Analysis
 from games.matches import selectors as match_selectors
 from games.matches.models import Match
+from infra.timestamps import utc_iso
 from rules.analysis import JUDGE_VERSION, thresholds_for
 
 
@@ -76,8 +77,8 @@ def analysis_body(analysis: Analysis, match: Match) -> dict:
         "progress": {"done": analysis.decisions_done, "total": total, "percent": percent},
         "cpu_seconds": round(analysis.cpu_seconds, 3),
         "thresholds": thresholds_for(match.game).to_json(),
-        "requested_at": analysis.created_at.isoformat(),
-        "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
+        "requested_at": utc_iso(analysis.created_at),
+        "finished_at": utc_iso(analysis.finished_at),
     }
     if analysis.status in FINAL_STATUSES:
         body["seats"] = analysis.seats

@@ -13,6 +13,8 @@ rest (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]).
 - Every operation documents a 400 with the error shape: any endpoint refuses an unknown
   query parameter and a control character in its URL or query string
   (infra/api_views.py), whatever else it checks.
+- Every operation documents 429, 503 (and 415 with a body) with the error shape
+  (games/api/openapi_responses.py).
 - Every operation names the OAuth 2 scope it needs (games/api/openapi_scopes.py).
 - A JSON value that may be null (a match's ``view`` before it starts, a verdict's
   ``computed_result``, an optional ``time_control``) is any JSON value: drf-spectacular
@@ -29,9 +31,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.feed.views import stream_view
+from games.api.openapi_responses import add_common_errors
 from games.api.openapi_scopes import add_scopes
 from games.api.stream_schema import FEED_COMPONENTS, STREAM_PATH
 from rules import available_games, get_engine
+from rules.view_schema import SCORE_BREAKDOWN
 
 MOVE_REF = "#/components/schemas/Move"
 VIEW_REF = "#/components/schemas/View"
@@ -67,6 +71,57 @@ class WholeNumberField(serializers.JSONField):
 @extend_schema_field({"type": "string"})
 class NameField(serializers.JSONField):
     """A registry key: a game, a bot kind, a time-control preset."""
+
+
+#: marks the documented free-form parts of the document (an OpenAPI extension): JSON
+#: whose shape is the engine's own and may change with its rules version, such as a
+#: game's full state in a replay or a JSON Schema a game publishes. Everything else is
+#: typed: tests/games/api/test_schema_has_no_any.py counts what is not, outside these.
+FREE_FORM = "x-free-form"
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True, FREE_FORM: True})
+class EngineStateField(serializers.JSONField):
+    """A game's full state as its engine stores it (``engine.to_json``): free-form."""
+
+
+@extend_schema_field(SCORE_BREAKDOWN)
+class ScoreBreakdownField(serializers.JSONField):
+    """A seat's points by category (rules/view_schema.py SCORE_BREAKDOWN)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": ["number", "null"]},
+                      "example": {"pieces_left": 3}})
+class TieBreakField(serializers.JSONField):
+    """A seat's tie-break values by name (null where the game kept none for the seat)."""
+
+
+DEPRECATED_USER = ("Deprecated: the same as username (issue 41: one name for a player, "
+                   'docs/api.md "Changes").')
+
+
+@extend_schema_field({"type": "string", "deprecated": True})
+class DeprecatedUserField(serializers.CharField):
+    """A seat's or an incident's ``user``: kept for older clients beside ``username``."""
+
+
+@extend_schema_field({"type": "string"})
+class TextField(serializers.JSONField):
+    """A string (an invite code): a number or a list is refused by the service."""
+
+
+@extend_schema_field({"type": "array", "items": {"type": "string", "maxLength": 30},
+                      "example": ["alice", "bob"]})
+class UsernamesField(serializers.JSONField):
+    """A list of usernames (invite: too_many_invitees, unknown_user...)."""
+
+
+@extend_schema_field({"type": "object", "properties": {
+    "min": {"type": ["number", "null"], "description": "Lowest mu; null or left out: none."},
+    "max": {"type": ["number", "null"], "description": "Highest mu; null or left out: none."},
+}})
+class RatingRangeField(serializers.JSONField):
+    """An openskill mu range, either end optional (invalid_input names the field)."""
 
 
 @extend_schema_field({"type": "object", "additionalProperties": True})
@@ -278,5 +333,6 @@ def postprocess(result, generator, request, public):
             parameters = operation.setdefault("parameters", [])
             if not any(p.get("name") == "lang" and p.get("in") == "query" for p in parameters):
                 parameters.append(LANG_PARAMETER)
+    add_common_errors(result, generator)
     add_scopes(result, generator, {(STREAM_PATH_NAME, "get"): stream_view.required_scopes["GET"]})
     return result

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games.feed.models import FeedEvent
 from games.matches import errors
 from infra.numbers import BIGINT_MAX, parse_whole_number
+from infra.timestamps import utc_iso
 
 #: one replay answers at most this many events (a client far behind asks again)
 MAX_REPLAY = 500
@@ -46,7 +47,7 @@ def resume_point(user, value: Any) -> int:
 
 
 def event_row(event: FeedEvent) -> dict:
-    return {"id": event.pk, "kind": event.kind, "created_at": event.created_at.isoformat(),
+    return {"id": event.pk, "kind": event.kind, "created_at": utc_iso(event.created_at),
             **event.payload}
 
 

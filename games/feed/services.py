@@ -21,6 +21,7 @@ from games.matches.models import ENDED_STATUSES, Match, MatchStatus
 from games.matches.seat_players import players_by_seat
 from games.matches.writes import WriteBatch
 from infra.channel_messages import send_to_group_soon
+from infra.timestamps import utc_iso
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ def announce_change(event: MatchChanged) -> None:
             publish([seat.user_id], YOUR_TURN, {
                 "match_id": match.pk, "game": match.game, "ply": match.ply,
                 "seat": seat.position,
-                "deadline": deadline.isoformat() if deadline is not None else None,
+                "deadline": utc_iso(deadline),
             }, f"turn:{match.pk}:{match.ply}:{seat.position}", event.batch, pushes)
     elif match.status in ENDED_STATUSES:
         publish(_people(match, seats), MATCH_FINISHED, {

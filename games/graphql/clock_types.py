@@ -30,15 +30,19 @@ class Incident:
     seat: int
     kind: str = strawberry.field(
         description="resign, timeout, takeover, reclaim, forfeit or time_added.")
-    user: str | None = strawberry.field(
+    username: str | None = strawberry.field(
         description="The player it happened to; null for added time.")
+    user: str | None = strawberry.field(
+        description="The same as username.",
+        deprecation_reason="Use username: one name for a player (docs/api.md, Changes).")
     bot_kind: str | None
     seconds: int | None
     created_at: datetime
 
     @classmethod
     def from_row(cls, row: dict) -> Incident:
-        return cls(ply=row["ply"], seat=row["seat"], kind=row["kind"], user=row["user"],
+        return cls(ply=row["ply"], seat=row["seat"], kind=row["kind"],
+                   username=row["username"], user=row["username"],
                    bot_kind=row["bot_kind"], seconds=row["seconds"],
                    created_at=row["created_at"])
 

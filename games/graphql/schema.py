@@ -8,11 +8,14 @@ codes: in a mutation payload's ``errors`` list, or in ``extensions.code`` of a q
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import strawberry
 from strawberry.tools import merge_types
 
 from games.graphql.analysis import AnalysisMutations, AnalysisQueries, AnalysisSubscriptions
 from games.graphql.concurrency import ExpensiveOperations
+from games.graphql.datetime_scalar import UTC_DATETIME
 from games.graphql.errors import ServiceErrorCodes
 from games.graphql.feed import FeedSubscriptions
 from games.graphql.leaving import LeavingMutations, LeavingQueries
@@ -56,6 +59,7 @@ apply_scopes(Query=AllQueries, Mutation=AllMutations, Subscription=AllSubscripti
 
 schema = GameSchema(
     query=AllQueries,
+    scalar_overrides={datetime: UTC_DATETIME},  # REST's format: games/graphql/datetime_scalar.py
     mutation=AllMutations,
     subscription=AllSubscriptions,
     extensions=[

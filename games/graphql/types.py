@@ -108,9 +108,12 @@ class Game:
 class Seat:
     position: int
     kind: SeatKind
-    user: str | None = strawberry.field(
+    username: str | None = strawberry.field(
         description="The person who plays the seat; on a seat a bot took over from them, "
         "still that person (see takenOverFrom). Null on a bot's own seat.")
+    user: str | None = strawberry.field(
+        description="The same as username.",
+        deprecation_reason="Use username: one name for a player (docs/api.md, Changes).")
     bot_kind: str | None
     taken_over_from: str | None = strawberry.field(
         description="On a bot seat: the person it was taken from (a timeout, an admin's "
@@ -121,7 +124,8 @@ class Seat:
         return cls(
             position=row["position"],
             kind=SeatKind(row["kind"]),
-            user=row["user"],
+            username=row["username"],
+            user=row["username"],
             bot_kind=row["bot_kind"],
             taken_over_from=row["taken_over_from"],
         )

@@ -59,6 +59,8 @@ def incidents_of(match: Match, rows: list[Incident] | None = None) -> list[dict]
     shown to players."""
     return [
         {"ply": row.ply, "seat": row.seat, "kind": row.kind,
+         "username": row.user.username if row.user_id is not None else None,
+         # deprecated alias of username (issue 41: one name for a player)
          "user": row.user.username if row.user_id is not None else None,
          "bot_kind": row.bot_kind or None, "seconds": row.seconds, "created_at": row.created_at}
         for row in (incident_rows(match) if rows is None else rows)

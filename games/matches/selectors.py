@@ -109,7 +109,8 @@ def seat_of(match: Match, user) -> int | None:
 
 def seats_of(match: Match) -> list[dict]:
     """Every position with who holds it: ``{"position", "kind": "human"|"bot"|"open",
-    "user", "bot_kind", "taken_over_from"}`` (public information). A seat a bot took over
+    "username", "bot_kind", "taken_over_from"}`` (public information; ``user``: the same
+    name, deprecated, issue 41). A seat a bot took over
     from a person (a timeout, an admin's hand-over, a resignation or a forfeit) is
     ``kind: "bot"`` and still names that person, in ``user`` and in ``taken_over_from``
     (None on every other seat): a timed-out player does not disappear (issue 22)."""
@@ -119,14 +120,16 @@ def seats_of(match: Match) -> list[dict]:
     for position in range(match.players):
         seat = taken.get(position)
         if seat is None:
-            rows.append({"position": position, "kind": "open", "user": None, "bot_kind": None,
-                         "taken_over_from": None})
+            rows.append({"position": position, "kind": "open", "username": None,
+                         "user": None, "bot_kind": None, "taken_over_from": None})
         elif seat.bot_kind:
             person = handed.get(position)
-            rows.append({"position": position, "kind": "bot", "user": person,
+            rows.append({"position": position, "kind": "bot", "username": person,
+                         "user": person,
                          "bot_kind": seat.bot_kind, "taken_over_from": person})
         else:
-            rows.append({"position": position, "kind": "human", "user": seat.user.username,
+            rows.append({"position": position, "kind": "human",
+                         "username": seat.user.username, "user": seat.user.username,
                          "bot_kind": None, "taken_over_from": None})
     return rows
 

@@ -25,6 +25,7 @@ from games.matches.time_controls import NONE
 from games.records import signing
 from games.records.format import FORMAT_NAME, FORMAT_VERSION, state_digest
 from games.users import find_user
+from infra.timestamps import utc_iso
 
 #: bulk export: matches per page of the database cursor, and the most one request streams
 EXPORT_CHUNK = 50
@@ -42,7 +43,7 @@ RECORD_ROWS = (
 
 
 def _iso(moment) -> str | None:
-    return moment.isoformat() if moment is not None else None
+    return utc_iso(moment)
 
 
 def build_record(match: Match) -> dict:
@@ -81,7 +82,7 @@ def build_record(match: Match) -> dict:
         # the clock, as stored: whether a timeout or added time was possible at all
         "time_control": match.time_control or {"preset": NONE, "kind": NONE},
         "seats": [
-            {key: seat[key] for key in ("position", "kind", "user", "bot_kind",
+            {key: seat[key] for key in ("position", "kind", "username", "user", "bot_kind",
                                         "taken_over_from")}
             for seat in selectors.seats_of(match)
         ],
@@ -92,6 +93,7 @@ def build_record(match: Match) -> dict:
         # ``user``: the player it happened to (informative: verification reads ply,
         # seat and kind only)
         "incidents": [{"ply": row.ply, "seat": row.seat, "kind": row.kind,
+                       "username": row.user.username if row.user_id is not None else None,
                        "user": row.user.username if row.user_id is not None else None}
                       for row in incidents],
         "result": {

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rules.view_schema import (
-    ANY_OBJECT,
     BOOLEAN,
     INTEGER,
+    RESULT,
     STRING,
     array,
     mapping,
@@ -78,6 +78,6 @@ def view_schema() -> dict:
         }, optional=("my_pile_draws", "reshuffle", "my_hand_at_reshuffle"),
            description="What every player knows from the "
            "history (rules/han/README.md, \"Public knowledge\")."),
-        "result": nullable({**ANY_OBJECT, "description": "engine.result, once over."}),
+        "result": nullable(RESULT),
     }, optional=("hand", "hands", "pile", "result"), title="HanView",
         description="What one seat (or a spectator) of a Han match sees.")

@@ -4,9 +4,11 @@ Engine.view_schema."""
 from __future__ import annotations
 
 from rules.view_schema import (
-    ANY_OBJECT,
     BOOLEAN,
     INTEGER,
+    MOVE_OBJECT,
+    RESULT,
+    SCORE_BREAKDOWN,
     STRING,
     array,
     mapping,
@@ -62,8 +64,8 @@ def view_schema() -> dict:
         "seats": array(SEAT_VIEW),
         "simultaneous": nullable(record({
             "choice": STRING, "chosen": array(SEAT), "waiting_for": array(SEAT)})),
-        "breakdown": array(ANY_OBJECT, "Each seat's points so far, by category."),
-        "my_choice": {**ANY_OBJECT, "description": "Your pending secret choice, as the "
+        "breakdown": array(SCORE_BREAKDOWN, "Each seat's points so far, by category."),
+        "my_choice": {**MOVE_OBJECT, "description": "Your pending secret choice, as the "
                       "move that made it."},
         "removed": array(CARD, "Cards out of the game, once over."),
         "deck_contents": record({"normal": array(STRING), "luxury": array(STRING)}),
@@ -81,6 +83,6 @@ def view_schema() -> dict:
                                       "still in the deck (a seated reader only)."),
         }, optional=("returned_to_deck",), description="What every player knows from the "
            "history (rules/hansa/README.md, \"Public knowledge\")."),
-        "result": nullable({**ANY_OBJECT, "description": "engine.result, once over."}),
+        "result": nullable(RESULT),
     }, optional=("my_choice", "removed", "deck_contents", "result"), title="HansaView",
         description="What one seat (or a spectator) of a Hansa match sees.")

@@ -3,10 +3,11 @@ the account is ``DELETE /api/v1/me`` (accounts/views.py)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from games.api.leaving.serializers import PersonalDataSerializer
 from games.api.toolkit.endpoints import error_responses
 from games.leaving.export import personal_data
 from infra.api_views import ApiView
@@ -30,7 +31,7 @@ class MyDataExportView(ApiView):
             OpenApiParameter("records_limit", int, description="At most this many records "
                              "(all when left out)."),
         ],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 429)},
+        responses={200: PersonalDataSerializer, **error_responses(400, 429)},
     )
     def get(self, request):
         params = request.query_params

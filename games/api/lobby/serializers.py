@@ -7,22 +7,32 @@ from games.api.matches.serializers import (
     MatchDetailSerializer,
     RefusesUnknownFields,
 )
+from games.api.openapi import TextField, UsernamesField, WholeNumberField
 
 
 class CreatePrivateMatchRequestSerializer(CreateMatchRequestSerializer):
+    """A new private match (you sit in it) and whom to invite; unknown keys are refused
+    (invalid_input, unknown_field)."""
+
     take_seat = None  # the creator of a private match always sits
-    invite = serializers.JSONField(required=False, default=None, allow_null=True,
-                                   help_text="Usernames to invite.")
+    invite = UsernamesField(required=False, default=None, allow_null=True,
+                            help_text="Usernames to invite.")
 
 
 class InviteRequestSerializer(RefusesUnknownFields):
-    usernames = serializers.JSONField(help_text="Usernames to invite.")
+    """Whom to invite to the match; unknown keys are refused (invalid_input,
+    unknown_field)."""
+
+    usernames = UsernamesField(help_text="Usernames to invite.")
 
 
 class JoinByCodeRequestSerializer(RefusesUnknownFields):
-    invite_code = serializers.JSONField(help_text="The private match's invite code.")
-    position = serializers.JSONField(required=False, default=None, allow_null=True,
-                                     help_text="Seat to take (default: lowest free).")
+    """A private match's invite code and, optionally, the seat to take; unknown keys are
+    refused (invalid_input, unknown_field)."""
+
+    invite_code = TextField(help_text="The private match's invite code.")
+    position = WholeNumberField(required=False, default=None, allow_null=True,
+                                help_text="Seat to take (default: lowest free).")
 
 
 class InvitationSerializer(serializers.Serializer):

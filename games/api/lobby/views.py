@@ -35,6 +35,7 @@ class PrivateMatchListView(ApiView):
 
     @extend_schema(
         summary="Create a private (unlisted) match and invite people to it",
+        operation_id="create_private_match",
         request=ls.CreatePrivateMatchRequestSerializer,
         responses={201: ls.LobbyMatchSerializer, **error_responses(400, 409)},
         tags=["lobby"],
@@ -58,6 +59,7 @@ class JoinByCodeView(ApiView):
 
     @extend_schema(
         summary="Take a seat of a private match with its invite code",
+        operation_id="join_by_invite_code",
         request=ls.JoinByCodeRequestSerializer,
         responses={200: ls.LobbyMatchSerializer, **error_responses(400, 404, 409)},
         tags=["lobby"],
@@ -74,6 +76,7 @@ class MatchLobbyView(ApiView):
 
     @extend_schema(
         summary="Is the match private; its invite code (for its players); its rematch",
+        operation_id="get_match_lobby",
         parameters=[MATCH_ID],
         responses={200: ls.LobbyInfoSerializer, **error_responses(404)},
         tags=["lobby"],
@@ -89,6 +92,7 @@ class MatchInvitationsView(ApiView):
 
     @extend_schema(
         summary="Invite people to an open match you sit in or created",
+        operation_id="invite_players",
         parameters=[MATCH_ID],
         request=ls.InviteRequestSerializer,
         responses={201: page_of(ls.InvitationSerializer),
@@ -110,8 +114,7 @@ class MyInvitationsView(ApiView):
 
     @extend_schema(
         summary="Your invitations, newest first",
-        # as generated while the answer was declared an object: clients name it so
-        operation_id="invitations_retrieve",
+        operation_id="list_my_invitations",
         parameters=[OpenApiParameter("status", str, description="pending, accepted, "
                                      "declined or withdrawn."), *PAGE_PARAMETERS],
         responses={200: page_of(ls.InvitationSerializer), **error_responses(400)},
@@ -127,7 +130,8 @@ class AcceptInvitationView(ApiView):
     permission_classes = [IsAuthenticated]
     required_scopes = {"POST": "match:write"}
 
-    @extend_schema(summary="Accept an invitation: take its seat", parameters=[INVITATION_ID],
+    @extend_schema(summary="Accept an invitation: take its seat",
+                   operation_id="accept_invitation", parameters=[INVITATION_ID],
                    request=None,
                    responses={200: ls.LobbyMatchSerializer, **error_responses(404, 409)},
                    tags=["lobby"])
@@ -141,6 +145,7 @@ class DeclineInvitationView(ApiView):
     required_scopes = {"POST": "match:write"}
 
     @extend_schema(summary="Decline an invitation (a declined rematch is aborted)",
+                   operation_id="decline_invitation",
                    parameters=[INVITATION_ID], request=None,
                    responses={200: ls.InvitationSerializer, **error_responses(404, 409)},
                    tags=["lobby"])
@@ -156,6 +161,7 @@ class RematchView(ApiView):
 
     @extend_schema(
         summary="Propose (or find) the rematch of a finished match you played",
+        operation_id="propose_rematch",
         parameters=[MATCH_ID], request=None,
         responses={201: ls.LobbyMatchSerializer, **error_responses(403, 404, 409)},
         tags=["lobby"],

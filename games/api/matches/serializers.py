@@ -14,14 +14,25 @@ from django.utils.translation import gettext
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
+from games.api.catalogue.schema import (
+    BotLevelField,
+    DrawingField,
+    MapsField,
+    MoveSchemaField,
+    OptionsSchemaField,
+)
 from games.api.openapi import (
+    DEPRECATED_USER,
     BotSeatsField,
+    DeprecatedUserField,
+    EngineStateField,
     EventField,
     LoggedMoveField,
     MoveField,
     NameField,
-    ObjectField,
     OptionsField,
+    ScoreBreakdownField,
+    TieBreakField,
     TimeControlChoiceField,
     TimeControlField,
     ViewField,
@@ -53,7 +64,7 @@ class CreateMatchRequestSerializer(RefusesUnknownFields):
 
     game = NameField(help_text='Registry key of the game: "han" or "hansa".')
     players = WholeNumberField(help_text="Number of seats.")
-    options = ObjectField(
+    options = OptionsField(
         required=False, default=None, allow_null=True,
         help_text="Game options (see GET /games/{game}/)."
     )
@@ -114,10 +125,8 @@ class ResignRequestSerializer(RefusesUnknownFields):
 class SubmitMoveRequestSerializer(RefusesUnknownFields):
     """A move for your seat; unknown keys are refused (invalid_input, unknown_field)."""
 
-    move = MoveField(
-        required=False, default=None, allow_null=True,
-        help_text="The move, a JSON object as listed by GET legal-moves.",
-    )
+    # required (issue 41): a body without a move is 400 invalid_input, code "required"
+    move = MoveField(help_text="The move, a JSON object as listed by GET legal-moves.")
     expected_ply = WholeNumberField(
         required=False, default=None, allow_null=True,
         help_text="The ply you saw. Turns: a different current ply is refused with "
@@ -135,24 +144,26 @@ class GameSerializer(serializers.Serializer):
     game = serializers.CharField()
     title = serializers.CharField()
     players = PlayerRangeSerializer()
-    options = ObjectField(help_text="JSON schema of the game's options.")
-    maps = ObjectField(
+    options = OptionsSchemaField(help_text="JSON Schema of the game's options: free-form "
+                                 "here, typed as the Options component.")
+    maps = MapsField(
         required=False,
         help_text="Han: each map with its board file (spaces with coordinates, provinces with "
         "outlines, roads, alliances) and its dragon spaces.")
-    drawing = ObjectField(
+    drawing = DrawingField(
         required=False,
         help_text="What a client needs to draw the game: Han's canvas, colours and scoring "
         "track; Hansa's cities and colours, every card, the prosperity track with its "
         "multipliers, the profit and luxury tables (docs/api.md, the catalogue).")
-    move_schema = ObjectField(
+    move_schema = MoveSchemaField(
         help_text="JSON Schema of the game's moves: a oneOf with a type discriminator, one "
-        "branch per move type (the same as the Move components of this document).")
+        "branch per move type; free-form here, typed as the Move components of this "
+        "document.")
     rules_version = serializers.CharField()
     bot_kinds = serializers.ListField(child=serializers.CharField())
     time_controls = serializers.ListField(child=TimeControlField(),
                                           help_text="The time-control presets.")
-    bot_levels = serializers.ListField(child=ObjectField(), 
+    bot_levels = serializers.ListField(child=BotLevelField(), 
         help_text="Each bot kind: description, search budget (null for random and greedy) "
         "and strength measured in this game (win rates, think time per move)."
     )
@@ -161,9 +172,10 @@ class GameSerializer(serializers.Serializer):
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["human", "bot", "open"])
-    user = serializers.CharField(
+    username = serializers.CharField(
         allow_null=True, help_text="The person who plays the seat; on a seat a bot took over "
         "from them, still that person (see taken_over_from). Null on a bot's own seat.")
+    user = DeprecatedUserField(allow_null=True, help_text=DEPRECATED_USER)
     bot_kind = serializers.CharField(allow_null=True)
     taken_over_from = serializers.CharField(
         allow_null=True, help_text="On a bot seat: the person it was taken from (a timeout, "
@@ -183,8 +195,9 @@ class IncidentSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["resign", "timeout", "takeover", "reclaim",
                                             "forfeit", "time_added"])
-    user = serializers.CharField(allow_null=True, help_text="The player it happened to; null "
-                                 "for added time.")
+    username = serializers.CharField(allow_null=True, help_text="The player it happened to; "
+                                     "null for added time.")
+    user = DeprecatedUserField(allow_null=True, help_text=DEPRECATED_USER)
     bot_kind = serializers.CharField(allow_null=True)
     seconds = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -263,7 +276,8 @@ class ReplaySerializer(serializers.Serializer):
     view = ViewField()
     move = LoggedMoveSerializer(allow_null=True,
                                 help_text="The move that led to this ply (null at ply 0).")
-    state = ObjectField(required=False, help_text="The full state, once ended.")
+    state = EngineStateField(required=False, help_text="The full state, once ended: the "
+                             "engine's own JSON (free-form, x-free-form).")
     views = serializers.ListField(
         child=ViewField(), required=False,
         help_text="Once ended: every seat's view, in seat order (the all-seeing picture).",
@@ -274,9 +288,9 @@ class SeatResultSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     score = serializers.IntegerField()
     rank = serializers.IntegerField(help_text="1 = best; equal ranks after the tie-breaks share.")
-    tie_break = ObjectField(
+    tie_break = TieBreakField(
         help_text="This seat's tie-break values, by the keys of tie_break_keys.")
-    breakdown = ObjectField(help_text="Where every point came from, per category.")
+    breakdown = ScoreBreakdownField(help_text="Where every point came from, per category.")
 
 
 class ResultIncidentSerializer(serializers.Serializer):

@@ -28,6 +28,7 @@ class LeaderboardView(ApiView):
 
     @extend_schema(
         summary="Players of a game by rating (openskill ordinal, mu - 3 sigma)",
+        operation_id="get_leaderboard",
         parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH), *PAGE_PARAMETERS],
         responses={200: page_of(rs.LeaderboardRowSerializer), **error_responses(400, 404)},
         tags=["ratings"],
@@ -42,7 +43,7 @@ class ProfileView(ApiView):
     required_scopes = {"GET": PUBLIC}
 
     @extend_schema(
-        summary="A player: ratings, games played, wins, recent matches",
+        summary="A player: ratings, games played, wins, recent matches", operation_id="get_profile",
         parameters=[USERNAME],
         responses={200: rs.ProfileSerializer, **error_responses(404)},
         tags=["ratings"],
@@ -59,7 +60,7 @@ class RatingHistoryView(ApiView):
     required_scopes = {"GET": PUBLIC}
 
     @extend_schema(
-        summary="A player's rating changes, newest first",
+        summary="A player's rating changes, newest first", operation_id="list_rating_changes",
         parameters=[USERNAME, OpenApiParameter("game", str), *PAGE_PARAMETERS],
         responses={200: page_of(rs.RatingChangeSerializer), **error_responses(400, 404)},
         tags=["ratings"],

@@ -5,15 +5,20 @@ from rest_framework import serializers
 
 from games.api.analysis.serializers import AnalysisSectionSerializer
 from games.api.matches.serializers import SeatSerializer
-from games.api.openapi import MoveField, ObjectField, OptionsField, TimeControlField
+from games.api.openapi import (
+    MoveField,
+    OptionsField,
+    ScoreBreakdownField,
+    TimeControlField,
+)
 
 
 class RecordResultSerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     ranks = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat.")
     winners = serializers.ListField(child=serializers.IntegerField())
-    breakdown = serializers.ListField(child=ObjectField(), help_text="Per seat: where every "
-                                      "point came from.")
+    breakdown = serializers.ListField(child=ScoreBreakdownField(),
+                                      help_text="Per seat: where every point came from.")
     forfeits = serializers.ListField(child=serializers.IntegerField(),
                                      help_text="Seats that resigned or forfeited, in order.")
     timeouts = serializers.ListField(child=serializers.IntegerField())

@@ -8,7 +8,7 @@ import json
 
 from asgiref.sync import sync_to_async
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
 from games.api.examples import RECORD_SIGNING_KEYS_EXAMPLE
@@ -34,6 +34,7 @@ class MatchRecordView(ApiView):
 
     @extend_schema(
         summary="The game record of a finished match (docs/records.md)",
+        operation_id="get_match_record",
         parameters=[MATCH_ID, ANALYSIS_FLAG],
         responses={200: RecordSerializer, **error_responses(404, 409)},
         tags=["records"],
@@ -49,7 +50,8 @@ class VerifyRecordView(ApiView):
 
     @extend_schema(
         summary="Re-simulate a record: does its result follow from its seed and moves?",
-        request=OpenApiTypes.OBJECT,
+        operation_id="verify_record",
+        request=RecordSerializer,
         responses={200: VerdictSerializer, **error_responses(400, 415)},
         tags=["records"],
     )
@@ -84,6 +86,7 @@ class UserRecordsView(ApiView):
     streams_asynchronously = True
     @extend_schema(
         summary="Every finished match of a user, one record per line (NDJSON, streamed)",
+        operation_id="export_user_records",
         parameters=[
             OpenApiParameter("username", str, OpenApiParameter.PATH),
             OpenApiParameter("game", str, description='Only "han" or "hansa".'),

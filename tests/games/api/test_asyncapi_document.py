@@ -197,9 +197,11 @@ def test_the_validators_catch_a_wrong_frame(frame, direction, wrong):
 def test_a_game_move_or_view_stays_open_when_closed():
     update = {"op": "update", "match": "1", "since": 0, "ply": 1, "status": "active",
               "to_act": [1], "seat": 0, "view": {"anything": [1, 2]}, "legal_moves": None,
-              "seats": [{"position": 0, "kind": "human", "user": "a", "bot_kind": None,
+              "seats": [{"position": 0, "kind": "human", "username": "a", "user": "a",
+                         "bot_kind": None,
                          "taken_over_from": None},
-                        {"position": 1, "kind": "bot", "user": None, "bot_kind": "greedy",
+                        {"position": 1, "kind": "bot", "username": None, "user": None,
+                         "bot_kind": "greedy",
                          "taken_over_from": None}],
               "moves": [{"ply": 0, "seat": 0, "move": {"type": "place", "space": "x"},
                          "events": [{"type": "placed", "seat": 0, "space": "x"}],

@@ -135,11 +135,20 @@ def test_stale_ply(players, han_duel):
                   "invalid_ply")
 
 
-@pytest.mark.parametrize("body", [{"move": [1, 2]}, {"move": "place"}, {"move": None}, {},
-                                  {"move": 3}])
+@pytest.mark.parametrize("body", [{"move": [1, 2]}, {"move": "place"}, {"move": 3}])
 def test_malformed_move(players, han_duel, body):
     mover, _ = _mover_and_waiter(players, han_duel)
     _move_refused(mover, han_duel, body, 400, "malformed_move")
+
+
+@pytest.mark.parametrize("body, reason", [({}, "required"), ({"move": None}, "null")])
+def test_a_body_without_a_move_is_refused_as_the_schema_says(players, han_duel, body, reason):
+    """``move`` is required and not null in SubmitMoveRequest (issue 41): a body without
+    one is refused as any request missing a required field, with the field's own code."""
+    mover, _ = _mover_and_waiter(players, han_duel)
+    _move_refused(mover, han_duel, body, 400, "invalid_input")
+    error = mover.post(match_url(han_duel.pk, "moves/"), body, format="json").json()["error"]
+    assert [problem["code"] for problem in error["details"]["move"]] == [reason]
 
 
 def test_illegal_move_carries_the_engines_code(players, han_duel):

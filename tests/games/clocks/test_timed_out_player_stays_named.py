@@ -44,9 +44,11 @@ def _timed_out(make_user):
     return ann, bob, Match.objects.get(pk=match.pk)
 
 
-TAKEN_OVER = {"position": 0, "kind": "bot", "user": "ann_times_out", "bot_kind": "greedy",
+TAKEN_OVER = {"position": 0, "kind": "bot", "username": "ann_times_out",
+              "user": "ann_times_out", "bot_kind": "greedy",
               "taken_over_from": "ann_times_out"}
-KEPT = {"position": 1, "kind": "human", "user": "bob_keeps_time", "bot_kind": None,
+KEPT = {"position": 1, "kind": "human", "username": "bob_keeps_time",
+        "user": "bob_keeps_time", "bot_kind": None,
         "taken_over_from": None}
 
 
@@ -63,12 +65,13 @@ def test_the_match_names_the_timed_out_player_everywhere(make_user):
     assert {row["user"] for row in events["incidents"]} == {"ann_times_out"}
 
     data = gql("""query($id: ID!) { match(id: $id) {
-        seats { position kind user botKind takenOverFrom } incidents { kind user } } }""",
+        seats { position kind username botKind takenOverFrom }
+        incidents { kind username } } }""",
                {"id": str(match.pk)})["data"]["match"]
-    assert data["seats"][0] == {"position": 0, "kind": "BOT", "user": "ann_times_out",
+    assert data["seats"][0] == {"position": 0, "kind": "BOT", "username": "ann_times_out",
                                 "botKind": "greedy", "takenOverFrom": "ann_times_out"}
     assert data["seats"][1]["takenOverFrom"] is None
-    assert [row["user"] for row in data["incidents"]] == ["ann_times_out"] * 2
+    assert [row["username"] for row in data["incidents"]] == ["ann_times_out"] * 2
 
     # the admin's match list and its "players" column
     admin = Client()
@@ -83,7 +86,8 @@ def test_the_match_names_the_timed_out_player_everywhere(make_user):
     with eager_celery():
         clock_services.reclaim_seat(user=ann, match_id=match.pk)
     seats = APIClient().get(match_url(match.pk)).json()["seats"]
-    assert seats[0] == {"position": 0, "kind": "human", "user": "ann_times_out",
+    assert seats[0] == {"position": 0, "kind": "human", "username": "ann_times_out",
+                        "user": "ann_times_out",
                         "bot_kind": None, "taken_over_from": None}
 
 
@@ -103,5 +107,6 @@ def test_a_bots_own_seat_names_nobody(make_user):
         match = match_services.create_match(user=ann, game="han", players=2,
                                             bot_seats={1: "random"})
     seats = APIClient().get(match_url(match.pk)).json()["seats"]
-    assert seats[1] == {"position": 1, "kind": "bot", "user": None, "bot_kind": "random",
+    assert seats[1] == {"position": 1, "kind": "bot", "username": None, "user": None,
+                        "bot_kind": "random",
                         "taken_over_from": None}

@@ -85,7 +85,8 @@ def resigned_duel(make_user):
                                        move=engine.legal_moves(state, seat)[0])
         clock_services.resign(user=ann, match_id=match.pk)
     record = _finished(match)
-    assert record["incidents"] == [{"ply": 4, "seat": 0, "kind": "resign", "user": ann.username}]
+    assert record["incidents"] == [{"ply": 4, "seat": 0, "kind": "resign",
+                                   "username": ann.username, "user": ann.username}]
     return record
 
 

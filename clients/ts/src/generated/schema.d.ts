@@ -313,7 +313,7 @@ export interface paths {
             cookie?: never;
         };
         /** Your invitations, newest first */
-        get: operations["invitations_retrieve"];
+        get: operations["list_my_invitations"];
         put?: never;
         post?: never;
         delete?: never;
@@ -332,7 +332,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept an invitation: take its seat */
-        post: operations["invitations_accept_create"];
+        post: operations["accept_invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -349,7 +349,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Decline an invitation (a declined rematch is aborted) */
-        post: operations["invitations_decline_create"];
+        post: operations["decline_invitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -364,7 +364,7 @@ export interface paths {
             cookie?: never;
         };
         /** Players of a game by rating (openskill ordinal, mu - 3 sigma) */
-        get: operations["leaderboard_retrieve"];
+        get: operations["get_leaderboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -539,7 +539,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Invite people to an open match you sit in or created */
-        post: operations["matches_invitations_create"];
+        post: operations["invite_players"];
         delete?: never;
         options?: never;
         head?: never;
@@ -605,7 +605,7 @@ export interface paths {
             cookie?: never;
         };
         /** Is the match private; its invite code (for its players); its rematch */
-        get: operations["matches_lobby_retrieve"];
+        get: operations["get_match_lobby"];
         put?: never;
         post?: never;
         delete?: never;
@@ -657,7 +657,7 @@ export interface paths {
             cookie?: never;
         };
         /** The game record of a finished match (docs/records.md) */
-        get: operations["matches_record_retrieve"];
+        get: operations["get_match_record"];
         put?: never;
         post?: never;
         delete?: never;
@@ -676,7 +676,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Propose (or find) the rematch of a finished match you played */
-        post: operations["matches_rematch_create"];
+        post: operations["propose_rematch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -802,7 +802,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a private (unlisted) match and invite people to it */
-        post: operations["private_matches_create"];
+        post: operations["create_private_match"];
         delete?: never;
         options?: never;
         head?: never;
@@ -819,7 +819,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Take a seat of a private match with its invite code */
-        post: operations["private_matches_join_create"];
+        post: operations["join_by_invite_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -834,10 +834,10 @@ export interface paths {
             cookie?: never;
         };
         /** Your quick-match requests, newest first */
-        get: operations["quick_match_retrieve"];
+        get: operations["list_my_quick_matches"];
         put?: never;
         /** Wait for a quick match */
-        post: operations["quick_match_create"];
+        post: operations["request_quick_match"];
         delete?: never;
         options?: never;
         head?: never;
@@ -855,7 +855,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Stop waiting */
-        delete: operations["quick_match_destroy"];
+        delete: operations["cancel_quick_match"];
         options?: never;
         head?: never;
         patch?: never;
@@ -888,7 +888,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Re-simulate a record: does its result follow from its seed and moves? */
-        post: operations["records_verify_create"];
+        post: operations["verify_record"];
         delete?: never;
         options?: never;
         head?: never;
@@ -903,7 +903,7 @@ export interface paths {
             cookie?: never;
         };
         /** A player: ratings, games played, wins, recent matches */
-        get: operations["users_retrieve"];
+        get: operations["get_profile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -920,7 +920,7 @@ export interface paths {
             cookie?: never;
         };
         /** A player's rating changes, newest first */
-        get: operations["users_ratings_retrieve"];
+        get: operations["list_rating_changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -937,7 +937,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every finished match of a user, one record per line (NDJSON, streamed) */
-        get: operations["users_records_retrieve"];
+        get: operations["export_user_records"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1215,9 +1215,7 @@ export interface components {
             /** @description Number of seats. */
             players: number;
             /** @description Game options (see GET /games/{game}/). */
-            options?: {
-                [key: string]: unknown;
-            } | null;
+            options?: components["schemas"]["Options"] | null;
             /**
              * @description Seats given to bots: {"<position>": "<bot kind>"}, e.g. {"1": "greedy"}.
              * @example {
@@ -1247,16 +1245,17 @@ export interface components {
                 days_per_move?: number;
             } | null;
         };
-        /** @description A new match; unknown keys are refused (invalid_input, unknown_field). */
+        /**
+         * @description A new private match (you sit in it) and whom to invite; unknown keys are refused
+         *     (invalid_input, unknown_field).
+         */
         CreatePrivateMatchRequest: {
             /** @description Registry key of the game: "han" or "hansa". */
             game: string;
             /** @description Number of seats. */
             players: number;
             /** @description Game options (see GET /games/{game}/). */
-            options?: {
-                [key: string]: unknown;
-            } | null;
+            options?: components["schemas"]["Options"] | null;
             /**
              * @description Seats given to bots: {"<position>": "<bot kind>"}, e.g. {"1": "greedy"}.
              * @example {
@@ -1280,8 +1279,14 @@ export interface components {
                 increment_seconds?: number;
                 days_per_move?: number;
             } | null;
-            /** @description Usernames to invite. */
-            invite?: unknown;
+            /**
+             * @description Usernames to invite.
+             * @example [
+             *       "alice",
+             *       "bob"
+             *     ]
+             */
+            invite?: string[] | null;
         };
         Delivery: {
             readonly id: number;
@@ -1350,7 +1355,15 @@ export interface components {
         ErrorBody: {
             code: string;
             message: string;
-            details: unknown;
+            /** @description Facts about the error, by code (docs/api.md, "Errors"); {} when none. A refused body (invalid_input) maps each field to its errors. */
+            details: {
+                /** @description throttled: seconds until the limit resets. */
+                retry_after_seconds?: number;
+                /** @description The request field concerned. */
+                field?: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description * `your_turn` - your_turn
@@ -1372,23 +1385,209 @@ export interface components {
             /** @description Every incident so far, in order. */
             incidents: components["schemas"]["Incident"][];
         };
+        ExportedMatch: {
+            id: number;
+            game: string;
+            options: components["schemas"]["Options"];
+            players: number;
+            status: components["schemas"]["StatusEnum"];
+            /** @description Moves played so far. */
+            ply: number;
+            /** @description Seats owing a decision now (empty unless active); with your_seat: is it your turn? */
+            to_act: number[];
+            seats: components["schemas"]["Seat"][];
+            your_seat: number | null;
+            /** @description sha256(seed), public from the start. */
+            seed_commitment: string;
+            /** @description Revealed once the match is finished or aborted. */
+            seed: string | null;
+            rules_version: string;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            abort_reason: string;
+            /** @description As stored: preset, kind, times, policy. */
+            time_control: components["schemas"]["TimeControl"];
+            /** @description Empty without a time control. */
+            clocks: components["schemas"]["Clock"][];
+            /** @description A running match: the view of your own seat. */
+            your_view?: Omit<components["schemas"]["View"], "game">;
+        };
+        ExportedProfile: {
+            id: number;
+            username: string;
+            email: string;
+            first_name: string;
+            last_name: string;
+            /** Format: date-time */
+            date_joined: string;
+            /** Format: date-time */
+            last_login: string | null;
+            is_staff: boolean;
+        };
         Game: {
             game: string;
             title: string;
             players: components["schemas"]["PlayerRange"];
-            /** @description JSON schema of the game's options. */
+            /** @description JSON Schema of the game's options: free-form here, typed as the Options component. */
             options: {
                 [key: string]: unknown;
             };
             /** @description Han: each map with its board file (spaces with coordinates, provinces with outlines, roads, alliances) and its dragon spaces. */
             maps?: {
-                [key: string]: unknown;
+                [key: string]: {
+                    name?: string;
+                    players?: number[];
+                    variant?: string;
+                    /** @description The board file: spaces with coordinates, provinces with outlines, roads, alliances. */
+                    board?: {
+                        id?: string;
+                        name?: string;
+                        players?: number[];
+                        display_size?: number;
+                        /** @description Players (as a string) -> cards removed. */
+                        cards_removed_per_color?: {
+                            [key: string]: number;
+                        };
+                        /** @description Colour -> cards. */
+                        card_counts?: {
+                            [key: string]: number;
+                        };
+                        provinces?: {
+                            id?: string;
+                            name?: string;
+                            color?: string;
+                            /** @description [x, y] on the canvas. */
+                            center?: number[];
+                            polygon?: number[][];
+                        }[];
+                        spaces?: {
+                            id?: string;
+                            provinces?: string[];
+                            /** @description [x, y] on the canvas. */
+                            at?: number[];
+                            port?: boolean;
+                        }[];
+                        roads?: string[][];
+                        alliances?: {
+                            number?: number;
+                            provinces?: string[];
+                        }[];
+                        neighbours?: string[][];
+                    };
+                    /** @description Province -> dragon spaces. */
+                    dragon_spaces?: {
+                        [key: string]: number[];
+                    };
+                };
             };
             /** @description What a client needs to draw the game: Han's canvas, colours and scoring track; Hansa's cities and colours, every card, the prosperity track with its multipliers, the profit and luxury tables (docs/api.md, the catalogue). */
             drawing?: {
-                [key: string]: unknown;
+                canvas: {
+                    width?: number;
+                    height?: number;
+                };
+                colours?: {
+                    /** @description Name -> CSS colour. */
+                    cards?: {
+                        [key: string]: string;
+                    };
+                    /** @description Name -> CSS colour. */
+                    province_tints?: {
+                        [key: string]: string;
+                    };
+                    seats?: string[];
+                    seat_text?: string[];
+                    background?: string;
+                    roads?: string;
+                    province_border?: string;
+                    port?: string;
+                };
+                scoring_track?: {
+                    spaces?: number;
+                    point_card_every?: number;
+                    at?: number[][];
+                    description?: string;
+                };
+            } | {
+                map: {
+                    width?: number;
+                    height?: number;
+                };
+                cities?: {
+                    name?: string;
+                    code?: string;
+                    colour?: string;
+                    x?: number;
+                    y?: number;
+                    label?: string;
+                }[];
+                /** @description Palette -> colour name -> CSS colour. */
+                colours?: {
+                    [key: string]: {
+                        [key: string]: string;
+                    };
+                };
+                cards?: {
+                    id?: string;
+                    city?: string;
+                    kind?: string;
+                    trade_power?: number;
+                    luxury?: boolean;
+                    person?: string | null;
+                    min_players?: number;
+                    label?: string;
+                }[];
+                player_counts?: number[];
+                rounds?: number;
+                /** @description Colour -> pieces. */
+                luxury_pieces?: {
+                    [key: string]: number;
+                };
+                prosperity_track?: {
+                    provisional?: boolean;
+                    start_index?: number;
+                    spaces?: {
+                        label?: number | string;
+                        first?: number;
+                        second_multiplier?: number;
+                        third_multiplier?: number;
+                    }[];
+                };
+                prosperity_change_order?: number[];
+                /** @description Pieces -> profit. */
+                luxury_profit?: {
+                    [key: string]: number;
+                };
+                golden_ship?: number[];
+                persons?: {
+                    letters?: string[];
+                    /** @description Types -> profit. */
+                    types_profit?: {
+                        [key: string]: number;
+                    };
+                    /** @description Same type -> profit. */
+                    same_type_profit?: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description Players -> turns. */
+                turns_per_round?: {
+                    [key: string]: number;
+                };
+                /** @description Players -> pieces. */
+                setup?: {
+                    [key: string]: {
+                        normal?: number;
+                        luxury?: number;
+                    };
+                };
             };
-            /** @description JSON Schema of the game's moves: a oneOf with a type discriminator, one branch per move type (the same as the Move components of this document). */
+            /** @description JSON Schema of the game's moves: a oneOf with a type discriminator, one branch per move type; free-form here, typed as the Move components of this document. */
             move_schema: {
                 [key: string]: unknown;
             };
@@ -1398,7 +1597,28 @@ export interface components {
             time_controls: components["schemas"]["TimeControl"][];
             /** @description Each bot kind: description, search budget (null for random and greedy) and strength measured in this game (win rates, think time per move). */
             bot_levels: {
-                [key: string]: unknown;
+                kind: string;
+                description?: string;
+                /** @description The search budget; null for random and greedy. */
+                search?: {
+                    iterations?: number;
+                    seconds?: number;
+                } | null;
+                /** @description Measured in this game: win rates against other levels, think time per move. */
+                strength?: {
+                    against?: {
+                        opponent?: string;
+                        players?: number;
+                        games?: number;
+                        win_rate?: number;
+                        win_ci?: number[];
+                        margin?: number;
+                    }[];
+                    think_time_s?: {
+                        median?: number;
+                        p99?: number;
+                    };
+                };
             }[];
         };
         /** @description A page of Game rows (docs/api.md, lists). */
@@ -1437,6 +1657,11 @@ export interface components {
             seat: number;
             kind: components["schemas"]["IncidentKindEnum"];
             /** @description The player it happened to; null for added time. */
+            username: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: the same as username (issue 41: one name for a player, docs/api.md "Changes").
+             */
             user: string | null;
             bot_kind: string | null;
             seconds: number | null;
@@ -1494,26 +1719,28 @@ export interface components {
             results: components["schemas"]["Invitation"][];
         };
         /**
-         * @description Refuses keys the request does not define (400 ``invalid_input``, per-field code
-         *     ``unknown_field``) instead of dropping them: a misspelt optional key such as
-         *     ``"expectedPly"`` or ``"bot_seat"`` would otherwise be ignored without a word, and the
-         *     move would skip its stale-ply check or the match start without its bots.
+         * @description Whom to invite to the match; unknown keys are refused (invalid_input,
+         *     unknown_field).
          */
         InviteRequest: {
-            /** @description Usernames to invite. */
-            usernames: unknown;
+            /**
+             * @description Usernames to invite.
+             * @example [
+             *       "alice",
+             *       "bob"
+             *     ]
+             */
+            usernames: string[];
         };
         /**
-         * @description Refuses keys the request does not define (400 ``invalid_input``, per-field code
-         *     ``unknown_field``) instead of dropping them: a misspelt optional key such as
-         *     ``"expectedPly"`` or ``"bot_seat"`` would otherwise be ignored without a word, and the
-         *     move would skip its stale-ply check or the match start without its bots.
+         * @description A private match's invite code and, optionally, the seat to take; unknown keys are
+         *     refused (invalid_input, unknown_field).
          */
         JoinByCodeRequest: {
             /** @description The private match's invite code. */
-            invite_code: unknown;
+            invite_code: string;
             /** @description Seat to take (default: lowest free). */
-            position?: unknown;
+            position?: number | null;
         };
         /** @description The seat to take. */
         JoinRequest: {
@@ -1837,6 +2064,25 @@ export interface components {
             /** Format: date-time */
             readonly created?: string;
         };
+        PersonalData: {
+            /** @description "han-hansa-personal-data". */
+            format: string;
+            format_version: number;
+            /** Format: date-time */
+            exported_at: string;
+            profile: components["schemas"]["ExportedProfile"];
+            ratings: components["schemas"]["Rating"][];
+            rating_history: components["schemas"]["RatingChange"][];
+            /** @description Every finished match you played, oldest first, as GET record/ gives it. */
+            records: components["schemas"]["Record"][];
+            /** @description Pass as records_after for the next page; null at the end. */
+            records_next_after: number | null;
+            /** @description Every other match you sit in or played. */
+            matches: components["schemas"]["ExportedMatch"][];
+            /** @description Received and sent. */
+            invitations: components["schemas"]["Invitation"][];
+            quick_match_requests: components["schemas"]["QuickMatchRequestRow"][];
+        };
         PersonalToken: {
             id: number;
             name: string;
@@ -1884,20 +2130,16 @@ export interface components {
             recent_matches: components["schemas"]["MatchSummary"][];
         };
         /**
-         * @description Refuses keys the request does not define (400 ``invalid_input``, per-field code
-         *     ``unknown_field``) instead of dropping them: a misspelt optional key such as
-         *     ``"expectedPly"`` or ``"bot_seat"`` would otherwise be ignored without a word, and the
-         *     move would skip its stale-ply check or the match start without its bots.
+         * @description The match you wait for (game, seats, options, clock) and whom you accept by rating;
+         *     unknown keys are refused (invalid_input, unknown_field).
          */
         QuickMatchRequest: {
             /** @description "han" or "hansa". */
-            game: unknown;
+            game: string;
             /** @description Number of seats. */
-            players: unknown;
+            players: number;
             /** @description Game options (see GET /games/{game}/). */
-            options?: {
-                [key: string]: unknown;
-            } | null;
+            options?: components["schemas"]["Options"] | null;
             /** @description As POST /matches/ takes it. */
             time_control?: string | {
                 preset?: string;
@@ -1911,7 +2153,12 @@ export interface components {
                 days_per_move?: number;
             } | null;
             /** @description {"min": number, "max": number} on openskill mu; either may be left out. */
-            rating_range?: unknown;
+            rating_range?: {
+                /** @description Lowest mu; null or left out: none. */
+                min?: number | null;
+                /** @description Highest mu; null or left out: none. */
+                max?: number | null;
+            } | null;
         };
         QuickMatchRequestRow: {
             id: number;
@@ -2070,9 +2317,12 @@ export interface components {
             ranks: number[];
             winners: number[];
             /** @description Per seat: where every point came from. */
-            breakdown: {
+            breakdown: ({
+                /** @description The seat's points. */
+                total: number;
+            } & {
                 [key: string]: unknown;
-            }[];
+            })[];
             /** @description Seats that resigned or forfeited, in order. */
             forfeits: number[];
             timeouts: number[];
@@ -2117,7 +2367,7 @@ export interface components {
             view: components["schemas"]["View"];
             /** @description The move that led to this ply (null at ply 0). */
             move: components["schemas"]["LoggedMove"] | null;
-            /** @description The full state, once ended. */
+            /** @description The full state, once ended: the engine's own JSON (free-form, x-free-form). */
             state?: {
                 [key: string]: unknown;
             };
@@ -2171,6 +2421,11 @@ export interface components {
             position: number;
             kind: components["schemas"]["SeatKindEnum"];
             /** @description The person who plays the seat; on a seat a bot took over from them, still that person (see taken_over_from). Null on a bot's own seat. */
+            username: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: the same as username (issue 41: one name for a player, docs/api.md "Changes").
+             */
             user: string | null;
             bot_kind: string | null;
             /** @description On a bot seat: the person it was taken from (a timeout, an admin's hand-over, a resignation or a forfeit). Null otherwise. */
@@ -2188,12 +2443,20 @@ export interface components {
             score: number;
             /** @description 1 = best; equal ranks after the tie-breaks share. */
             rank: number;
-            /** @description This seat's tie-break values, by the keys of tie_break_keys. */
+            /**
+             * @description This seat's tie-break values, by the keys of tie_break_keys.
+             * @example {
+             *       "pieces_left": 3
+             *     }
+             */
             tie_break: {
-                [key: string]: unknown;
+                [key: string]: number | null;
             };
             /** @description Where every point came from, per category. */
             breakdown: {
+                /** @description The seat's points. */
+                total: number;
+            } & {
                 [key: string]: unknown;
             };
         };
@@ -2227,7 +2490,7 @@ export interface components {
         /** @description A move for your seat; unknown keys are refused (invalid_input, unknown_field). */
         SubmitMoveRequest: {
             /** @description The move, a JSON object as listed by GET legal-moves. */
-            move?: components["schemas"]["Move"] | null;
+            move: components["schemas"]["Move"];
             /** @description The ply you saw. Turns: a different current ply is refused with stale_ply; a simultaneous choice accepts any ply since it became due (docs/api.md). */
             expected_ply?: number | null;
         };
@@ -2490,9 +2753,23 @@ export interface components {
                 /** @description The reader's own hand at the reshuffle (a seated reader, after it). */
                 my_hand_at_reshuffle?: string[];
             };
-            result?: {
+            result?: ({
+                /** @description Per seat. */
+                scores: number[];
+                /** @description Per seat; 1 = best. */
+                ranks: number[];
+                winners: number[];
+                /** @description Per seat. */
+                breakdown?: ({
+                    /** @description The seat's points. */
+                    total: number;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                end_reason?: string;
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | null;
         };
         /** @description The options of Han (han). */
         HanOptions: {
@@ -2614,11 +2891,16 @@ export interface components {
                 waiting_for: number[];
             } | null;
             /** @description Each seat's points so far, by category. */
-            breakdown: {
+            breakdown: ({
+                /** @description The seat's points. */
+                total: number;
+            } & {
                 [key: string]: unknown;
-            }[];
+            })[];
             /** @description Your pending secret choice, as the move that made it. */
             my_choice?: {
+                type: string;
+            } & {
                 [key: string]: unknown;
             };
             /** @description Cards out of the game, once over. */
@@ -2648,9 +2930,23 @@ export interface components {
                 /** @description The reader's own returned starting cards still in the deck (a seated reader only). */
                 returned_to_deck?: string[];
             };
-            result?: {
+            result?: ({
+                /** @description Per seat. */
+                scores: number[];
+                /** @description Per seat; 1 = best. */
+                ranks: number[];
+                winners: number[];
+                /** @description Per seat. */
+                breakdown?: ({
+                    /** @description The seat's points. */
+                    total: number;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                end_reason?: string;
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | null;
         };
         /** @description The options of The Queen of Hansa (hansa). */
         HansaOptions: Record<string, never>;
@@ -2761,6 +3057,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     disconnect_app: {
@@ -2809,6 +3127,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     list_personal_tokens: {
@@ -2846,6 +3186,28 @@ export interface operations {
             };
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2910,6 +3272,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revoke_personal_token: {
@@ -2958,6 +3351,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     list_my_apps: {
@@ -2995,6 +3410,28 @@ export interface operations {
             };
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3051,6 +3488,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_my_app: {
@@ -3094,6 +3562,28 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3154,6 +3644,37 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3596,6 +4117,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_token: {
@@ -3630,8 +4182,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +4242,28 @@ export interface operations {
             };
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,6 +4451,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_game: {
@@ -3906,6 +4522,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     health: {
@@ -3947,7 +4585,7 @@ export interface operations {
             };
         };
     };
-    invitations_retrieve: {
+    list_my_invitations: {
         parameters: {
             query?: {
                 /** @description Rows per page, 1 to 100; default 20. */
@@ -3989,9 +4627,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    invitations_accept_create: {
+    accept_invitation: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -4046,9 +4706,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    invitations_decline_create: {
+    decline_invitation: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -4103,9 +4785,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    leaderboard_retrieve: {
+    get_leaderboard: {
         parameters: {
             query?: {
                 /** @description Rows per page, 1 to 100; default 20. */
@@ -4149,6 +4853,28 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +4933,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     create_match: {
@@ -4251,6 +4999,37 @@ export interface operations {
             };
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4311,6 +5090,28 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,6 +5187,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_analysis: {
@@ -4437,6 +5269,28 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4524,6 +5378,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_board_png: {
@@ -4593,6 +5458,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_board_svg: {
@@ -4656,6 +5543,28 @@ export interface operations {
             };
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4918,9 +5827,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    matches_invitations_create: {
+    invite_players: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -4981,6 +5912,37 @@ export interface operations {
             };
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5048,6 +6010,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     leave_match: {
@@ -5108,6 +6101,28 @@ export interface operations {
             };
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,9 +6197,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    matches_lobby_retrieve: {
+    get_match_lobby: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -5226,6 +6263,28 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5285,6 +6344,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     submit_move: {
@@ -5300,7 +6381,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["SubmitMoveRequest"];
             };
@@ -5348,6 +6429,37 @@ export interface operations {
             };
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5412,9 +6524,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    matches_record_retrieve: {
+    get_match_record: {
         parameters: {
             query?: {
                 /** @description true: add the stored analysis (docs/analysis.md) as the record's "analysis" section, null where none is done. */
@@ -5472,9 +6606,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    matches_rematch_create: {
+    propose_rematch: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -5538,6 +6694,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_replay: {
@@ -5591,6 +6769,28 @@ export interface operations {
             };
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5666,6 +6866,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_result: {
@@ -5718,6 +6949,28 @@ export interface operations {
             };
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,6 +7046,37 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_me: {
@@ -5826,6 +7110,28 @@ export interface operations {
             };
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5885,6 +7191,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     export_me: {
@@ -5908,9 +7225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PersonalData"];
                 };
             };
             400: {
@@ -5937,9 +7252,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    private_matches_create: {
+    create_private_match: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -5987,9 +7313,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    private_matches_join_create: {
+    join_by_invite_code: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -6045,9 +7402,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    quick_match_retrieve: {
+    list_my_quick_matches: {
         parameters: {
             query?: {
                 /** @description Rows per page, 1 to 100; default 20. */
@@ -6088,9 +7476,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    quick_match_create: {
+    request_quick_match: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -6138,9 +7548,40 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    quick_match_destroy: {
+    cancel_quick_match: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -6195,6 +7636,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     list_record_signing_keys: {
@@ -6234,9 +7697,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    records_verify_create: {
+    verify_record: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -6246,11 +7731,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["Record"];
             };
         };
         responses: {
@@ -6286,9 +7769,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    users_retrieve: {
+    get_profile: {
         parameters: {
             query?: {
                 /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
@@ -6335,9 +7840,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    users_ratings_retrieve: {
+    list_rating_changes: {
         parameters: {
             query?: {
                 game?: string;
@@ -6388,9 +7915,31 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    users_records_retrieve: {
+    export_user_records: {
         parameters: {
             query?: {
                 /** @description Only matches with a larger id (resume an export). */
@@ -6438,6 +7987,28 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6493,6 +8064,28 @@ export interface operations {
             /** @description Only GET (method_not_allowed). */
             405: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
