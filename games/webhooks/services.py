@@ -20,6 +20,7 @@ from games.webhooks import metrics, selectors, sending
 from games.webhooks.addresses import UrlRefused, check_url
 from games.webhooks.models import Delivery, Endpoint
 from infra.api_errors import ApiError
+from infra.timestamps import utc_iso
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def queue_event(event_type: str, user_ids: Iterable[int], data: dict) -> list[in
     serving = selectors.apps_serving(list(dict.fromkeys(user_ids)))
     if not serving:
         return []
-    now = timezone.now().isoformat()
+    now = utc_iso(timezone.now())  # the one timestamp format (infra/timestamps.py)
     rows = [Delivery(endpoint=endpoint, event_type=event_type,
                      message_id=f"msg_{secrets.token_hex(16)}",
                      payload={"type": event_type, "timestamp": now,

@@ -29,10 +29,32 @@ class NewEndpointSerializer(EndpointSerializer):
         fields = (*EndpointSerializer.Meta.fields, "secret")
 
 
+class DeliveryDataSerializer(serializers.Serializer):
+    """What a delivery's body says in ``data``: ids and public facts only (docs/webhooks.md
+    "Event types and payloads"); which keys appear depends on the event type."""
+
+    user_id = serializers.IntegerField(help_text="The app's user this delivery is for.")
+    match_id = serializers.IntegerField(required=False)
+    game = serializers.CharField(required=False)
+    ply = serializers.IntegerField(required=False, help_text="your_turn")
+    seat = serializers.IntegerField(required=False, help_text="your_turn")
+    status = serializers.CharField(required=False, help_text="match_finished")
+    invitation_id = serializers.IntegerField(required=False, help_text="invitation")
+
+
+class DeliveryPayloadSerializer(serializers.Serializer):
+    """The body POSTed to the endpoint, exactly as signed."""
+
+    type = serializers.ChoiceField(choices=EVENT_TYPES)
+    timestamp = serializers.CharField(help_text="UTC, ISO 8601 with Z")
+    data = DeliveryDataSerializer()
+
+
 class DeliverySerializer(serializers.ModelSerializer):
     # a plain string, not a named enum: "status" enums of other components would collide
     # in the schema's names (drf-spectacular W001, which `check --deploy` fails on)
     status = serializers.CharField(help_text="pending, delivered or failed")
+    payload = DeliveryPayloadSerializer(read_only=True)
 
     class Meta:
         model = Delivery

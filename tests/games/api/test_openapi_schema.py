@@ -60,17 +60,21 @@ def test_every_operation_has_a_summary_and_an_id_and_json_bodies(schema):
 #: generated client names its functions after them, so a change here breaks clients
 OPERATION_IDS = [
     "abort_match", "accept_invitation", "cancel_quick_match", "create_match",
-    "create_personal_token", "create_private_match", "decline_invitation", "disconnect_app",
+    "create_personal_token", "create_private_match", "create_webhook",
+    "decline_invitation", "delete_chat_message", "delete_webhook", "disconnect_app",
     "erase_me", "export_me", "export_user_records", "get_analysis", "get_board_png",
     "get_board_svg", "get_events", "get_game", "get_leaderboard", "get_legal_moves",
-    "get_match", "get_match_lobby", "get_match_record", "get_me", "get_my_app", "get_profile",
-    "get_replay", "get_result", "get_token", "health", "invite_players",
-    "join_by_invite_code", "join_match", "leave_match", "list_connected_apps", "list_games",
+    "get_match", "get_match_lobby", "get_match_record", "get_me", "get_my_app",
+    "get_profile", "get_replay", "get_result", "get_token", "get_webhook", "health",
+    "invite_players", "join_by_invite_code", "join_match", "leave_match",
+    "list_chat_messages", "list_chat_mutes", "list_connected_apps", "list_games",
     "list_matches", "list_moves", "list_my_apps", "list_my_invitations",
     "list_my_quick_matches", "list_personal_tokens", "list_rating_changes",
-    "list_record_signing_keys", "propose_rematch", "reclaim_seat", "register", "register_app",
+    "list_record_signing_keys", "list_webhook_deliveries", "list_webhooks",
+    "mute_in_chat", "propose_rematch", "reclaim_seat", "register", "register_app",
     "request_analysis", "request_quick_match", "resign_seat", "revoke_personal_token",
-    "revoke_token", "start_match", "stream_feed", "submit_move", "update_my_app",
+    "revoke_token", "send_chat_message", "send_webhook_again", "start_match",
+    "stream_feed", "submit_move", "unmute_in_chat", "update_my_app", "update_webhook",
     "verify_record",
 ]
 #: what drf-spectacular appends to the ids it makes up from a path
