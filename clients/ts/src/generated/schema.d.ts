@@ -1340,7 +1340,8 @@ export interface components {
         };
         /** @description The body POSTed to the endpoint, exactly as signed. */
         DeliveryPayload: {
-            type: components["schemas"]["TypeEnum"];
+            /** @description the event type: your_turn, match_started, match_finished, invitation */
+            type: string;
             /** @description UTC, ISO 8601 with Z */
             timestamp: string;
             data: components["schemas"]["DeliveryData"];
@@ -2535,14 +2536,6 @@ export interface components {
             token: string;
             user: components["schemas"]["User"];
         };
-        /**
-         * @description * `your_turn` - your_turn
-         *     * `match_started` - match_started
-         *     * `match_finished` - match_finished
-         *     * `invitation` - invitation
-         * @enum {string}
-         */
-        TypeEnum: "your_turn" | "match_started" | "match_finished" | "invitation";
         User: {
             readonly id: number;
             readonly username: string;
