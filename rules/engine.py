@@ -202,6 +202,12 @@ class Engine(ABC):
         the game data) to another language; without it the labels are English."""
         return None
 
+    def seat_colours(self) -> tuple[str, ...]:
+        """The colour ``render_svg`` gives each seat (index = seat), so other pictures of a
+        match (the admin's analysis graph) name seats in the board's colours. The default:
+        none, a game whose board colours no seat."""
+        return ()
+
     def drawing_legend(self) -> list[tuple[str, str]]:
         """The short labels of ``render_svg``'s drawing that need explaining, as ``(label,
         meaning)`` pairs shown under it (admin's replay page), so the service knows nothing

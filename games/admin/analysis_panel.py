@@ -35,7 +35,7 @@ def analysis_context(match: Match, engine, state, ply: int, names: dict) -> dict
     body = selectors.analysis_body(analysis, match)
     labels = {row["ply"]: row["label"] for row in body["decisions"] if row["label"]}
     graph = evaluation_svg(selectors.evaluation_series(body, match.players), labels, names,
-                           match.ply, ply)
+                           match.ply, ply, seat_colours=engine.seat_colours())
     decision = next((row for row in body["decisions"] if row["ply"] == ply), None)
     best_board = None
     if decision is not None and decision["best"] != decision["played"]:

@@ -399,3 +399,8 @@ class HanEngine(Engine):
         from rules.han.render import render_view_svg
 
         return render_view_svg(view, translate)
+
+    def seat_colours(self) -> tuple[str, ...]:
+        from rules.han.render import SEAT_COLOURS
+
+        return tuple(SEAT_COLOURS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from rules.hansa.data import HansaData
-from rules.hansa.render import COLOURS, ON_COLOUR, TINTS
+from rules.hansa.render import COLOURS, ON_COLOUR, SEAT_COLOURS, TINTS
 
 #: the tables a client needs, by their key in tables.json
 TABLE_KEYS = (
@@ -34,6 +34,7 @@ def drawing_data(data: HansaData) -> dict:
         "colours": {
             "luxury": dict(COLOURS),
             "card_tints": dict(TINTS),
+            "seats": list(SEAT_COLOURS),
             "text_on_colour": {colour: ON_COLOUR.get(colour, "#ffffff") for colour in COLOURS},
         },
         "cards": source["cards"],

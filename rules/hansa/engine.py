@@ -242,6 +242,11 @@ class HansaEngine(Engine):
 
         return render_view_svg(view, self.data, translate)
 
+    def seat_colours(self) -> tuple[str, ...]:
+        from rules.hansa.render import SEAT_COLOURS
+
+        return tuple(SEAT_COLOURS)
+
     def drawing_legend(self) -> list[tuple[str, str]]:
         from rules.hansa.render import LEGEND
 

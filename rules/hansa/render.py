@@ -29,6 +29,9 @@ COLOURS = {"red": "#c62828", "blue": "#1e5bb8", "yellow": "#e3b505", "black": "#
 TINTS = {"red": "#f7d6d6", "blue": "#d5e1f5", "yellow": "#fbf0c4", "black": "#dcdcdc"}
 ON_COLOUR = {"yellow": "#222222"}  # text drawn on a full-strength colour; white otherwise
 UNKNOWN_COLOUR, UNKNOWN_TINT = "#888888", "#eeeeee"
+#: one colour per seat (0..3; Hansa has at most 4 players), the bar at each Kontor's left
+#: edge; apart from the luxury colours so a seat is never read as a piece
+SEAT_COLOURS = ("#7b3fa0", "#00897b", "#d2691e", "#8d6e63")
 KIND_SHORT = {"person": tr("person"), "ship": tr("ship"), "building": tr("building")}
 #: what the header calls the phases and the bag's colours: the view's ids are English words
 #: a German reader should not see ("phase over", "red 3": issue 41)
@@ -322,5 +325,8 @@ def _kontors(view: dict, palette: _Palette, out: list[str]) -> float:
                     "stored-piece", seat)
         out.insert(0, _el("rect", x=x, y=top, width=WIDTH - x - 6, height=y - top - 4, rx=6,
                           fill="#fffdf7", stroke="#b8ad94"))
+        out.insert(1, _el("rect", class_="kontor-seat", data_seat=seat, x=x, y=top + 6,
+                          width=4, height=y - top - 16,
+                          fill=SEAT_COLOURS[seat % len(SEAT_COLOURS)]))
         y += 6
     return y

@@ -94,7 +94,10 @@ HANSA_DRAWING = _object({
     "cities": {"type": "array", "items": _object({
         "name": STRING, "code": STRING, "colour": STRING, "x": NUMBER, "y": NUMBER,
         "label": STRING})},
-    "colours": _map(COLOURS, "Palette -> colour name -> CSS colour."),
+    "colours": _object({
+        "luxury": COLOURS, "card_tints": COLOURS, "text_on_colour": COLOURS,
+        "seats": {"type": "array", "items": STRING,
+                  "description": "Seat -> CSS colour (the bar at its Kontor)."}}),
     "cards": {"type": "array", "items": _object({
         "id": STRING, "city": STRING, "kind": STRING, "trade_power": INTEGER,
         "luxury": BOOLEAN, "person": {"type": ["string", "null"]}, "min_players": INTEGER,
