@@ -31,6 +31,10 @@ UNKNOWN_COLOUR = "#cccccc"
 VARIANT_NAMES = {"border-disputes": tr("fortifications"), "ways-of-diplomacy": tr("market places")}
 #: the turn line's phase (the view's id is an English word: issue 41)
 PHASE_NAMES = {"placing": tr("placing"), "drawing": tr("drawing cards")}
+#: why the game ended, by the engine's reason id (engine._end_game; rulings H11 and the
+#: depleted pile): English ids a German reader should not see (issue 41)
+END_REASON_NAMES = {"pile_depleted": tr("a card pile ran out"),
+                    "no_placement": tr("no player can place"), "ended": tr("ended")}
 
 
 def _points(points) -> str:
@@ -223,7 +227,9 @@ def _panel(data: dict, view: dict) -> list[str]:
     lines.text(tr("{players} players, {variant}", players=view["players"],
                   variant=in_drawing_language(variant)), size=12)
     if view.get("game_over"):
-        lines.text(tr("Game over ({reason})", reason=view.get("end_reason") or "ended"),
+        reason = view.get("end_reason") or "ended"
+        reason = in_drawing_language(END_REASON_NAMES.get(reason, reason))
+        lines.text(tr("Game over ({reason})", reason=reason),
                    bold=True, gap=4)
     else:
         phase = in_drawing_language(PHASE_NAMES.get(view["phase"], view["phase"]))

@@ -12,8 +12,9 @@ from django.urls import reverse
 from games.matches import services as match_services
 from games.matches.models import Match
 from rules import get_engine
+from tests.games.analysis.support import finished_match
 from tests.games.graphql.support import gql, make_player, start_match
-from tests.games.support import TEST_SEED
+from tests.games.support import TEST_SEED, isolate_test_celery
 
 pytestmark = pytest.mark.django_db
 
@@ -169,3 +170,25 @@ def test_the_hansa_board_and_the_replay_status_have_no_english_left(make_user):
                             ("black", "schwarz")):
         assert f"{german} " in page and f"{english} " not in page.split("Legende:")[0]
     assert "<td>aktiv</td>" in page and "<td>active</td>" not in page
+
+
+@pytest.mark.django_db(transaction=True)  # the bot seat plays on commit
+def test_a_finished_han_board_says_why_it_ended_in_german(make_user):
+    """Issue 41: the board said "Game over (pile_depleted)", the engine's reason id, in
+    German too."""
+    isolate_test_celery()
+    match = finished_match(make_user(), "han")
+    reason = match.state["end_reason"]  # the engine's id, as the view gives it to the board
+    german = {"pile_depleted": "Spielende (ein Kartenstapel ist aufgebraucht)",
+              "no_placement": "Spielende (niemand kann mehr einsetzen)"}
+    english = {"pile_depleted": "Game over (a card pile ran out)",
+               "no_placement": "Game over (no player can place)"}
+    admin = Client(HTTP_ACCEPT_LANGUAGE="de")
+    admin.force_login(make_user(is_staff=True, is_superuser=True))
+    url = reverse("admin:games_match_replay", args=[match.pk])
+    page = admin.get(url).content.decode()
+    assert german[reason] in page
+    assert "Game over" not in page and f"({reason})" not in page
+    admin_en = Client()
+    admin_en.force_login(make_user(is_staff=True, is_superuser=True))
+    assert english[reason] in admin_en.get(url).content.decode()
