@@ -1552,11 +1552,21 @@ export interface components {
                     y?: number;
                     label?: string;
                 }[];
-                /** @description Palette -> colour name -> CSS colour. */
                 colours?: {
-                    [key: string]: {
+                    /** @description Name -> CSS colour. */
+                    luxury?: {
                         [key: string]: string;
                     };
+                    /** @description Name -> CSS colour. */
+                    card_tints?: {
+                        [key: string]: string;
+                    };
+                    /** @description Name -> CSS colour. */
+                    text_on_colour?: {
+                        [key: string]: string;
+                    };
+                    /** @description Seat -> CSS colour (the bar at its Kontor). */
+                    seats?: string[];
                 };
                 cards?: {
                     id?: string;
