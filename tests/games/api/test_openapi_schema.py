@@ -107,7 +107,7 @@ def test_each_request_body_describes_its_own_operation(schema):
     how unknown keys are refused, a private match's said "A new match")."""
     components = schema["components"]["schemas"]
     seen = {}
-    for path, method, operation in _operations(schema):
+    for _path, _method, operation in _operations(schema):
         body = operation.get("requestBody")
         ref = body and body["content"]["application/json"]["schema"].get("$ref")
         if ref:
