@@ -73,7 +73,7 @@ def sample_state(view: dict, seat: int, rng: SeededRng) -> HanState:
     if facts is None:
         state.reshuffled = state.hands_then = state.known_then = state.since = None
     else:
-        state.reshuffled = list(facts["pile"])
+        state.reshuffled = list(facts["old_discard"])
         state.known_then = [list(k) for k in facts["in_hand"]]
         state.since = [list(steps) for steps in facts["since"]]
         state.hands_then = _hands_then(board, facts, knowledge, seat, n)
@@ -135,7 +135,7 @@ def _hands_then(board, facts: dict, knowledge: dict, seat, n: int) -> list[list[
     it, the others' share of the rest as their known cards first (the view shows only
     the union and sizes, so any such split shows the same)."""
     mine = list(knowledge.get("my_hand_at_reshuffle", []))
-    rest = Counter(facts["hands"]) - Counter(mine)
+    rest = Counter(facts["hands_union"]) - Counter(mine)
     hands = []
     for s in range(n):
         if s == seat:

@@ -2,7 +2,7 @@
 
 At the reshuffle the old pile is empty, so every card not in the old discard pile (which
 becomes the new pile) nor on the display is in a hand: the hands' union then is public
-(the view's ``knowledge.reshuffle.hands``), each seat's share of it is not. Since then each
+(the view's ``knowledge.reshuffle.hands_union``), each seat's share of it is not. Since then each
 seat's draws (from the display: the colour is public; from the pile: face down), plays
 and discards are public, in order. A deal of the other hands and the pile fits when there
 are hands at the reshuffle (each holding at least the cards known in it then, together
@@ -64,7 +64,7 @@ def _facts(view: dict, seat: int):
     if facts is None or "my_hand_at_reshuffle" not in knowledge:
         return None
     may_hold = Counter(knowledge["pile_may_hold"]) - Counter(knowledge.get("my_pile_draws", []))
-    union = Counter(facts["hands"]) - Counter(knowledge["my_hand_at_reshuffle"])
+    union = Counter(facts["hands_union"]) - Counter(knowledge["my_hand_at_reshuffle"])
     others = [_Seat(facts, s) for s in range(int(view["players"])) if s != seat]
     return may_hold, union, others
 

@@ -91,8 +91,8 @@ def _reshuffle_facts(state: HanState) -> dict | None:
         return None
     order = state.board.color_index.__getitem__
     return {
-        "pile": state.reshuffled[:],
-        "hands": sorted((card for hand in state.hands_then for card in hand), key=order),
+        "old_discard": state.reshuffled[:],
+        "hands_union": sorted((card for hand in state.hands_then for card in hand), key=order),
         "hand_sizes": [len(hand) for hand in state.hands_then],
         "in_hand": [known[:] for known in state.known_then],
         "since": [steps[:] for steps in state.since],

@@ -63,8 +63,8 @@ def view_schema() -> dict:
             "my_pile_draws": array(CARD, "The reader's own draws from the pile (a seated "
                                    "reader only)."),
             "reshuffle": nullable(record({
-                "pile": array(CARD, "The old discard pile the new pile was made of."),
-                "hands": array(CARD, "Every card in a hand at the reshuffle, all hands "
+                "old_discard": array(CARD, "The old discard pile the new pile was made of."),
+                "hands_union": array(CARD, "Every card in a hand at the reshuffle, all hands "
                                "together."),
                 "hand_sizes": array(INTEGER, "Per seat, its hand size at the reshuffle."),
                 "in_hand": array(array(CARD), "Per seat, the cards known in its hand "

@@ -2776,9 +2776,9 @@ export interface components {
                 my_pile_draws?: string[];
                 reshuffle?: {
                     /** @description The old discard pile the new pile was made of. */
-                    pile: string[];
+                    old_discard: string[];
                     /** @description Every card in a hand at the reshuffle, all hands together. */
-                    hands: string[];
+                    hands_union: string[];
                     /** @description Per seat, its hand size at the reshuffle. */
                     hand_sizes: number[];
                     /** @description Per seat, the cards known in its hand at the reshuffle. */
