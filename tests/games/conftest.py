@@ -29,3 +29,15 @@ def _sends_and_follow_answers_end_with_the_test():
     yield
     wait_until_sent()
     followers._answers.clear()
+
+
+@pytest.fixture
+def webhook_types_known(settings):
+    """The webhooks' "which event types has anyone subscribed to" answer cached for the
+    test (games/webhooks/events.py asks it once per WEBHOOK_ENDPOINTS_CHECK_SECONDS per
+    process, not per change): a statement count then counts what every change costs, not
+    a slow test's crossing of that period."""
+    from games.webhooks.events import subscribed_types
+
+    settings.WEBHOOK_ENDPOINTS_CHECK_SECONDS = 3600
+    subscribed_types()

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from games.matches import services as match_services
 from tests.games.support import TEST_SEED, match_url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("webhook_types_known")]
 
 #: token + user (one join), the match's lock, then the match with its creator, seats
 #: (+ users) and incidents in one statement (games/matches/rows.py; the two share one round

@@ -247,7 +247,8 @@ def test_a_timeout_is_a_loss_for_the_player_even_if_the_bot_then_wins(make_user)
     assert not Rating.objects.filter(user__username="bot:greedy").exists()
 
 
-def test_scoring_costs_ten_statements_and_stamps_the_moved_ratings(make_user):
+def test_scoring_costs_ten_statements_and_stamps_the_moved_ratings(make_user,
+                                                                  webhook_types_known):
     """Scoring reads the match with its seats and incidents once, with its lock (one round
     trip), and hands them to the ratings and the feed, which read nothing more but the
     ratings themselves; the ratings are written in one statement (bulk_update, which does
