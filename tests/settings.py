@@ -59,6 +59,15 @@ if os.environ.get("DATABASE_OWNER_URL"):
         name: value for name, value in RUNTIME_DATABASE.get("OPTIONS", {}).items()
         if name != "options"}
 
+# The test process's own pool, larger than a web process's: tests run ORM calls in
+# short-lived threads (asyncio.to_thread inside asyncio.run makes a new executor each
+# time) that end without handing their connection back, so over a whole run a pool of 8
+# ran dry (PoolTimeout in socket tests late in the suite). A server or worker a test
+# starts sizes its pool from the environment, as in production.
+if isinstance(DATABASES["default"].get("OPTIONS", {}).get("pool"), dict):
+    DATABASES["default"]["OPTIONS"]["pool"] = {**DATABASES["default"]["OPTIONS"]["pool"],
+                                               "max_size": 32}
+
 # The pause a web process takes after expensive GraphQL operations (games/graphql/
 # concurrency.py) is off: tests send them one after the other, and a pause left by one
 # test would refuse the next test's. Its own tests turn it on; so does the server that

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
 
 from games.clocks import services as clock_services
@@ -75,9 +76,12 @@ def test_a_player_whose_seat_passed_to_a_bot_stops_receiving_the_players_room(
     match_id = two_player_han(alice.user, bob.user).pk
 
     def hand_over():
-        with eager_celery():
-            clock_services.hand_seat_to_bot(user=admin, match_id=match_id, position=0,
-                                            bot_kind="random")
+        try:
+            with eager_celery():
+                clock_services.hand_seat_to_bot(user=admin, match_id=match_id, position=0,
+                                                bot_kind="random")
+        finally:
+            connection.close()  # this thread ends: hand its pooled connection back
 
     async def scenario():
         former = await PlayClient.open(web_tier, alice.token)
