@@ -269,26 +269,6 @@ FORWARDED_ALLOW_IPS = env_list("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # is public anyway); GRAPHIQL=false hides it.
 GRAPHIQL = env_bool("GRAPHIQL", True)
 
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Han and The Queen of Hansa game service",
-    "DESCRIPTION": "Play Han and The Queen of Hansa by API. Errors are "
-    '{"error": {"code", "message", "details"}} with stable codes.',
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    # Issue 10, clients generated from the schema: OpenAPI 3.1 (plain JSON Schema, so the
-    # engines' move schemas embed as they are), request components named after their
-    # serializers (no "...RequestRequest"), and the games' move schemas added by a hook.
-    "OAS_VERSION": "3.1.0",
-    "COMPONENT_SPLIT_REQUEST": False,
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.openapi.postprocess",
-    ],
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-}
-
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
 # kombu's Redis transport, minus a new Redis client per command (config/celery_transport.py);
 # another broker (sentinel, TLS, ...) keeps kombu's own transport for its scheme
@@ -396,6 +376,7 @@ GRAPHQL_EXPENSIVE_SHARE = float(env_str("GRAPHQL_EXPENSIVE_SHARE", "0.5"))
 # The analysis, Celery, the chat, HTTPS, the play socket, metrics and logs (LOGGING), workers: own
 # modules.
 from config.analysis_settings import *  # noqa: E402,F401,F403
+from config.api_schema_settings import *  # noqa: E402,F401,F403
 from config.celery_settings import *  # noqa: E402,F401,F403
 from config.chat_settings import *  # noqa: E402,F401,F403
 from config.https_settings import *  # noqa: E402,F401,F403
