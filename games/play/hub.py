@@ -39,7 +39,6 @@ from typing import Any
 from django.conf import settings
 
 from accounts.revocation import ACCESS_REVOKED_TYPE, concerns
-from games.chat.rooms import receives
 from games.live.channels import (
     CHAT_PUSH_TYPE,
     MATCH_UPDATE_TYPE,
@@ -49,6 +48,7 @@ from games.live.channels import (
 from games.live.followers import register_local_hub
 from games.live.frames import seat_key
 from games.play import operations
+from games.play.chat_delivery import deliver_chat
 from games.play.threads import PlayThreads
 from infra import pubsub
 from infra.observability import request_id
@@ -222,18 +222,6 @@ class Hub:
             self.refresh_soon(match_id, message["ply"],
                               request_id.sane(message.get("request_id")))
 
-    def deliver_chat(self, message: dict) -> None:
-        """Send a chat message's frame (games/live/chat_sends.py) to each follower of the
-        match its audience lets read the room (``games.chat.rooms.receives``: the seat
-        each user held when it was sent, never what this process remembers)."""
-        audience, text = message.get("audience"), message.get("frame")
-        if not isinstance(audience, dict) or not isinstance(text, str):
-            return
-        match_id = message.get("match_id")
-        for socket in self.followers_of(match_id):
-            if match_id in socket.follows and receives(audience, socket.user):
-                socket.push(match_id, text)
-
     # -- announcements over Pub/Sub ---------------------------------------------------------
     async def _listen(self) -> None:
         """Keep the hub's Pub/Sub connection open for as long as the process serves
@@ -277,7 +265,7 @@ class Hub:
         elif kind == MATCH_UPDATE_TYPE:
             self._announced(body)
         elif kind == CHAT_PUSH_TYPE:
-            self.deliver_chat(body)
+            deliver_chat(self, body)
         elif kind == ACCESS_REVOKED_TYPE:
             self._revoked(body)
 
