@@ -8,6 +8,11 @@ capability's module, not from here.
 
 from games.analysis.models import AnalysedDecision, Analysis  # noqa: F401
 from games.chat.models import ChatMessage, ChatMute, ChatRoom  # noqa: F401
+from games.chat.moderation.models import (  # noqa: F401
+    ChatReport,
+    ChatSanction,
+    ModerationAction,
+)
 from games.feed.models import FeedEvent  # noqa: F401
 from games.lobby.models import Invitation, PrivateMatch, Rematch  # noqa: F401
 from games.matches.incidents import Incident  # noqa: F401, E402 - after Match: it refers to it

@@ -2,4 +2,4 @@
 match at a glance (``glance``). Django imports ``games.admin``; importing ``matches``
 here registers its pages."""
 
-from games.admin import matches, webhooks  # noqa: F401
+from games.admin import chat_moderation, chat_moderation_log, matches, webhooks  # noqa: F401

@@ -24,5 +24,6 @@ urlpatterns = [
     path("", include("games.api.leaving.urls")),
     path("", include("games.api.feed.urls")),
     path("", include("games.api.chat.urls")),
+    path("", include("games.api.chat_reports.urls")),
     path("", include("games.api.webhooks.urls")),
 ]

@@ -18,6 +18,8 @@ from games.chat.errors import (
     ChatTextTooLong,
 )
 from games.chat.models import ChatMessage, ChatRoom
+from games.chat.moderation.enforcement import refuse_if_sanctioned
+from games.chat.moderation.metrics import counting_refusals
 from games.chat.mutes import muters_of
 from games.chat.selectors import (
     may_write,
@@ -50,10 +52,13 @@ def clean_text(text: Any) -> str:
     return text
 
 
+@counting_refusals
 def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
     """Store ``user``'s message in the match's room and push it after the commit: 404
     for an unknown match or room, 400 ``chat_text_empty``/``chat_text_too_long``/
-    ``invalid_input``, 403 ``chat_room_not_writable``, 429 ``chat_rate_limited``."""
+    ``invalid_input``, 403 ``chat_room_not_writable``, 429 ``chat_rate_limited``;
+    403 ``chat_timed_out``/``chat_banned`` for a user a moderator sanctioned."""
+    refuse_if_sanctioned(user)  # every transport's sending comes here (docs/chat.md)
     kind = parse_room_kind(kind)
     text = clean_text(text)
     match = match_selectors.get_match(match_id)
