@@ -18,6 +18,7 @@ from infra.api_views import ApiView
 
 
 class ChatReportView(ApiView):
+    multiline_fields = ("note",)
     required_scopes = {"POST": "chat:write"}
 
     @extend_schema(

@@ -69,8 +69,8 @@ def hide_message(report: ChatReport, moderator, reason: str) -> ModerationAction
     reason = _why(reason)
     with transaction.atomic():
         report = _locked(report)
-        message = ChatMessage.objects.select_for_update().select_related("room", "author") \
-            .get(pk=report.message_id)
+        message = (ChatMessage.objects.select_for_update(of=("self",))
+                   .select_related("room", "author").get(pk=report.message_id))
         if not message.hidden_by_moderator:
             message.hidden_by_moderator = True
             message.save(update_fields=["hidden_by_moderator"])
