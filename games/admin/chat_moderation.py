@@ -109,7 +109,7 @@ class ChatReportAdmin(admin.ModelAdmin):
                 else:
                     self.message_user(request, _("Done: %(action)s.") % {
                         "action": dict(form.fields["action"].choices)[
-                            form.cleaned_data["action"]]})
+                            form.cleaned_data["action"]]}, messages.SUCCESS)
                     return redirect(request.path)
         message = report.message
         return TemplateResponse(request, "admin/games/chatreport/moderate.html", {
