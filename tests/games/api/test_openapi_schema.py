@@ -72,7 +72,7 @@ OPERATION_IDS = [
     "list_my_quick_matches", "list_personal_tokens", "list_rating_changes",
     "list_record_signing_keys", "list_webhook_deliveries", "list_webhooks",
     "mute_in_chat", "propose_rematch", "reclaim_seat", "register", "register_app",
-    "request_analysis", "request_quick_match", "resign_seat", "revoke_personal_token",
+    "report_chat_message", "request_analysis", "request_quick_match", "resign_seat", "revoke_personal_token",
     "revoke_token", "send_chat_message", "send_webhook_again", "start_match",
     "stream_feed", "submit_move", "unmute_in_chat", "update_my_app", "update_webhook",
     "verify_record",
