@@ -25,7 +25,9 @@ class ChatReportSerializer(serializers.Serializer):
     message = serializers.IntegerField(help_text="The reported message's id.")
     reason = serializers.ChoiceField(choices=ReportReason.values)
     note = serializers.CharField(allow_blank=True)
-    status = serializers.ChoiceField(choices=ReportStatus.values,
-                                     help_text="open until a moderator acts on it or "
-                                     "dismisses it.")
+    # a string, not an enum: a second "status" enum would rename the match's StatusEnum
+    # in the generated clients (drf-spectacular names enums by their field)
+    status = serializers.CharField(help_text="One of " + ", ".join(
+        f"`{value}`" for value in ReportStatus.values) + ": open until a moderator acts on "
+        "it or dismisses it.")
     created_at = serializers.DateTimeField()

@@ -512,6 +512,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/chat/{room}/{message_id}/report/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a chat message to the moderators (again: the same report, 200) */
+        post: operations["report_chat_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches/{match_id}/events/": {
         parameters: {
             query?: never;
@@ -1171,6 +1188,18 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["ChatMute"][];
+        };
+        /** @description A report as its reporter is shown it. */
+        ChatReport: {
+            id: number;
+            /** @description The reported message's id. */
+            message: number;
+            reason: components["schemas"]["ReasonEnum"];
+            note: string;
+            /** @description One of `open`, `actioned`, `dismissed`: open until a moderator acts on it or dismisses it. */
+            status: string;
+            /** Format: date-time */
+            created_at: string;
         };
         Clock: {
             seat: number;
@@ -2304,6 +2333,16 @@ export interface components {
             /** Format: double */
             max: number | null;
         };
+        /**
+         * @description * `spam` - spam
+         *     * `abuse` - abuse
+         *     * `hate` - hate
+         *     * `cheating` - cheating
+         *     * `personal_data` - personal_data
+         *     * `other` - other
+         * @enum {string}
+         */
+        ReasonEnum: "spam" | "abuse" | "hate" | "cheating" | "personal_data" | "other";
         Record: {
             format: string;
             format_version: number;
@@ -2409,6 +2448,12 @@ export interface components {
             };
             /** @description Once ended: every seat's view, in seat order (the all-seeing picture). */
             views?: components["schemas"]["View"][];
+        };
+        ReportChatMessageRequest: {
+            /** @description Why: one of `spam` (spam or advertising), `abuse` (insults or harassment), `hate` (hate speech), `cheating` (cheating or coaching a player), `personal_data` (someone's personal data), `other` (something else (say what in the note)). */
+            reason: string;
+            /** @description Optional, at most 500 characters; line breaks allowed. */
+            note?: string | null;
         };
         /** @description Resigning; unknown keys are refused (invalid_input, unknown_field). */
         ResignRequest: {
@@ -6075,6 +6120,109 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over a rate limit (throttled): details.retry_after_seconds says how long to wait (docs/limits.md). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Redis does not answer (service_unavailable) or is busy (database_busy): try again after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    report_chat_message: {
+        parameters: {
+            query?: {
+                /** @description The language of error messages and texts (catalogue names, board labels): en (the default) or de. Wins over the Accept-Language header; error codes never change (docs/api.md, "Languages"). */
+                lang?: "en" | "de";
+            };
+            header?: never;
+            path: {
+                /** @description Match id. */
+                match_id: number;
+                message_id: number;
+                /** @description The players' or the spectators' room. */
+                room: "players" | "spectators";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportChatMessageRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatReport"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatReport"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json (unsupported_media_type). */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
