@@ -92,6 +92,10 @@ def test_the_queue_lists_open_reports_first(scene, make_user):
     actions.dismiss(report, moderator, "fine")
     html = client.get(reverse("admin:games_chatreport_changelist")).content.decode()
     assert html.index(_page(later)) < html.index(_page(report))
+    found = client.get(reverse("admin:games_chatreport_changelist"),
+                       {"q": later.message.author.username, "status": "open"})
+    assert _page(later) in found.content.decode()
+    assert _page(report) not in found.content.decode()
 
 
 def test_the_log_and_sanctions_are_read_only(scene):
