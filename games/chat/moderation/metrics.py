@@ -5,9 +5,13 @@ zero on import (a series that first appears at its final value is invisible to `
 
 from __future__ import annotations
 
+from functools import wraps
+
 from prometheus_client import Counter
 
 from games.chat.moderation.models import ActionKind, ReportReason
+from games.matches.errors import GameServiceError
+from infra.text_inputs import ControlCharacters
 
 #: every code games.chat.services.send_message refuses with (docs/chat.md "Errors");
 #: another code is counted as "other" so a new one cannot grow the label set unseen
@@ -38,11 +42,6 @@ def count_refused_send(code: str) -> None:
 def counting_refusals(send):
     """Wrap the one send function (games.chat.services.send_message) so that every
     refusal it raises, on whichever transport, is counted by its code."""
-    from functools import wraps
-
-    from games.matches.errors import GameServiceError
-    from infra.text_inputs import ControlCharacters
-
     @wraps(send)
     def counted(*args, **kwargs):
         try:
