@@ -23,9 +23,11 @@ from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 
 from config.celery import app as celery_app
+from games.chat import services as chat_services
 from games.clocks import services as clock_services
 from games.lobby import services as lobby_services
 from games.matches import selectors, services
+from games.matches.models import Match
 from games.quickmatch import services as quickmatch_services
 from games.quickmatch.models import QuickMatchRequest
 
@@ -98,6 +100,15 @@ def _setups(data: cost_data.CostData) -> dict[str, Setup]:
         clock_services.hand_seat_to_bot(user=admin, match_id=match_id, position=0,
                                         bot_kind="random")
         return match_id
+
+    def reported_message():
+        # a fresh message of the friend's in a fresh duel's players' room (one each: the
+        # chat's rate limit), reported by the hero
+        match_id = fresh_duel()
+        said = chat_services.send_message(match_id, "players", friend, "a probe")
+        return ("mutation($m: ID!, $id: ID!) { reportChatMessage(matchId: $m, "
+                "room: \"players\", messageId: $id, reason: \"spam\") { created "
+                "errors { code } } }", {"m": match_id, "id": said["id"]}, token)
 
     def no_waiting_request() -> None:
         QuickMatchRequest.objects.filter(user=hero, status="waiting").update(status="cancelled")
@@ -180,6 +191,7 @@ def _setups(data: cost_data.CostData) -> dict[str, Setup]:
         "Mutation.requestQuickMatch": lambda: (
             "mutation { requestQuickMatch(game: \"hansa\", players: 4) { request { id } "
             "errors { code } } }", {}, token) if no_waiting_request() is None else None,
+        "Mutation.reportChatMessage": reported_message,
         "Mutation.cancelQuickMatch": lambda: (
             "mutation($id: ID!) { cancelQuickMatch(requestId: $id) { request { id } "
             "errors { code } } }", {"id": waiting_request()}, token),
@@ -215,5 +227,8 @@ def mutation_costs(client: Client, data: cost_data.CostData, runs: int) -> dict[
         data.hero.save(update_fields=["password"])
     finally:
         celery_app.control.purge()  # the bot turns queued by starts and moves
+        # their matches first: a seat handed to a bot when they left is an incident
+        # naming them, which protects the user row
+        Match.objects.filter(incidents__user_id__in=_leavers).delete()
         get_user_model().objects.filter(pk__in=_leavers).delete()
     return costs

@@ -138,6 +138,9 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.cancelQuickMatch": Weight(92),  # 3.0
     "Mutation.requestAnalysis": Weight(668),  # 22.2 (load 10-15): the match locked, joined
     "Mutation.deleteAccount": Weight(1431),  # 47.7 (scaled as myData): leaves a match too
+    # 19.6 on a loaded machine (bench/graphql_mutation_weights.py), where joinMatch took
+    # 19.6 and leaveMatch 13.1: weighed as joinMatch, scaled alike
+    "Mutation.reportChatMessage": Weight(410),
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(174),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(195),  # 6.5: a page of the feed
@@ -200,6 +203,7 @@ LIST_SIZES: dict[str, int] = {
     "AnalysisPayload.errors": 5,
     "RevokeTokenPayload.errors": 5,
     "SubmitMovePayload.errors": 5,
+    "ReportChatMessagePayload.errors": 5,
 }
 
 

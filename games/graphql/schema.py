@@ -14,6 +14,7 @@ import strawberry
 from strawberry.tools import merge_types
 
 from games.graphql.analysis import AnalysisMutations, AnalysisQueries, AnalysisSubscriptions
+from games.graphql.chat_reports import ChatReportMutations
 from games.graphql.concurrency import ExpensiveOperations
 from games.graphql.datetime_scalar import UTC_DATETIME
 from games.graphql.errors import ServiceErrorCodes
@@ -51,7 +52,8 @@ class GameSchema(strawberry.Schema):
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
                                      QuickMatchQueries, LeavingQueries, AnalysisQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
-                                        LeavingMutations, AnalysisMutations))
+                                        LeavingMutations, AnalysisMutations,
+                                        ChatReportMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
                                                 AnalysisSubscriptions))
 # the scope each root field needs of a credential: games/graphql/scopes.py

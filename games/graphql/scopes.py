@@ -43,6 +43,7 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "proposeRematch": WRITE, "requestQuickMatch": WRITE, "cancelQuickMatch": WRITE,
         "requestAnalysis": WRITE,
         "submitMove": PLAY, "resignMatch": PLAY, "reclaimSeat": PLAY,
+        "reportChatMessage": "chat:write",
     },
     "Subscription": {"matchUpdates": None, "analysisProgress": None, "myEvents": READ},
 }
