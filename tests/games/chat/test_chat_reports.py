@@ -92,3 +92,15 @@ def test_the_reason_list_is_in_the_refusal(table):
     answer = _report(clients["bob"], match, "players", said["id"], {"reason": "meh"})
     assert answer.json()["error"]["details"]["choices"] == [
         "spam", "abuse", "hate", "cheating", "personal_data", "other"]
+
+
+def test_muting_an_author_first_does_not_stop_reporting_them(table):
+    from games.chat import mutes
+
+    match, said, _watched, clients = table
+    bob = match.seats.get(position=1).user
+    mutes.mute(bob, said["author"])
+    listed = clients["bob"].get(chat_url(match.pk, "players")).json()
+    assert listed["count"] == 0  # muted: not shown to bob
+    answer = _report(clients["bob"], match, "players", said["id"], {"reason": "abuse"})
+    assert answer.status_code == 201, answer.content
