@@ -33,13 +33,14 @@ def _page(report) -> str:
 
 
 def test_the_report_page_shows_the_message_in_context(scene):
-    _match, author, _reader, report, _moderator, client = scene
+    match, author, _reader, report, _moderator, client = scene
     page = client.get(_page(report))
     assert page.status_code == 200
     html = page.content.decode()
     for text in ("the reported one", "a reply", "a deleted one", author.username):
         assert text in html, text
     assert "[deleted by its author]" in html and 'class="reported"' in html
+    assert reverse("admin:games_match_change", args=[match.pk]) in html
 
 
 def test_the_form_times_out_then_clears_and_the_log_has_both(scene):
