@@ -158,3 +158,13 @@ def test_the_queue_shows_open_reports_first_oldest_first(make_user):
     actions.dismiss(first, moderator, "fine")
     assert [report.pk for report in report_queue()] == [second.pk, third.pk, first.pk]
     assert ChatReport.objects.count() == 3
+
+
+def test_the_time_out_refusal_speaks_german(make_user, make_auth_client):
+    match, author, _reader, report, moderator = reported_message(make_user)
+    actions.time_out(report, moderator, "10m", "insults")
+    answer = make_auth_client(author).post(chat_url(match.pk, "players"), {"text": "hallo"},
+                                           format="json", HTTP_ACCEPT_LANGUAGE="de")
+    error = answer.json()["error"]
+    assert error["code"] == "chat_timed_out" and error["details"]["until"]
+    assert error["message"].startswith("Ein Moderator hat Sie vorübergehend")
