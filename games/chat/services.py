@@ -106,6 +106,7 @@ def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
 
 
 def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> None:
-    text = wire.frame("chat", **message_row(message))
+    row = message_row(message)
+    text = wire.frame("chat", **row)
     who = audience(match, room, message.author_id)
-    transaction.on_commit(lambda: send_chat(match.pk, text, who))
+    transaction.on_commit(lambda: send_chat(match.pk, text, who, row))
