@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.chat import rate, rooms
+from games.chat import links, rate, rooms
 from games.chat.errors import (
     ChatMessageNotFound,
     ChatMessageNotYours,
@@ -60,6 +60,7 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
     room = room_of(match, kind)
     if not may_write(room, match, user):
         raise ChatRoomNotWritable()
+    links.refuse_links(kind, text)  # the spectators' rooms only (games/chat/links.py)
     with transaction.atomic():
         if room.pk is None:
             room, _ = ChatRoom.objects.get_or_create(
