@@ -81,3 +81,14 @@ def message_row(message: ChatMessage) -> dict:
         "deleted": message.deleted_by_author,
         "hidden": message.hidden_by_moderator,
     }
+
+
+def messages_written_by(user) -> list[dict]:
+    """Every message ``user`` wrote, oldest first, for their export (docs/chat.md
+    "Privacy"): each as the room lists it, but with its text as written even when
+    deleted or hidden, since the service still holds that text and it is theirs."""
+    rows = []
+    for message in (ChatMessage.objects.filter(author=user)
+                    .select_related("author", "room").order_by("id")):
+        rows.append({**message_row(message), "text": message.text})
+    return rows
