@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.chat import links, rate, rooms
+from games.chat import links, metrics, rate, rooms
 from games.chat.errors import (
     ChatMessageNotFound,
     ChatMessageNotYours,
@@ -50,6 +50,7 @@ def clean_text(text: Any) -> str:
     return text
 
 
+@metrics.counted_sends  # sent by room, refused by reason (games/chat/metrics.py)
 def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
     """Store ``user``'s message in the match's room and push it after the commit: 404
     for an unknown match or room, 400 ``chat_text_empty``/``chat_text_too_long``/
