@@ -17,6 +17,7 @@ from games.chat.errors import (
     ChatTextEmpty,
     ChatTextTooLong,
 )
+from games.chat.invitees import invitee_ids
 from games.chat.models import ChatMessage, ChatRoom
 from games.chat.mutes import muters_of
 from games.chat.selectors import (
@@ -104,6 +105,7 @@ def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
     return {"room": room.kind, "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players,
             "holders": frames.holders(match),
+            "invitees": invitee_ids(match),  # games/chat/invitees.py
             "muted_by": muters_of(author_id) if author_id is not None else []}
 
 
