@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.chat import links, metrics, rate, rooms
+from games.chat import links, metrics, rate, rooms, webhook_events
 from games.chat.errors import (
     ChatMessageNotFound,
     ChatMessageNotYours,
@@ -71,7 +71,8 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
         rate.check(user.pk, room.pk)
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
-        _push_after_commit(match, room, message)
+        who = _push_after_commit(match, room, message)
+        webhook_events.announce(message, who)  # games/chat/webhook_events.py
     return message_row(message)
 
 
@@ -109,8 +110,10 @@ def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
             "muted_by": muters_of(author_id) if author_id is not None else []}
 
 
-def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> None:
+def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> dict:
+    """Push the message after the commit; its audience."""
     row = message_row(message)
     text = wire.frame("chat", **row)
     who = audience(match, room, message.author_id)
     transaction.on_commit(lambda: send_chat(match.pk, text, who, row))
+    return who
