@@ -22,7 +22,6 @@ from games.live.channels import CHAT_MESSAGE_TYPE, chat_group_name
 from games.matches import errors, parsing
 from games.matches import selectors as match_selectors
 from infra.api_errors import ApiError
-from infra.observability import metrics
 
 ROOM_DESCRIPTION = "players or spectators (docs/chat.md)."
 
@@ -173,19 +172,16 @@ class ChatSubscriptions:
             pk = await database_sync_to_async(_checked)(match_id, room)
         except ApiError as exc:
             raise as_graphql_error(exc) from None
-        metrics.subscribed(metrics.GRAPHQL)
-        try:
-            async with consumer.listen_to_channel(
-                    CHAT_MESSAGE_TYPE, groups=[chat_group_name(pk)]) as messages:
-                async for message in messages:
-                    audience, row = message.get("audience"), message.get("message")
-                    if not isinstance(audience, dict) or not isinstance(row, dict):
-                        continue
-                    if room is not None and audience.get("room") != room:
-                        continue
-                    # the seat holders when it was sent and who muted its author: the
-                    # play socket's one rule (games.chat.rooms.receives)
-                    if receives(audience, user):
-                        yield ChatMessageType.from_row(row)
-        finally:
-            metrics.unsubscribed(metrics.GRAPHQL)
+        # not counted in websocket_subscriptions_open: that gauge is of match updates
+        async with consumer.listen_to_channel(
+                CHAT_MESSAGE_TYPE, groups=[chat_group_name(pk)]) as messages:
+            async for message in messages:
+                audience, row = message.get("audience"), message.get("message")
+                if not isinstance(audience, dict) or not isinstance(row, dict):
+                    continue
+                if room is not None and audience.get("room") != room:
+                    continue
+                # the seat holders when it was sent and who muted its author: the play
+                # socket's one rule (games.chat.rooms.receives)
+                if receives(audience, user):
+                    yield ChatMessageType.from_row(row)

@@ -9,8 +9,8 @@ import logging
 from typing import Any
 
 from accounts.apps_oauth import credentials
-from games.graphql.auth import InvalidToken, credential_for_token
 from games.chat import services as chat_services
+from games.graphql.auth import InvalidToken, credential_for_token
 from games.live import frames
 from games.matches import selectors, services
 from games.matches.models import Match, Seat

@@ -9,8 +9,8 @@ import pytest
 
 from games.chat import rooms
 from games.chat.models import ChatMessage
-from games.chat.services import audience
 from games.chat.selectors import room_of
+from games.chat.services import audience
 from games.lobby import services as lobby
 from games.matches import selectors
 from tests.games.chat.support import chat_url

@@ -119,8 +119,9 @@ def test_a_muted_authors_messages_are_left_out_of_the_muters_list(table):
     assert texts == ["hello"]
     unknown = gql(MUTE, {"name": "nobody-here"}, token=alice.token)["data"]["muteInChat"]
     assert payload_codes(unknown) == ["user_not_found"]
-    unmuted = gql("""mutation { unmuteInChat(username: "%s") { username errors { code } } }"""
-                  % outsider.user.username, token=alice.token)["data"]["unmuteInChat"]
+    unmuted = gql("""mutation Unmute($name: String!) { unmuteInChat(username: $name) {
+                     username errors { code } } }""", {"name": outsider.user.username},
+                  token=alice.token)["data"]["unmuteInChat"]
     assert unmuted["errors"] == []
     assert gql("{ myChatMutes { username } }", token=alice.token)["data"]["myChatMutes"] \
         == []
