@@ -18,6 +18,7 @@ from games.play import operations
 from games.play.hub import hub
 from games.play.protocol import Request, frame
 from infra.api_errors import ApiError, DatabaseBusy
+from infra.observability import metrics
 from infra.outages import database_busy
 
 
@@ -43,6 +44,9 @@ class ChatOp:
                                    status=exc.status_code,
                                    error={"code": exc.code, "message": exc.message,
                                           "details": exc.details or {}}))
+                # counted for the socket's app as a refused move is (docs/operations.md)
+                metrics.app_error(metrics.app_label(self.user, self.credential),
+                                  metrics.PLAY)
                 return
             self.enqueue(frame("ack", request.ref, match=str(match_id), ply=row["ply"],
                                message=row))
