@@ -150,3 +150,26 @@ def test_a_muted_authors_messages_reach_no_subscriber_who_muted_them(
     muter, other = asyncio.run(scenario())
     assert [text for _room, text in other] == ["spam", "marker"]
     assert [text for _room, text in muter] == ["marker"]
+
+
+@pytest.mark.parametrize(("room", "code"), [("kitchen", "chat_room_not_found"),
+                                            (None, "match_not_found")])
+def test_a_subscription_to_no_room_is_refused_with_rests_code(server, players, room, code):
+    alice, bob = players[:2]
+    match_id = two_player_han(alice.user, bob.user).pk if room else 999999999
+
+    async def scenario():
+        subscriber = Subscriber(server, token=alice.token)
+        try:
+            assert (await subscriber.open())["type"] == "connection_ack"
+            await subscriber.subscribe(
+                """subscription Chat($id: ID!, $room: String) {
+                     chatMessages(matchId: $id, room: $room) { text } }""",
+                {"id": str(match_id), "room": room})
+            return await subscriber.receive()
+        finally:
+            await subscriber.close()
+
+    answer = asyncio.run(scenario())
+    errors = answer["payload"] if answer["type"] == "error" else answer["payload"]["errors"]
+    assert [error["extensions"]["code"] for error in errors] == [code], answer
