@@ -6,6 +6,7 @@ then checks that nothing was lost, doubled or mis-scored.
     .venv/bin/python bench/load_test.py --matches 200 --minutes 5 --instances 2
     .venv/bin/python bench/load_test.py --matches 200 400 800 --minutes 10   # a ramp
     .venv/bin/python bench/load_test.py --socket --matches 500 --minutes 10  # play socket
+    .venv/bin/python bench/load_test.py --socket --chat --matches 500 --minutes 10
 
 It starts the service itself, as production runs it (scripts/serve_web.sh: uvicorn with
 WEB_PROCESSES processes, plus Celery workers on both queues), ``--instances`` times on
@@ -54,6 +55,10 @@ their players come, which a ramp as long as a match comes nearer to.
 
 ``--socket``: people play over the play socket (bench/socket_players.py: a player's and a
 spectator's socket per match), with the figures and checks of bench/socket_checks.py.
+``--chat`` (with ``--socket``): half the people also send a chat message every 20 s to
+their match's spectators' room (bench/socket_chat.py); it prints the chat's ack and push
+p50/p99, and the move ack p50/p99 of the people who chat against the others', in the
+same run (docs/chat.md "Load").
 
 Uses the development database and broker (DATABASE_URL, REDIS_URL); its users are
 load-0 .. load-N-1 and their matches stay for inspection. Everything runs on this
@@ -249,7 +254,7 @@ def start_locust(args, matches: int, hosts: list[str], tokens_file: Path,
            "POLL_S": str(args.poll)}
     if args.socket:
         env.update(LOAD_MODE="socket", LOAD_RECORD=f"{prefix}_record.json",
-                   LOAD_SOCKETS=f"{prefix}_sockets")
+                   LOAD_SOCKETS=f"{prefix}_sockets", LOAD_CHAT="1" if args.chat else "0")
     ramp = ["--reset-stats"] if args.ramp_s else []  # locust's figures: after the ramp
     return subprocess.Popen(
         [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
@@ -461,7 +466,12 @@ def main() -> None:
     parser.add_argument("--socket", action="store_true",
                         help="people play over the play socket (a player's and a "
                         "spectator's socket per match) instead of polling REST")
+    parser.add_argument("--chat", action="store_true",
+                        help="with --socket: half the people chat (a message per 20 s) "
+                        "beside their moves (bench/socket_chat.py)")
     args = parser.parse_args()
+    if args.chat and not args.socket:
+        parser.error("--chat needs --socket")
     VAR.mkdir(parents=True, exist_ok=True)
 
     tokens_file = VAR / "tokens.json"

@@ -276,7 +276,31 @@ def print_socket_lines(result: dict) -> None:
           f"acknowledged: {len(acks['unacked'])} (not a match's last: "
           f"{len(acks['suspicious'])} {acks['suspicious'][:10]})")
     print(result["memory"])
+    for line in chat_lines(rows, record):
+        print(line)
     for line in result.get("slow_windows", []):
         print(line)
     if result.get("server_answers"):
         print(result["server_answers"])
+
+
+def chat_lines(rows: dict, record: dict) -> list[str]:
+    """With --chat (bench/socket_chat.py): the chat's ack and push, and the move ack of
+    the people who chat beside their moves against the others', from the same run."""
+    if "chat ack" not in rows:
+        return []
+    lines = []
+    for name in ("chat ack", "chat push"):
+        row = rows.get(name)
+        if row:
+            lines.append(f"{name:<19} n={row['Request Count']:>7} "
+                         f"failures={row['Failure Count']:>5} p50={row['50%']:>5} "
+                         f"p95={row['95%']:>5} p99={row['99%']:>5} ms")
+    for group, times in sorted(record.get("move_ack_ms", {}).items()):
+        if times:
+            ordered = sorted(times)
+            p50 = ordered[len(ordered) // 2]
+            p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+            lines.append(f"move ack ({group:<8}) n={len(ordered):>7} p50={p50:>7.1f} "
+                         f"p99={p99:>7.1f} ms")
+    return lines

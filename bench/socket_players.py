@@ -51,6 +51,7 @@ import websocket
 from gevent.event import AsyncResult, Event
 from locust import FastHttpUser, events, task
 from locust_matches import create_bot_match
+from socket_chat import ChatBeside, is_chatting
 
 HOSTS = [host for host in os.environ.get("LOAD_HOSTS", "http://127.0.0.1:8000").split(",")
          if host]
@@ -65,7 +66,7 @@ TIMED = ("move ack", "bot reply push")
 _numbers = itertools.count()
 #: what load_test.py reads after the run (this locust process's users together)
 RECORD: dict = {"acks": [], "timings": {}, "push_gaps": 0, "pushes": 0, "error_frames": {},
-                "closed": 0}
+                "closed": 0, "move_ack_ms": {"chatting": [], "quiet": []}}
 _open_sockets = 0
 
 
@@ -209,9 +210,15 @@ class SocketPlayer(FastHttpUser):
         self.spectator = PlaySocket(self, url, None, "spectator")
         self.sockets = [self.player, self.spectator]
         self.player.on_frame = self._bot_reply
+        # --chat: half the people chat beside their moves (bench/socket_chat.py)
+        self.chat = ChatBeside(self) if is_chatting(self.number) else None
+        if self.chat is not None:
+            self.spectator.on_frame = self.chat.on_spectator_frame
         _note_open(2)
 
     def on_stop(self) -> None:
+        if self.chat is not None:
+            self.chat.stop()
         for socket in self.sockets:
             socket.close()
 
@@ -244,6 +251,8 @@ class SocketPlayer(FastHttpUser):
             if answer is None or answer["op"] != "subscribed":
                 return
         moved_at = None
+        if self.chat is not None:
+            self.chat.match = match
         while True:
             self.player.changed.clear()  # before reading: a push after the read wakes us
             push = self.player.latest.get(match)
@@ -257,11 +266,16 @@ class SocketPlayer(FastHttpUser):
             if push["status"] != "active" or not push["legal_moves"]:
                 continue
             moved_at = push["ply"]
+            started = time.perf_counter()
             answer = self.player.request(
                 {"op": "move", "match": match, "move": self.random.choice(push["legal_moves"]),
                  "expected_ply": push["ply"]}, "move ack")
             if answer is not None and answer["op"] == "ack":
                 RECORD["acks"].append([int(match), answer["ply"]])
+                RECORD["move_ack_ms"]["chatting" if self.chat else "quiet"].append(
+                    round((time.perf_counter() - started) * 1000, 1))
+        if self.chat is not None:
+            self.chat.match = None
         for socket in self.sockets:
             socket.request({"op": "unsubscribe", "match": match})
             socket.latest.pop(match, None)

@@ -57,3 +57,8 @@ class ChatRateLimited(GameServiceError):
         super().__init__(gettext("You are writing too fast in this room: try again in "
                                  "%(seconds)s s.") % {"seconds": seconds},
                          details={"retry_after_seconds": seconds})
+
+
+class ChatLinksNotAllowed(GameServiceError):
+    default_code = "chat_links_not_allowed"
+    default_detail = _("Links are not allowed in the spectators' room.")

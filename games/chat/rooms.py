@@ -50,7 +50,9 @@ def receives(audience: dict, user) -> bool:
     then, the seat holders then, who muted its author)."""
     if getattr(user, "is_authenticated", False) and user.pk in audience["muted_by"]:
         return False  # a muted author reaches nobody who muted them (games/chat/mutes.py)
+    # a seat holder, or an invitee of a match still waiting (games/chat/invitees.py)
     seated = (getattr(user, "is_authenticated", False)
-              and str(user.pk) in audience["holders"])
+              and (str(user.pk) in audience["holders"]
+                   or user.pk in audience.get("invitees", ())))
     return reads(audience["room"], seated=bool(seated), ended=audience["ended"],
                  readable_by_players=audience["readable_by_players"])

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.chat import rooms
+from games.chat import invitees, rooms
 from games.chat.errors import ChatRoomNotFound, ChatRoomNotReadable
 from games.chat.models import ChatMessage, ChatMute, ChatRoom, RoomKind
 from games.lobby.selectors import is_private
@@ -34,7 +34,10 @@ def room_of(match: Match, kind: str) -> ChatRoom:
 
 def standing(room: ChatRoom, match: Match, user) -> dict:
     """What ``user`` is to the room: the keywords of ``rooms.reads``/``rooms.writes``."""
-    return {"seated": match_selectors.seat_of(match, user) is not None,
+    # an invitee of a match still waiting for players sits at the table for its chat
+    # (games/chat/invitees.py)
+    return {"seated": match_selectors.seat_of(match, user) is not None
+            or invitees.is_invitee(match, user),
             "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players}
 
@@ -81,3 +84,14 @@ def message_row(message: ChatMessage) -> dict:
         "deleted": message.deleted_by_author,
         "hidden": message.hidden_by_moderator,
     }
+
+
+def messages_written_by(user) -> list[dict]:
+    """Every message ``user`` wrote, oldest first, for their export (docs/chat.md
+    "Privacy"): each as the room lists it, but with its text as written even when
+    deleted or hidden, since the service still holds that text and it is theirs."""
+    rows = []
+    for message in (ChatMessage.objects.filter(author=user)
+                    .select_related("author", "room").order_by("id")):
+        rows.append({**message_row(message), "text": message.text})
+    return rows

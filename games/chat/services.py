@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.chat import rate, rooms
+from games.chat import links, metrics, rate, rooms, webhook_events
 from games.chat.errors import (
     ChatMessageNotFound,
     ChatMessageNotYours,
@@ -17,9 +17,9 @@ from games.chat.errors import (
     ChatTextEmpty,
     ChatTextTooLong,
 )
+from games.chat.invitees import invitee_ids
 from games.chat.models import ChatMessage, ChatRoom
 from games.chat.moderation.enforcement import refuse_if_sanctioned
-from games.chat.moderation.metrics import counting_refusals
 from games.chat.mutes import muters_of
 from games.chat.selectors import (
     may_write,
@@ -52,7 +52,7 @@ def clean_text(text: Any) -> str:
     return text
 
 
-@counting_refusals
+@metrics.counted_sends  # sent by room, refused by reason (games/chat/metrics.py)
 def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
     """Store ``user``'s message in the match's room and push it after the commit: 404
     for an unknown match or room, 400 ``chat_text_empty``/``chat_text_too_long``/
@@ -65,6 +65,7 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
     room = room_of(match, kind)
     if not may_write(room, match, user):
         raise ChatRoomNotWritable()
+    links.refuse_links(kind, text)  # the spectators' rooms only (games/chat/links.py)
     with transaction.atomic():
         if room.pk is None:
             room, _ = ChatRoom.objects.get_or_create(
@@ -73,7 +74,8 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
         rate.check(user.pk, room.pk)
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
-        _push_after_commit(match, room, message)
+        who = _push_after_commit(match, room, message)
+        webhook_events.announce(message, who)  # games/chat/webhook_events.py
     return message_row(message)
 
 
@@ -107,10 +109,14 @@ def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
     return {"room": room.kind, "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players,
             "holders": frames.holders(match),
+            "invitees": invitee_ids(match),  # games/chat/invitees.py
             "muted_by": muters_of(author_id) if author_id is not None else []}
 
 
-def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> None:
-    text = wire.frame("chat", **message_row(message))
+def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> dict:
+    """Push the message after the commit; its audience."""
+    row = message_row(message)
+    text = wire.frame("chat", **row)
     who = audience(match, room, message.author_id)
-    transaction.on_commit(lambda: send_chat(match.pk, text, who))
+    transaction.on_commit(lambda: send_chat(match.pk, text, who, row))
+    return who

@@ -14,6 +14,7 @@ import strawberry
 from strawberry.tools import merge_types
 
 from games.graphql.analysis import AnalysisMutations, AnalysisQueries, AnalysisSubscriptions
+from games.graphql.chat import ChatMutations, ChatQueries, ChatSubscriptions
 from games.graphql.chat_reports import ChatReportMutations
 from games.graphql.concurrency import ExpensiveOperations
 from games.graphql.datetime_scalar import UTC_DATETIME
@@ -50,12 +51,13 @@ class GameSchema(strawberry.Schema):
 #: each capability (records, ratings, the lobby, the feed, leaving, analysis) brings its own
 #: fields, from its module here (games/graphql/<capability>.py)
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
-                                     QuickMatchQueries, LeavingQueries, AnalysisQueries))
+                                     QuickMatchQueries, LeavingQueries, AnalysisQueries,
+                                     ChatQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
-                                        LeavingMutations, AnalysisMutations,
+                                        LeavingMutations, AnalysisMutations, ChatMutations,
                                         ChatReportMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
-                                                AnalysisSubscriptions))
+                                                AnalysisSubscriptions, ChatSubscriptions))
 # the scope each root field needs of a credential: games/graphql/scopes.py
 apply_scopes(Query=AllQueries, Mutation=AllMutations, Subscription=AllSubscriptions)
 

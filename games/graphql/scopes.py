@@ -25,6 +25,7 @@ from games.graphql.errors import as_graphql_error, game_error
 from infra import credential_scopes
 
 READ, PLAY, WRITE, MANAGE = "account:read", "match:play", "match:write", "account:write"
+CHAT = "chat:write"
 
 FIELD_SCOPES: dict[str, dict[str, str | None]] = {
     "Query": {
@@ -34,6 +35,7 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "matchAnalysis": None,
         "me": READ, "myInvitations": READ, "myQuickMatches": READ,
         "myData": MANAGE,  # the export, as GET /me/export
+        "chatMessages": None, "myChatMutes": READ,  # as REST's chat lists (docs/chat.md)
     },
     "Mutation": {
         "register": None, "login": None, "revokeToken": MANAGE, "deleteAccount": MANAGE,
@@ -43,9 +45,12 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "proposeRematch": WRITE, "requestQuickMatch": WRITE, "cancelQuickMatch": WRITE,
         "requestAnalysis": WRITE,
         "submitMove": PLAY, "resignMatch": PLAY, "reclaimSeat": PLAY,
-        "reportChatMessage": "chat:write",
+        "sendChatMessage": CHAT, "deleteChatMessage": CHAT, "muteInChat": CHAT,
+        "unmuteInChat": CHAT,
+        "reportChatMessage": CHAT,
     },
-    "Subscription": {"matchUpdates": None, "analysisProgress": None, "myEvents": READ},
+    "Subscription": {"matchUpdates": None, "analysisProgress": None, "myEvents": READ,
+                     "chatMessages": None},
 }
 
 

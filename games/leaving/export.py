@@ -14,7 +14,9 @@ GraphQL ``myData``): their right to a copy of their data (issue 25).
   aborted): its public summary, and in a running one the view of their own seat, the
   same ``engine.view`` the match detail gives them: nothing of another seat's hidden
   cards, no seed before the end;
-- ``invitations`` (received and sent) and ``quick_match_requests``.
+- ``invitations`` (received and sent) and ``quick_match_requests``;
+- ``chat_messages``: every chat message they wrote, oldest first, with its text as
+  written even when they deleted it or a moderator hid it (games.chat.selectors).
 
 Only the person's own data is read: the caller is the signed-in user, never a name from
 the request. Records are replayed to build (as every record export is), so an export of
@@ -29,6 +31,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from games.chat.selectors import messages_written_by
 from games.lobby.models import Invitation
 from games.lobby.selectors import invitation_row
 from games.matches import parsing
@@ -76,6 +79,7 @@ def personal_data(user, *, records_after=None, records_limit=None,
                         .select_related("match", "inviter", "invitee").order_by("pk")],
         "quick_match_requests": [request_row(request) for request in
                                  QuickMatchRequest.objects.filter(user=user).order_by("pk")],
+        "chat_messages": messages_written_by(user),
     }
     # one encoding for REST and GraphQL: dates as ISO 8601 strings
     return json.loads(json.dumps(document, cls=DjangoJSONEncoder))

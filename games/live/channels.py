@@ -12,6 +12,8 @@ MATCH_UPDATE_TYPE = "match.update"
 PLAY_PUSHES_TYPE = "play.pushes"
 #: a chat message's frame and who may read its room (games/live/chat_sends.py)
 CHAT_PUSH_TYPE = "chat.push"
+#: a chat message as GraphQL's ``chatMessages`` subscribers get it (games/graphql/chat.py)
+CHAT_MESSAGE_TYPE = "chat.message"
 
 
 def play_channel(match_id: int) -> str:
@@ -22,3 +24,9 @@ def play_channel(match_id: int) -> str:
 def match_group_name(match_id: int) -> str:
     """The channel-layer group every GraphQL subscriber of ``match_id`` joins."""
     return f"match-{match_id}"
+
+
+def chat_group_name(match_id: int) -> str:
+    """The channel-layer group every GraphQL ``chatMessages`` subscriber of ``match_id``
+    joins (apart from ``match_group_name``: a move's subscribers hear no chat)."""
+    return f"chat-{match_id}"

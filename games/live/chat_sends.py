@@ -15,12 +15,22 @@ it).
 
 from __future__ import annotations
 
-from games.live.channels import CHAT_PUSH_TYPE, play_channel
+from games.live.channels import (
+    CHAT_MESSAGE_TYPE,
+    CHAT_PUSH_TYPE,
+    chat_group_name,
+    play_channel,
+)
 from infra import pubsub
 
 
-def send_chat(match_id: int, frame_text: str, audience: dict) -> None:
-    """Publish a ``chat`` frame for the readers ``audience`` admits (after the commit)."""
+def send_chat(match_id: int, frame_text: str, audience: dict, row: dict) -> None:
+    """Publish a ``chat`` frame for the readers ``audience`` admits (after the commit),
+    and the message (``row``) to the match's GraphQL chat subscribers, who filter by the
+    same audience (games/graphql/chat.py); the group is sent to only when it has members,
+    in the PUBLISH's round trip (infra/pubsub.py)."""
+    group_message = {"type": CHAT_MESSAGE_TYPE, "audience": audience, "message": row}
     pubsub.publish_with_groups(play_channel(match_id),
                                {"type": CHAT_PUSH_TYPE, "match_id": match_id,
-                                "audience": audience, "frame": frame_text}, [])
+                                "audience": audience, "frame": frame_text},
+                               [(chat_group_name(match_id), group_message)])

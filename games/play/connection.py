@@ -24,6 +24,7 @@ from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
 from games.play.admission import SocketAdmission
+from games.play.chat_op import ChatOp
 from games.play.hub import Follow, hub
 from games.play.message_rate import MessageRate, penalty_box
 from games.play.open_sockets import user_key
@@ -56,7 +57,7 @@ PASSING_REFUSALS = ("throttled", "database_unavailable")
 CLOSE_DRAIN_SECONDS = 10.0
 
 
-class PlayConnection(SocketAdmission, SocketSending):
+class PlayConnection(SocketAdmission, SocketSending, ChatOp):
     def __init__(self, scope, receive, send) -> None:
         super().__init__(send)
         self.scope, self._receive = scope, receive

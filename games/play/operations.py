@@ -9,6 +9,7 @@ import logging
 from typing import Any
 
 from accounts.apps_oauth import credentials
+from games.chat import services as chat_services
 from games.graphql.auth import InvalidToken, credential_for_token
 from games.live import frames
 from games.matches import selectors, services
@@ -56,6 +57,12 @@ def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) 
     submitted = services.submit_move(match_id=match_id, move=move, user=user,
                                      expected_ply=expected)
     return submitted.match.ply
+
+
+def send_chat(user, match_id: int, room: str, text: str) -> dict:
+    """Send a chat message as REST's POST does (games.chat.services: the room's rules, the
+    text's, the chat's own rate limit); the message as the room lists it."""
+    return chat_services.send_message(match_id, room, user, text)
 
 
 # -- what the hub reads for its followers (games/play/hub.py) --------------------------------

@@ -36,6 +36,7 @@ OPS: dict[str, tuple[set[str], set[str]]] = {
     "unsubscribe": ({"match"}, set()),
     "feed": (set(), {"after"}),
     "move": ({"match", "move"}, {"expected_ply"}),
+    "chat": ({"match", "room", "text"}, set()),
     "ping": (set(), set()),
 }
 MAX_REF_LENGTH = 64

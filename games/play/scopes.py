@@ -20,6 +20,7 @@ OP_SCOPES: dict[str, str | None] = {
     "unsubscribe": None,
     "feed": "account:read",
     "move": "match:play",
+    "chat": "chat:write",  # as REST's POST of a message (docs/chat.md)
 }
 
 

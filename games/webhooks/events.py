@@ -1,6 +1,7 @@
 """What becomes a webhook: a match's committed change (a receiver of
-``games.matches.changes``, connected in games/apps.py) and an invitation (the lobby calls
-``invitation_sent`` in its transaction). Each hands one ``queue_event`` task per event
+``games.matches.changes``, connected in games/apps.py), an invitation (the lobby calls
+``invitation_sent`` in its transaction) and a chat message (the chat calls
+``chat_message_sent`` in its). Each hands one ``queue_event`` task per event
 type to Celery after the commit; the task finds the subscribed endpoints.
 
 The data are ids and public facts only (a match's id, game, ply, the seat that owes a
@@ -19,6 +20,7 @@ from games.dispatch import enqueue
 from games.matches.changes import ChangeKind, MatchChanged
 from games.matches.models import ENDED_STATUSES, MatchStatus
 from games.webhooks.models import (
+    CHAT_MESSAGE,
     INVITATION,
     MATCH_FINISHED,
     MATCH_STARTED,
@@ -80,3 +82,16 @@ def invitation_sent(invitation) -> None:
     invitee = invitation.invitee_id
     transaction.on_commit(lambda: INVITATION in subscribed_types() and enqueue(
         QUEUE_TASK, INVITATION, [invitee], data))
+
+
+def chat_message_sent(*, match_id: int, room: str, message_id: int, author_id: int,
+                      text: str, readers: list[int]) -> None:
+    """In the chat's transaction: "chat_message" once it commits, to ``readers`` (the
+    chat names them: the users at the table who may read the room, neither its author
+    nor anyone who muted the author: docs/chat.md "Webhooks"). Ids and the text only."""
+    if not readers:
+        return
+    data = {"match_id": match_id, "room": room, "message_id": message_id,
+            "author_id": author_id, "text": text}
+    transaction.on_commit(lambda: CHAT_MESSAGE in subscribed_types() and enqueue(
+        QUEUE_TASK, CHAT_MESSAGE, sorted(readers), data))

@@ -2,7 +2,9 @@
 from another origin (its own little HTTP server, http://localhost:<port>) against the real
 server (daphne serving config.asgi, the play socket included): it reads the match over
 typed REST, signs in on the play socket with a token, subscribes, shows the legal moves
-as buttons, and plays a few moves of a match against a bot by clicking them. CORS and the
+as buttons, and plays a few moves of a match against a bot by clicking them; then chats
+over the same socket (its message pushed back, one sent over REST too, an empty one
+refused with REST's code). CORS and the
 websocket's origin check happen for real; every request must stay on the two local
 servers.
 
@@ -101,6 +103,22 @@ def test_the_example_page_plays_a_match_from_another_origin(servers, browser):  
     _, detail = http_json(address, "GET", f"/api/v1/matches/{match['id']}/", token=token)
     assert detail["ply"] > MOVES, detail["ply"]
     page.wait_for_function(f"window.example.ply >= {detail['ply']}")
+    # the chat: sent over the page's socket, pushed back to it; one sent over REST too
+    page.fill("#chattext", "good luck, bot")
+    page.click("#chatsend")
+    page.wait_for_function("window.example.chats.length === 1")
+    status, said = http_json(address, "POST", f"/api/v1/matches/{match['id']}/chat/spectators/",
+                             {"text": "over REST"}, token=token)
+    assert status == 201, said
+    page.wait_for_function("window.example.chats.length === 2")
+    assert page.evaluate("window.example.chats") == [
+        {"room": "players", "author": "example-page", "text": "good luck, bot"},
+        {"room": "spectators", "author": "example-page", "text": "over REST"}]
+    assert "[players] example-page: good luck, bot" in page.inner_text("#chatlog")
+    page.fill("#chattext", "   ")
+    page.click("#chatsend")
+    page.wait_for_function("window.example.errors.length === 1")
+    assert page.evaluate("window.example.errors")[0].startswith("chat_text_empty (400)")
     recorder.assert_local_only()
     # it really crossed origins: REST and the play socket from the page's origin
     assert any(url.startswith(f"{api}/api/v1/matches/") for url in recorder.urls)

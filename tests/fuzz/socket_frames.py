@@ -22,8 +22,9 @@ from websockets.sync.client import connect
 
 from tests.fuzz import known_issues
 
-OPS = ["hello", "subscribe", "unsubscribe", "feed", "move", "ping"]
-FIELDS = ["match", "since", "after", "move", "expected_ply", "token", "client", "lang", "ref"]
+OPS = ["hello", "subscribe", "unsubscribe", "feed", "move", "chat", "ping"]
+FIELDS = ["match", "since", "after", "move", "expected_ply", "token", "client", "lang", "ref",
+          "room", "text"]
 #: closes a fuzzing client may meet without a fault: flooding, too slow, too many sockets
 #: (the socket limits of issue 39), and 4401 for a first frame that is no good hello
 EXPECTED_CLOSES = {1000, 4401, 4408, 4429, 4430}
@@ -70,6 +71,10 @@ def _well_formed(match_ids: list[str]) -> st.SearchStrategy[dict]:
         st.fixed_dictionaries({"op": st.just("feed")}, optional={"after": number, "ref": ref}),
         st.fixed_dictionaries({"op": st.just("move"), "match": match, "move": move | json_values},
                               optional={"expected_ply": number, "ref": ref}),
+        st.fixed_dictionaries({"op": st.just("chat"), "match": match,
+                               "room": st.sampled_from(["players", "spectators"])
+                               | json_values, "text": json_values},
+                              optional={"ref": ref}),
         st.fixed_dictionaries({"op": st.just("ping")}, optional={"ref": ref}),
         st.fixed_dictionaries({"op": st.just("hello")},
                               optional={"token": json_values, "lang": json_values,

@@ -20,7 +20,7 @@ for (const name of FIELDS) {
 
 /** What the page did, for a person (the log) and for the browser test (window.example). */
 const example = {
-  acks: [], errors: [], refused: [], pushes: 0, ply: null, connected: false,
+  acks: [], errors: [], refused: [], pushes: 0, ply: null, connected: false, chats: [],
   signedIn: false, scopes: [], authLost: false, closedWith: null,
 };
 window.example = example;
@@ -148,7 +148,14 @@ async function play(current, token) {
         log(`update to ply ${update.ply}: ${update.moves.map((m) => `seat ${m.seat} ${m.move?.type ?? "?"}`).join(", ") || update.status}`);
         show(update);
       },
+      // the server sends only the rooms you may read, never a muted author's messages
+      onChat: (message) => {
+        example.chats.push({ room: message.room, author: message.author, text: message.text });
+        $("chatlog").textContent += `[${message.room}] ${message.author ?? "?"}: ` +
+          `${message.deleted ? "(deleted)" : message.text}\n`;
+      },
     });
+    $("chatsend").disabled = !play_.user;   // an anonymous socket reads only
   } catch (error) {
     example.errors.push(describe(error));
     $("status").textContent = "error";
@@ -194,6 +201,20 @@ async function send(move) {
   }
 }
 
+/** Send a chat message over the play socket: resolved with it after the commit. */
+async function say(event) {
+  event.preventDefault();
+  const text = $("chattext").value;
+  try {
+    await play_.chat(matchId, $("chatroom").value, text);
+    $("chattext").value = "";
+  } catch (error) {
+    // refused with REST's code: chat_text_empty, chat_rate_limited, insufficient_scope...
+    example.errors.push(describe(error));
+    log(`message refused: ${describe(error)}`);
+  }
+}
+
 /** Creating a match needs `match:write`: refused (403 insufficient_scope) unless granted. */
 async function newMatch() {
   try {
@@ -221,5 +242,6 @@ async function signOut() {
 $("signin").addEventListener("submit", startSignIn);
 $("signout").addEventListener("click", signOut);
 $("newmatch").addEventListener("click", newMatch);
+$("chat").addEventListener("submit", say);
 const resumed = await resume();
 if (!resumed && params.get("autostart")) $("connect").click();

@@ -4,7 +4,7 @@
  *
  * - {@link createRestClient}: typed REST under `/api/v1/` (openapi-fetch over the types
  *   generated from the OpenAPI schema), {@link unwrap} to get the body or an {@link ApiError};
- * - {@link connect}: the play socket (`/play/`): subscribe, move with ack, feed,
+ * - {@link connect}: the play socket (`/play/`): subscribe, move with ack, chat, feed,
  *   reconnect with resync;
  * - {@link createPkceSignIn}: a third-party page signs a player in with OAuth 2 and
  *   PKCE (start, callback, refresh, sign out);
@@ -19,6 +19,7 @@ export type { RestClient, RestClientOptions, Schemas, components, operations, pa
 export { connect, playUrl, PlayClient, Subscription } from "./socket.js";
 export type {
   Ack,
+  ChatOptions,
   ClientState,
   CloseInfo,
   ConnectOptions,

@@ -17,6 +17,10 @@ export type LoggedMove = Schemas["LoggedMove"];
 export type Clock = Schemas["Clock"];
 export type Incident = Schemas["Incident"];
 export type MatchStatus = Schemas["StatusEnum"];
+/** A chat message as the room lists it (REST's `ChatMessage`). */
+export type ChatMessage = Schemas["ChatMessage"];
+/** The players' or the spectators' room of a match. */
+export type ChatRoom = "players" | "spectators";
 
 // -- from the client -----------------------------------------------------------------
 export interface HelloMessage {
@@ -32,8 +36,13 @@ export interface MoveMessage {
   op: "move"; match: string; move: MoveOf; expected_ply?: number; ref?: Ref;
 }
 export interface PingMessage { op: "ping"; ref?: Ref }
+/** A chat message to a room of a match (docs/chat.md): `ack` after the commit or `refused`. */
+export interface ChatSendMessage {
+  op: "chat"; match: string; room: ChatRoom; text: string; ref?: Ref;
+}
 export type ClientMessage =
-  | HelloMessage | SubscribeMessage | UnsubscribeMessage | FeedMessage | MoveMessage | PingMessage;
+  | HelloMessage | SubscribeMessage | UnsubscribeMessage | FeedMessage | MoveMessage
+  | ChatSendMessage | PingMessage;
 
 // -- from the server -----------------------------------------------------------------
 export interface PlayUser { id: number; username: string }
@@ -91,7 +100,14 @@ export interface FeedEvent {
 }
 export interface FeedEventMessage { op: "feed_event"; event: FeedEvent; ref?: Ref }
 
-export interface AckMessage { op: "ack"; match: string; ply: number; ref?: Ref }
+export interface AckMessage {
+  op: "ack"; match: string; ply: number;
+  /** A chat message's ack only: the message as the room lists it. */
+  message?: ChatMessage;
+  ref?: Ref;
+}
+/** A message of a subscribed match's chat room you may read; again when deleted. */
+export interface ChatPushMessage extends ChatMessage { op: "chat" }
 export interface RefusedMessage {
   op: "refused";
   match: string;
@@ -111,7 +127,8 @@ export interface ErrorMessage {
 
 export type ServerMessage =
   | WelcomeMessage | SubscribedMessage | UnsubscribedMessage | SyncMessage | UpdateMessage
-  | FeedEventMessage | AckMessage | RefusedMessage | PongMessage | ServerPingMessage | ErrorMessage;
+  | FeedEventMessage | ChatPushMessage | AckMessage | RefusedMessage | PongMessage
+  | ServerPingMessage | ErrorMessage;
 
 /** Close codes of the play socket (docs/play.md "Close codes"). */
 export const CloseCode = {

@@ -5,7 +5,7 @@ import { PlayError } from "./errors.js";
 import type { Ref } from "./protocol.js";
 
 export interface Pending {
-  kind: "move" | "ping" | "subscribe" | "unsubscribe";
+  kind: "move" | "chat" | "ping" | "subscribe" | "unsubscribe";
   match: string | null;
   resolve: (value: any) => void;
   reject: (error: PlayError) => void;

@@ -4,7 +4,7 @@
  */
 import type { PlayError } from "./errors.js";
 import type { GameName } from "./moves.js";
-import type { SyncMessage, UpdateMessage, WelcomeMessage } from "./protocol.js";
+import type { ChatPushMessage, SyncMessage, UpdateMessage, WelcomeMessage } from "./protocol.js";
 
 // -- the WebSocket the client drives: the browser's, `ws` in node, or any look-alike ----
 
@@ -80,6 +80,9 @@ export interface SubscriptionHandlers<G extends GameName = GameName> {
   onSync?: (sync: SyncMessage<G>, info: { resync: boolean }) => void;
   /** Every change: new moves (those since the previous message), view, legal moves. */
   onUpdate?: (update: UpdateMessage<G>) => void;
+  /** A message of one of the match's chat rooms you may read (docs/chat.md), and the
+   * same message again when its author deletes it (`deleted: true`, empty `text`). */
+  onChat?: (message: ChatPushMessage) => void;
   /** The subscription ended on the server's word (refused at a resync). */
   onError?: (error: PlayError) => void;
 }
@@ -104,6 +107,11 @@ export interface Ack {
   match: string;
   /** The ply after your move. */
   ply: number;
+}
+
+export interface ChatOptions {
+  /** Default: the client's `timeoutMs`. */
+  timeoutMs?: number;
 }
 
 export type ClientState = "connecting" | "open" | "reconnecting" | "closed";

@@ -8,6 +8,7 @@
  *   onUpdate: (update) => draw(update.view, update.legal_moves),
  * });
  * const ack = await match.move({ type: "draw" });   // resolved after the commit
+ * await play.chat("42", "players", "good luck");      // the message, after the commit
  * ```
  *
  * - `hello` once per connection, then everything on one socket.
@@ -25,6 +26,8 @@ import { PlayError } from "./errors.js";
 import { nextTask } from "./next-task.js";
 import type { GameName, MoveOf } from "./moves.js";
 import type {
+  ChatMessage,
+  ChatRoom,
   ClientMessage,
   ErrorMessage,
   FeedEvent,
@@ -40,6 +43,7 @@ import type { HelloRefusal } from "./reconnect.js";
 import { type Pending, PendingRequests } from "./requests.js";
 import type {
   Ack,
+  ChatOptions,
   ClientState,
   CloseInfo,
   ConnectOptions,
@@ -53,6 +57,7 @@ import { applyPush, Subscription, type SubscriptionEntry } from "./subscription.
 
 export type {
   Ack,
+  ChatOptions,
   ClientState,
   CloseInfo,
   ConnectOptions,
@@ -238,6 +243,22 @@ export class PlayClient {
     };
     return this.#request<Ack>("move", message, id,
       options.timeoutMs ?? this.#options.moveTimeoutMs ?? 10_000);
+  }
+
+  /**
+   * Send a chat message to a room of a match (docs/chat.md). Resolves with the message as
+   * the room lists it once the server committed it (`ack`); rejects with a
+   * {@link PlayError} as {@link move} does: `refused` with REST's code and status
+   * (`chat_room_not_writable` 403, `chat_text_empty` 400, `chat_rate_limited` 429...).
+   * Not idempotent, so never sent again: after a `timeout` or `disconnected`, list the
+   * room (REST) before sending it again. Your own `chat` push of it comes after.
+   */
+  chat(match: MatchId, room: ChatRoom, text: string, options: ChatOptions = {}
+  ): Promise<ChatMessage> {
+    const id = String(match);
+    return this.#request<Ack & { message: ChatMessage }>(
+      "chat", { op: "chat", match: id, room, text }, id,
+      options.timeoutMs ?? this.#options.timeoutMs ?? 10_000).then((ack) => ack.message);
   }
 
   /**
@@ -508,9 +529,9 @@ export class PlayClient {
       const pending: Pending = { kind, match, resolve, reject, timer: null, sentAt: Date.now() };
       pending.timer = setTimeout(() => {
         this.#pending.forget(ref);
-        reject(new PlayError("timeout", "timeout", kind === "move"
-          ? `no answer to the move within ${timeoutMs} ms: it may still be committed; ` +
-            "the match's next update tells"
+        reject(new PlayError("timeout", "timeout", kind === "move" || kind === "chat"
+          ? `no answer to the ${kind} within ${timeoutMs} ms: it may still be committed; ` +
+            (kind === "move" ? "the match's next update tells" : "the room's list tells")
           : `no answer to ${kind} within ${timeoutMs} ms`, { match }));
       }, timeoutMs);
       this.#pending.add(ref, pending);
@@ -635,9 +656,13 @@ export class PlayClient {
         return false;
       case "ack": {
         const pending = this.#settle(message.ref);
-        pending?.resolve({ match: String(message.match), ply: message.ply } satisfies Ack);
+        pending?.resolve({ match: String(message.match), ply: message.ply,
+                           ...(message.message ? { message: message.message } : {}) });
         return pending !== undefined;
       }
+      case "chat":
+        this.#subscriptions.get(String(message.match))?.handlers.onChat?.(message);
+        return false;
       case "refused": {
         const error = new PlayError("refused", message.error?.code ?? "refused",
           message.error?.message ?? "the move was refused",

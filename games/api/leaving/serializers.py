@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.api.chat.serializers import ChatMessageSerializer
 from games.api.lobby.serializers import InvitationSerializer
 from games.api.matches.serializers import MatchSummarySerializer
 from games.api.openapi import ViewField
@@ -31,6 +32,10 @@ class ExportedMatchSerializer(MatchSummarySerializer):
                           help_text="A running match: the view of your own seat.")
 
 
+class ExportedChatMessageSerializer(ChatMessageSerializer):
+    text = serializers.CharField(help_text="As you wrote it, even when deleted or hidden.")
+
+
 class PersonalDataSerializer(serializers.Serializer):
     format = serializers.CharField(help_text='"han-hansa-personal-data".')
     format_version = serializers.IntegerField()
@@ -46,3 +51,5 @@ class PersonalDataSerializer(serializers.Serializer):
                                       "played.")
     invitations = InvitationSerializer(many=True, help_text="Received and sent.")
     quick_match_requests = QuickMatchRequestRowSerializer(many=True)
+    chat_messages = ExportedChatMessageSerializer(
+        many=True, help_text="Every chat message you wrote, oldest first (docs/chat.md).")

@@ -84,12 +84,16 @@ def test_one_channel_one_ws_server_and_the_token_in_hello():
 
 
 def _operation_of(doc: dict, op: str) -> dict | None:
-    """The client operation that receives the message ``op``."""
-    ref = f"#/channels/play/messages/{op}"
+    """The client operation that receives the message ``op`` (found by the op its
+    message's payload names: the client's ``chat`` is the channel's ``chatSend``, its
+    ``chat`` being the server's push)."""
     for operation in doc["operations"].values():
-        if operation["action"] == "receive" and \
-                any(message["$ref"] == ref for message in operation["messages"]):
-            return operation
+        if operation["action"] != "receive":
+            continue
+        for message in operation["messages"]:
+            name = asyncapi.resolve(doc, message["$ref"])["$ref"].rsplit("/", 1)[1]
+            if asyncapi.op_of(doc["components"]["messages"][name]) == op:
+                return operation
     return None
 
 

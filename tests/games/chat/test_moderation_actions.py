@@ -41,7 +41,7 @@ def test_a_timed_out_author_is_refused_until_cleared(make_user, make_auth_client
                                                      django_capture_on_commit_callbacks):
     match, author, _reader, report, moderator = reported_message(make_user)
     client = make_auth_client(author)
-    refused_before = _sample("chat_sends_refused_total", {"reason": "chat_timed_out"})
+    refused_before = _sample("chat_messages_refused_total", {"reason": "chat_timed_out"})
     actions_before = _sample("chat_moderator_actions_total", {"kind": "time_out"})
     started = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):  # counted once committed
@@ -55,7 +55,7 @@ def test_a_timed_out_author_is_refused_until_cleared(make_user, make_auth_client
         until = parse_datetime(error["details"]["until"])
         assert timedelta(minutes=59) < until - started <= timedelta(hours=1, seconds=5)
     assert not ChatMessage.objects.filter(text="sorry").exists()
-    assert _sample("chat_sends_refused_total", {"reason": "chat_timed_out"}) == \
+    assert _sample("chat_messages_refused_total", {"reason": "chat_timed_out"}) == \
         refused_before + 2
     assert _sample("chat_moderator_actions_total", {"kind": "time_out"}) == actions_before + 1
     report.refresh_from_db()

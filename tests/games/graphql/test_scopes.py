@@ -23,9 +23,9 @@ pytestmark = pytest.mark.django_db
 OPEN_TO_ANONYMOUS = {
     "Query": {"games", "game", "matches", "match", "replay", "matchRecord", "verifyRecord",
               "recordSigningKeys",
-              "leaderboard", "player", "matchAnalysis"},
+              "leaderboard", "player", "matchAnalysis", "chatMessages"},
     "Mutation": {"register", "login"},
-    "Subscription": {"matchUpdates", "analysisProgress"},
+    "Subscription": {"matchUpdates", "analysisProgress", "chatMessages"},
 }
 
 CREATE = """mutation { createMatch(game: "hansa", players: 2) {

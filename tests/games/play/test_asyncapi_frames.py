@@ -116,6 +116,12 @@ async def play_the_match(web_tier, players, match_id) -> list[Recorder]:
     await asyncio.to_thread(_say_in_chat, a, match_id, "good luck")
     for client in seats:
         assert (await client.next("chat"))["text"] == "good luck"
+    # and one sent over the socket: acked after its commit, then pushed to both seats
+    said = await seats[1].request({"op": "chat", "ref": "c", "match": str(match_id),
+                                   "room": "players", "text": "have fun"}, "ack", "refused")
+    assert said["op"] == "ack" and said["message"]["text"] == "have fun", said
+    for client in seats:
+        assert (await client.next("chat"))["text"] == "have fun"
     latest = {0: syncs[0], 1: syncs[1]}
     ply, status = syncs[0]["ply"], syncs[0]["status"]
     refused = reconnected = resubscribed = False

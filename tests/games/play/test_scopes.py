@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 
 MOVE = {"op": "move", "ref": "m1", "match": "7", "move": {"type": "pass"}}
 FEED = {"op": "feed", "ref": "f1"}
+CHAT = {"op": "chat", "ref": "c1", "match": "7", "room": "players", "text": "hi"}
 
 
 class _Hub:
@@ -70,6 +71,7 @@ def test_the_table_names_every_operation_of_the_protocol():
 @pytest.mark.parametrize(("message", "scope", "needed"), [
     (MOVE, "account:read match:write", "match:play"),
     (FEED, "match:play match:write", "account:read"),
+    (CHAT, "match:play account:read", "chat:write"),
 ])
 def test_an_operation_without_its_scope_is_refused_naming_it(user, monkeypatch, message,
                                                             scope, needed):

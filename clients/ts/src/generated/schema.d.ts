@@ -1369,7 +1369,7 @@ export interface components {
         };
         /** @description The body POSTed to the endpoint, exactly as signed. */
         DeliveryPayload: {
-            /** @description the event type: your_turn, match_started, match_finished, invitation */
+            /** @description the event type: your_turn, match_started, match_finished, invitation, chat_message */
             type: string;
             /** @description UTC, ISO 8601 with Z */
             timestamp: string;
@@ -1425,9 +1425,10 @@ export interface components {
          *     * `match_started` - match_started
          *     * `match_finished` - match_finished
          *     * `invitation` - invitation
+         *     * `chat_message` - chat_message
          * @enum {string}
          */
-        EventTypesEnum: "your_turn" | "match_started" | "match_finished" | "invitation";
+        EventTypesEnum: "your_turn" | "match_started" | "match_finished" | "invitation" | "chat_message";
         Events: {
             since: number;
             ply: number;
@@ -1439,6 +1440,24 @@ export interface components {
             clocks: components["schemas"]["Clock"][];
             /** @description Every incident so far, in order. */
             incidents: components["schemas"]["Incident"][];
+        };
+        /** @description A message as every reader of its room is shown it. */
+        ExportedChatMessage: {
+            id: number;
+            match: string;
+            room: components["schemas"]["RoomEnum"];
+            /** @description The author's username (the tombstone's once their account is erased). */
+            author: string | null;
+            /** @description As you wrote it, even when deleted or hidden. */
+            text: string;
+            /** @description The match's ply when it was sent. */
+            ply: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Deleted by its author. */
+            deleted: boolean;
+            /** @description Hidden by a moderator. */
+            hidden: boolean;
         };
         ExportedMatch: {
             id: number;
@@ -2147,6 +2166,8 @@ export interface components {
             /** @description Received and sent. */
             invitations: components["schemas"]["Invitation"][];
             quick_match_requests: components["schemas"]["QuickMatchRequestRow"][];
+            /** @description Every chat message you wrote, oldest first (docs/chat.md). */
+            chat_messages: components["schemas"]["ExportedChatMessage"][];
         };
         PersonalToken: {
             id: number;
