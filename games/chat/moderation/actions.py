@@ -144,6 +144,7 @@ def _push_after_commit(message: ChatMessage) -> None:
     """The hidden message to its room's live readers, as every reader is shown it now
     (games/live/chat_sends.py, as a deletion is pushed)."""
     match = match_selectors.get_match(message.room.match_id)
-    text = wire.frame("chat", **message_row(message))
+    row = message_row(message)
+    text = wire.frame("chat", **row)
     who = audience(match, message.room, message.author_id)
-    transaction.on_commit(lambda: send_chat(match.pk, text, who))
+    transaction.on_commit(lambda: send_chat(match.pk, text, who, row))
