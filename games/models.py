@@ -10,6 +10,7 @@ from games.analysis.models import AnalysedDecision, Analysis  # noqa: F401
 from games.chat.models import ChatMessage, ChatMute, ChatRoom  # noqa: F401
 from games.feed.models import FeedEvent  # noqa: F401
 from games.lobby.models import Invitation, PrivateMatch, Rematch  # noqa: F401
+from games.mail.models import Mail, MailAddress  # noqa: F401
 from games.matches.incidents import Incident  # noqa: F401, E402 - after Match: it refers to it
 from games.matches.models import (  # noqa: F401
     ENDED_STATUSES,
