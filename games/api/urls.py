@@ -25,4 +25,5 @@ urlpatterns = [
     path("", include("games.api.feed.urls")),
     path("", include("games.api.chat.urls")),
     path("", include("games.api.webhooks.urls")),
+    path("", include("games.api.notifications.urls")),
 ]
