@@ -26,4 +26,5 @@ urlpatterns = [
     path("", include("games.api.chat.urls")),
     path("", include("games.api.webhooks.urls")),
     path("", include("games.api.mail.urls")),
+    path("", include("games.api.notifications.urls")),
 ]

@@ -22,6 +22,7 @@ from games.graphql.leaving import LeavingMutations, LeavingQueries
 from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.lobby import LobbyMutations, LobbyQueries
 from games.graphql.mutations import Mutation
+from games.graphql.notifications import NotificationMutations, NotificationQueries
 from games.graphql.queries import Query
 from games.graphql.quickmatch import QuickMatchMutations, QuickMatchQueries
 from games.graphql.ratings import RatingQueries
@@ -49,9 +50,11 @@ class GameSchema(strawberry.Schema):
 #: each capability (records, ratings, the lobby, the feed, leaving, analysis) brings its own
 #: fields, from its module here (games/graphql/<capability>.py)
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
-                                     QuickMatchQueries, LeavingQueries, AnalysisQueries))
+                                     QuickMatchQueries, LeavingQueries, AnalysisQueries,
+                                     NotificationQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
-                                        LeavingMutations, AnalysisMutations))
+                                        LeavingMutations, AnalysisMutations,
+                                        NotificationMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
                                                 AnalysisSubscriptions))
 # the scope each root field needs of a credential: games/graphql/scopes.py

@@ -34,6 +34,7 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "matchAnalysis": None,
         "me": READ, "myInvitations": READ, "myQuickMatches": READ,
         "myData": MANAGE,  # the export, as GET /me/export
+        "myNotificationPreferences": READ,
     },
     "Mutation": {
         "register": None, "login": None, "revokeToken": MANAGE, "deleteAccount": MANAGE,
@@ -42,6 +43,7 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "acceptInvitation": WRITE, "declineInvitation": WRITE, "joinByInviteCode": WRITE,
         "proposeRematch": WRITE, "requestQuickMatch": WRITE, "cancelQuickMatch": WRITE,
         "requestAnalysis": WRITE,
+        "setNotificationPreferences": MANAGE,  # as PATCH /me/notification-preferences/
         "submitMove": PLAY, "resignMatch": PLAY, "reclaimSeat": PLAY,
     },
     "Subscription": {"matchUpdates": None, "analysisProgress": None, "myEvents": READ},

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_webhooks'),
+        ('games', '0019_i42_push'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -77,6 +77,9 @@ OPERATION_IDS = [
     "stream_feed", "submit_move", "unmute_in_chat", "update_my_app", "update_webhook",
     "verify_record",
 ]
+#: the notifications' (issue 42), kept apart so other capabilities' additions merge cleanly
+OPERATION_IDS = sorted([*OPERATION_IDS, "get_notification_preferences",
+                        "update_notification_preferences"])
 #: what drf-spectacular appends to the ids it makes up from a path
 GENERATED_SUFFIXES = ("_retrieve", "_create", "_destroy", "_list", "_update", "_partial_update")
 
