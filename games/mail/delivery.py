@@ -35,6 +35,8 @@ from games.mail.models import (
     MailStatus,
 )
 from games.matches.models import Match, MatchStatus
+from games.notifications import preferences
+from games.notifications.models import EMAIL
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +61,9 @@ def mail_key(event_type: str, data: dict) -> str:
 
 
 def muted(address: MailAddress, event_type: str) -> bool:
-    return address.all_muted or event_type in address.muted_types
+    """Turned off by the player (asked again at send time: a mail waits, and the player
+    may have unsubscribed meanwhile)."""
+    return not preferences.allows(address.user_id, EMAIL, event_type)
 
 
 def accept_event(event_type: str, user_id: int, data: dict) -> int | None:

@@ -36,7 +36,3 @@ class ConfirmationTooSoon(ApiError):
     default_code = "mail_confirmation_too_soon"
     default_detail = _("A confirmation mail was sent a moment ago: wait before asking again.")
 
-
-class EventTypeUnknown(ApiError):
-    default_code = "mail_event_type_unknown"
-    default_detail = _("Unknown event type.")

@@ -7,22 +7,24 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-#: the event types the notification fan-out hands over (games.notifications' contract)
-YOUR_TURN = "your_turn"
-INVITATION = "invitation"
-MATCH_STARTED = "match_started"
-MATCH_FINISHED = "match_finished"
-REMINDER = "reminder"
-CHAT_MESSAGE = "chat_message"
-EVENT_TYPES = (YOUR_TURN, INVITATION, MATCH_STARTED, MATCH_FINISHED, REMINDER, CHAT_MESSAGE)
+# the event types the notification fan-out hands over (games.notifications' contract)
+from games.notifications.models import (  # noqa: F401 - games/mail's names for them
+    CHAT_MESSAGE,
+    EVENT_TYPES,
+    INVITATION,
+    MATCH_FINISHED,
+    MATCH_STARTED,
+    REMINDER,
+    YOUR_TURN,
+)
 
 
 class MailAddress(models.Model):
     """Where a player's mails go. Only a ``verified_at`` address is sent notifications;
     changing the address clears it. ``language`` is the mails' language (the request's
-    when the address was set); ``daily_digest`` gathers the day's events into one mail;
-    ``muted_types`` are the event types unsubscribed by a mail's link, ``all_muted`` the
-    "no e-mail at all" link."""
+    when the address was set); ``daily_digest`` gathers the day's events into one mail.
+    Which events are mailed is the player's notification preferences' (channel
+    ``email``: games/notifications/preferences.py), which a mail's unsubscribe link sets."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="mail_address")
@@ -31,8 +33,6 @@ class MailAddress(models.Model):
     confirmation_sent_at = models.DateTimeField(null=True, blank=True)
     language = models.CharField(max_length=8, default="en")
     daily_digest = models.BooleanField(_("daily digest"), default=False)
-    muted_types = models.JSONField(default=list, blank=True)
-    all_muted = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("e-mail address")

@@ -16,6 +16,8 @@ from django.utils import timezone
 from games.dispatch import enqueue
 from games.mail import errors, tokens
 from games.mail.models import EVENT_TYPES, MailAddress
+from games.notifications import preferences
+from games.notifications.models import EMAIL
 
 CONFIRMATION_TASK = "games.mail.tasks.send_confirmation"
 TEST_MAIL_TASK = "games.mail.tasks.send_test_mail"
@@ -72,19 +74,12 @@ def resend_confirmation(user) -> MailAddress:
 
 
 @transaction.atomic
-def update_choices(user, *, daily_digest: bool | None = None, language: str | None = None,
-                   muted_types: list[str] | None = None,
-                   all_muted: bool | None = None) -> MailAddress:
+def update_choices(user, *, daily_digest: bool | None = None,
+                   language: str | None = None) -> MailAddress:
     row = MailAddress.objects.select_for_update().filter(user=user).first()
     if row is None:
         raise errors.AddressMissing()
-    if muted_types is not None:
-        unknown = sorted(set(muted_types) - set(EVENT_TYPES))
-        if unknown:
-            raise errors.EventTypeUnknown(details={"field": "muted_types", "unknown": unknown})
-        row.muted_types = sorted(set(muted_types))
-    for name, value in (("daily_digest", daily_digest), ("language", language),
-                        ("all_muted", all_muted)):
+    for name, value in (("daily_digest", daily_digest), ("language", language)):
         if value is not None:
             setattr(row, name, value)
     row.save()
@@ -132,20 +127,14 @@ def unsubscribe_scope(token: str) -> tuple[int, str] | None:
     return read
 
 
-@transaction.atomic
 def unsubscribe(token: str) -> tuple[int, str] | None:
-    """One click of a mail's link: that event type's mail off, or all mail. Works without
-    signing in (the link is signed); doing it twice changes nothing more."""
+    """One click of a mail's link: that event type's e-mail off, or every event type's,
+    in the player's notification preferences (channel ``email``), where they turn it on
+    again. Works without signing in (the link is signed); twice changes nothing more."""
     read = unsubscribe_scope(token)
     if read is None:
         return None
     user_id, scope = read
-    row = MailAddress.objects.select_for_update().filter(user_id=user_id).first()
-    if row is None:
-        return read
-    if scope == tokens.ALL:
-        row.all_muted = True
-    else:
-        row.muted_types = sorted({*row.muted_types, scope})
-    row.save(update_fields=["all_muted", "muted_types"])
+    kinds = EVENT_TYPES if scope == tokens.ALL else (scope,)
+    preferences.set_preferences(user_id, [(EMAIL, kind, False) for kind in kinds])
     return read

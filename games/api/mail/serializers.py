@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
-from games.mail.models import EVENT_TYPES, MailAddress
+from games.mail.models import MailAddress
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 
@@ -14,12 +14,10 @@ class MailSettingsSerializer(serializers.ModelSerializer):
     """Your address, whether it is confirmed, and what is mailed to you."""
 
     verified = serializers.SerializerMethodField()
-    muted_types = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_TYPES))
 
     class Meta:
         model = MailAddress
-        fields = ("address", "verified", "verified_at", "language", "daily_digest",
-                  "muted_types", "all_muted")
+        fields = ("address", "verified", "verified_at", "language", "daily_digest")
 
     def get_verified(self, row: MailAddress) -> bool:
         return row.verified_at is not None
@@ -36,6 +34,3 @@ class MailChoicesSerializer(serializers.Serializer):
     daily_digest = serializers.BooleanField(required=False, help_text="One mail a day "
                                             "listing what happened, instead of a mail each.")
     language = serializers.ChoiceField(choices=LANGUAGES, required=False)
-    muted_types = serializers.ListField(child=serializers.ChoiceField(choices=EVENT_TYPES),
-                                        required=False, max_length=len(EVENT_TYPES))
-    all_muted = serializers.BooleanField(required=False, help_text="No e-mail at all.")

@@ -58,8 +58,10 @@ class MailSettingsView(ApiView):
                                    fields.get("language") or _request_language())
         return Response(MailSettingsSerializer(row).data)
 
-    @extend_schema(summary="Change what is mailed to you: the daily digest, the language, "
-                   "event types turned off", operation_id="update_mail_settings",
+    @extend_schema(summary="Change how you are mailed: the daily digest, the language",
+                   description="Which events are mailed: your notification preferences, "
+                   "channel `email` (`/api/v1/me/notification-preferences/`).",
+                   operation_id="update_mail_settings",
                    request=MailChoicesSerializer,
                    responses={200: MailSettingsSerializer, **_ERRORS})
     def patch(self, request: Request) -> Response:
