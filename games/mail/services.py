@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.dispatch import enqueue
 from games.mail import errors, tokens
-from games.mail.models import EVENT_TYPES, MailAddress
+from games.mail.models import EVENT_TYPES, Mail, MailAddress
 from games.notifications import preferences
 from games.notifications.models import EMAIL
 
@@ -89,6 +89,12 @@ def update_choices(user, *, daily_digest: bool | None = None,
 def remove_address(user) -> None:
     if not MailAddress.objects.filter(user=user).delete()[0]:
         raise errors.AddressMissing()
+
+
+def forget(user) -> None:
+    """An erased account (games/leaving/services.py): its address and mail log go."""
+    MailAddress.objects.filter(user=user).delete()
+    Mail.objects.filter(user=user).delete()
 
 
 def ask_test_mail(user) -> None:

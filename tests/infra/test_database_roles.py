@@ -126,7 +126,11 @@ def test_every_table_is_readable_by_the_runtime_role_and_none_is_its_own(runtime
                                     "games_endpoint", "games_delivery",
                                     # issue 42: a browser's push subscription removed
                                     # (games/notifications/database_grants.py)
-                                    "games_pushsubscription"}), table
+                                    "games_pushsubscription",
+                                    # issue 42: a player removes their e-mail address;
+                                    # an erased account's address and mail log
+                                    # (games/mail/database_grants.py)
+                                    "games_mailaddress", "games_mail"}), table
 
 
 @pytest.fixture

@@ -80,6 +80,10 @@ OPERATION_IDS = [
 #: the notifications' (issue 42), kept apart so other capabilities' additions merge cleanly
 OPERATION_IDS = sorted([*OPERATION_IDS, "get_notification_preferences",
                         "update_notification_preferences"])
+#: the players' e-mail (issue 42, games/api/mail/), apart for the same reason
+OPERATION_IDS = sorted([*OPERATION_IDS, "get_mail_settings", "set_mail_address",
+                        "update_mail_settings", "remove_mail_address",
+                        "resend_mail_confirmation", "send_test_mail"])
 #: what drf-spectacular appends to the ids it makes up from a path
 GENERATED_SUFFIXES = ("_retrieve", "_create", "_destroy", "_list", "_update", "_partial_update")
 

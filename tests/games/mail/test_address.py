@@ -125,3 +125,17 @@ def test_choices_are_validated(make_user, make_auth_client, smtp, eager):
     assert client.patch(API, {"daily_digest": True}, format="json").json()["daily_digest"]
     assert client.delete(API).status_code == 204
     assert not MailAddress.objects.exists()
+
+
+def test_an_erased_account_leaves_no_address_nor_mail_log(make_user, make_auth_client, smtp,
+                                                          eager, verified):
+    from accounts.erasure import erase_account
+
+    ann = make_user()
+    verified(ann)
+    enqueue("games.mail.tasks.mail_event", "invitation", ann.pk, {"invitation_id": 1})
+    smtp.wait_for(1)
+    assert Mail.objects.filter(user=ann).exists()
+    erase_account(ann)
+    assert not MailAddress.objects.filter(user=ann).exists()
+    assert not Mail.objects.filter(user=ann).exists()
