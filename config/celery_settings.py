@@ -32,6 +32,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.clocks.tasks.sweep_expired_clocks",
         "schedule": CLOCK_SWEEP_INTERVAL_SECONDS,
     },
+    # Turn-based reminders (games/notifications/reminders.py): once per deadline and seat.
+    "send-reminders": {
+        "task": "games.notifications.tasks.send_reminders",
+        "schedule": float(env_str("REMINDER_SWEEP_INTERVAL_SECONDS", "300")),
+    },
 }
 
 # --- Workers that survive their broker (issue 9; docs/operations.md "Worker resilience").

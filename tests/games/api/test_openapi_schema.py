@@ -79,7 +79,9 @@ OPERATION_IDS = [
 ]
 #: the notifications' (issue 42), kept apart so other capabilities' additions merge cleanly
 OPERATION_IDS = sorted([*OPERATION_IDS, "get_notification_preferences",
-                        "update_notification_preferences"])
+                        "update_notification_preferences", "get_push_key",
+                        "list_push_subscriptions", "create_push_subscription",
+                        "delete_push_subscription", "list_waiting_games"])
 #: what drf-spectacular appends to the ids it makes up from a path
 GENERATED_SUFFIXES = ("_retrieve", "_create", "_destroy", "_list", "_update", "_partial_update")
 
