@@ -33,6 +33,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.clocks.tasks.sweep_expired_clocks",
         "schedule": CLOCK_SWEEP_INTERVAL_SECONDS,
     },
+    # Turn-based reminders (games/notifications/reminders.py): once per deadline and seat.
+    "send-reminders": {
+        "task": "games.notifications.tasks.send_reminders",
+        "schedule": float(env_str("REMINDER_SWEEP_INTERVAL_SECONDS", "300")),
+    },
     # Players' e-mail (games/mail/): mails that came due ("your turn" after its wait, a
     # retry), and the daily digest.
     "send-due-mails": {

@@ -11,8 +11,10 @@ from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt, signed_in
 from games.graphql.types import GameError
 from games.matches import errors
+from infra.paging import InvalidPageBounds
 from games.notifications import preferences
 from games.notifications.models import EVENT_TYPES
+from games.notifications.waiting import games_waiting_for
 
 
 @strawberry.type(description="Each event type on or off for one channel.")
@@ -46,6 +48,23 @@ class NotificationPreferences:
                       for channel, events in table.items()})
 
 
+@strawberry.type(description="A match waiting for your move (REST: a row of GET "
+                 "/api/v1/me/waiting-games/).")
+class WaitingGame:
+    match_id: strawberry.ID
+    game: str
+    players: int
+    ply: int
+    seat: int = strawberry.field(description="Your seat that owes a decision.")
+    time_control: str = strawberry.field(description="none, realtime or turn_based.")
+    deadline: str | None = strawberry.field(description="When your seat's clock runs out "
+                                            "(UTC, ISO 8601 with Z); null without a clock.")
+
+    @classmethod
+    def from_row(cls, row: dict) -> WaitingGame:
+        return cls(**{**row, "match_id": strawberry.ID(str(row["match_id"]))})
+
+
 @strawberry.type
 class NotificationPreferencesPayload:
     preferences: NotificationPreferences | None = None
@@ -68,6 +87,18 @@ class NotificationQueries:
         if user is None:
             raise errors.AuthenticationRequired()
         return NotificationPreferences.from_table(preferences.preferences_of(user.pk))
+
+    @strawberry.field(description="Games waiting for your move, earliest deadline first "
+                      "(none last): REST's GET /api/v1/me/waiting-games/ rows.")
+    def games_waiting_for_me(self, info: Info, limit: int = 20, offset: int = 0
+                             ) -> list[WaitingGame]:
+        user = authenticated_user(info)
+        if user is None:
+            raise errors.AuthenticationRequired()
+        if not (1 <= limit <= 100 and offset >= 0):
+            raise InvalidPageBounds()
+        rows = games_waiting_for(user)[offset:offset + limit]
+        return [WaitingGame.from_row(row) for row in rows]
 
 
 @strawberry.type

@@ -34,7 +34,7 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "matchAnalysis": None,
         "me": READ, "myInvitations": READ, "myQuickMatches": READ,
         "myData": MANAGE,  # the export, as GET /me/export
-        "myNotificationPreferences": READ,
+        "myNotificationPreferences": READ, "gamesWaitingForMe": READ,
     },
     "Mutation": {
         "register": None, "login": None, "revokeToken": MANAGE, "deleteAccount": MANAGE,

@@ -79,7 +79,9 @@ OPERATION_IDS = [
 ]
 #: the notifications' (issue 42), kept apart so other capabilities' additions merge cleanly
 OPERATION_IDS = sorted([*OPERATION_IDS, "get_notification_preferences",
-                        "update_notification_preferences"])
+                        "update_notification_preferences", "get_push_key",
+                        "list_push_subscriptions", "create_push_subscription",
+                        "delete_push_subscription", "list_waiting_games"])
 #: the players' e-mail (issue 42, games/api/mail/), apart for the same reason
 OPERATION_IDS = sorted([*OPERATION_IDS, "get_mail_settings", "set_mail_address",
                         "update_mail_settings", "remove_mail_address",
