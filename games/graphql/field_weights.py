@@ -88,6 +88,7 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     # the analysis of a 131-ply Han game (bench/graphql_field_costs.py's probes, timed at a
     # load of 10-15: higher than the rest of this table's)
     "Query.matchAnalysis": Weight(825),  # 27.5: the analysis and a row per decision
+    "Query.myMailSettings": Weight(61),  # 2.0 at a load of 6-7: one row
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -138,6 +139,11 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.cancelQuickMatch": Weight(92),  # 3.0
     "Mutation.requestAnalysis": Weight(668),  # 22.2 (load 10-15): the match locked, joined
     "Mutation.deleteAccount": Weight(1431),  # 47.7 (scaled as myData): leaves a match too
+    # a player's e-mail (games/graphql/mail.py), timed through the test client at a load of
+    # 6-7 (not idle: priced high, not low); the weight is that time times 1.5
+    "Mutation.setMailAddress": Weight(102),  # 3.4: the row locked, written, a task queued
+    "Mutation.updateMailSettings": Weight(183),  # 6.1
+    "Mutation.resendMailConfirmation": Weight(113),  # 3.7
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(174),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(195),  # 6.5: a page of the feed
@@ -198,6 +204,7 @@ LIST_SIZES: dict[str, int] = {
     "MatchPayload.errors": 5,
     "QuickMatchPayload.errors": 5,
     "AnalysisPayload.errors": 5,
+    "MailSettingsPayload.errors": 5,
     "RevokeTokenPayload.errors": 5,
     "SubmitMovePayload.errors": 5,
 }

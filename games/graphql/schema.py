@@ -21,6 +21,7 @@ from games.graphql.feed import FeedSubscriptions
 from games.graphql.leaving import LeavingMutations, LeavingQueries
 from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.lobby import LobbyMutations, LobbyQueries
+from games.graphql.mail import MailMutations, MailQueries
 from games.graphql.mutations import Mutation
 from games.graphql.notifications import NotificationMutations, NotificationQueries
 from games.graphql.queries import Query
@@ -51,10 +52,10 @@ class GameSchema(strawberry.Schema):
 #: fields, from its module here (games/graphql/<capability>.py)
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
                                      QuickMatchQueries, LeavingQueries, AnalysisQueries,
-                                     NotificationQueries))
+                                     NotificationQueries, MailQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
                                         LeavingMutations, AnalysisMutations,
-                                        NotificationMutations))
+                                        NotificationMutations, MailMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
                                                 AnalysisSubscriptions))
 # the scope each root field needs of a credential: games/graphql/scopes.py

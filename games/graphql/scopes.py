@@ -35,6 +35,7 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "me": READ, "myInvitations": READ, "myQuickMatches": READ,
         "myData": MANAGE,  # the export, as GET /me/export
         "myNotificationPreferences": READ, "gamesWaitingForMe": READ,
+        "myMailSettings": READ,
     },
     "Mutation": {
         "register": None, "login": None, "revokeToken": MANAGE, "deleteAccount": MANAGE,
@@ -44,6 +45,8 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "proposeRematch": WRITE, "requestQuickMatch": WRITE, "cancelQuickMatch": WRITE,
         "requestAnalysis": WRITE,
         "setNotificationPreferences": MANAGE,  # as PATCH /me/notification-preferences/
+        "setMailAddress": MANAGE, "updateMailSettings": MANAGE,  # as PUT, PATCH /mail/
+        "resendMailConfirmation": MANAGE,  # as POST /mail/confirmation/
         "submitMove": PLAY, "resignMatch": PLAY, "reclaimSeat": PLAY,
     },
     "Subscription": {"matchUpdates": None, "analysisProgress": None, "myEvents": READ},

@@ -36,3 +36,8 @@ class ConfirmationTooSoon(ApiError):
     default_code = "mail_confirmation_too_soon"
     default_detail = _("A confirmation mail was sent a moment ago: wait before asking again.")
 
+
+
+class LanguageUnknown(ApiError):
+    default_code = "invalid_input"
+    default_detail = _("The mails speak English (en) or German (de).")
