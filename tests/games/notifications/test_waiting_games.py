@@ -5,7 +5,7 @@ envelope; and no hidden information in any row."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 import time_machine
