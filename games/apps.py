@@ -51,8 +51,8 @@ class GamesConfig(AppConfig):
         from games.live.fanout import send_change
         from games.matches import changes
         from games.matches.follow_up import send_tasks
-        from games.ratings.services import rate_change
         from games.notifications.fanout import send_change_notifications
+        from games.ratings.services import rate_change
         from games.webhooks.events import send_change_events
 
         changes.connect(rate_change, within_transaction=True)

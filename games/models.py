@@ -21,7 +21,7 @@ from games.matches.models import (  # noqa: F401
     Result,
     Seat,
 )
+from games.notifications.models import Preference, PushSubscription, Reminder  # noqa: F401
 from games.quickmatch.models import QuickMatchRequest  # noqa: F401
 from games.ratings.models import Rating, RatingChange  # noqa: F401
 from games.webhooks.models import Delivery, Endpoint  # noqa: F401
-from games.notifications.models import Preference, PushSubscription, Reminder  # noqa: F401

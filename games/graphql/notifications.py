@@ -11,10 +11,10 @@ from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt, signed_in
 from games.graphql.types import GameError
 from games.matches import errors
-from infra.paging import InvalidPageBounds
 from games.notifications import preferences
 from games.notifications.models import EVENT_TYPES
 from games.notifications.waiting import games_waiting_for
+from infra.paging import InvalidPageBounds
 
 
 @strawberry.type(description="Each event type on or off for one channel.")

@@ -12,7 +12,9 @@ part:
   and a ``takeover`` incident naming the tombstone marks where its moves end;
 - the feed deletes its events (nobody can read them any more), and other people's
   invitations that named it name the tombstone;
-- its e-mail address and the log of its mails are deleted (games.mail.services.forget).
+- its e-mail address and the log of its mails are deleted (games.mail.services.forget);
+- its browsers' push subscriptions are removed (games.notifications.push.forget): a
+  tombstone is told nothing.
 
 Finished matches, their logs, incidents, results and ratings are left as they are: their
 seats point to the same row, which now shows the tombstone, so every record still
@@ -28,6 +30,7 @@ from games.lobby import services as lobby
 from games.mail import services as mail
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
+from games.notifications import push
 from games.quickmatch import services as quickmatch
 
 
@@ -48,4 +51,5 @@ def leave_everything(user, former_username: str) -> None:
     for match_id in list(seats.filter(status=MatchStatus.ACTIVE).values_list("pk", flat=True)):
         clock_services.leave_seat_for_good(user=user, match_id=match_id)
     feed.forget(user, former_username)
+    push.forget(user)
     mail.forget(user)

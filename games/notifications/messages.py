@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from rules import available_games, get_engine
 from games.notifications.models import (
     INVITATION,
     MATCH_FINISHED,
@@ -14,6 +13,7 @@ from games.notifications.models import (
     REMINDER,
     YOUR_TURN,
 )
+from rules import available_games, get_engine
 
 #: the event types a push is written for; others are not pushed
 PUSHED = (YOUR_TURN, INVITATION, MATCH_STARTED, MATCH_FINISHED, REMINDER)

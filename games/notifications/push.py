@@ -140,6 +140,11 @@ def unsubscribe(user, subscription_id: int) -> None:
         raise SubscriptionNotFound()
 
 
+def forget(user) -> None:
+    """An erased account's subscriptions go (games/leaving/services.py)."""
+    PushSubscription.objects.filter(user=user).delete()
+
+
 def users_with_subscriptions(user_ids: list[int]) -> list[int]:
     return list(PushSubscription.objects.filter(user_id__in=user_ids)
                 .values_list("user_id", flat=True).distinct())

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef
 from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import Exists, OuterRef
 
 from games.matches import seat_clock
 from games.matches.models import Match, MatchStatus, Seat

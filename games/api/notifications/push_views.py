@@ -31,7 +31,8 @@ class PushKeyView(ApiView):
 
     @extend_schema(summary="The server's VAPID public key (a browser's applicationServerKey)",
                    operation_id="get_push_key",
-                   responses={200: PushKeySerializer, 503: ErrorSerializer})
+                   responses={200: PushKeySerializer, 401: ErrorSerializer,
+                              503: ErrorSerializer})
     def get(self, request: Request) -> Response:
         return Response({"public_key": push.public_key()})
 

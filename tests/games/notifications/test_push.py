@@ -165,3 +165,17 @@ def test_each_player_lists_and_removes_only_their_own(vapid_key, auth_client, ma
     assert auth_client.delete(f"{URL}{mine['id']}/").status_code == 204
     assert not PushSubscription.objects.exists()
     assert api_client.get(URL).status_code == 401
+
+
+def test_an_erased_account_loses_its_subscriptions(vapid_key, user, auth_client, make_user,
+                                                   make_auth_client):
+    from tests.conftest import DEFAULT_PASSWORD
+
+    someone_else = make_user()
+    with running_push_service() as mine, running_push_service() as theirs:
+        auth_client.post(URL, mine.subscription(), format="json")
+        make_auth_client(someone_else).post(URL, theirs.subscription(), format="json")
+    assert auth_client.delete(f"{API}/me", {"password": DEFAULT_PASSWORD},
+                              format="json").status_code == 204
+    assert list(PushSubscription.objects.values_list("user_id", flat=True)) == [
+        someone_else.pk]
