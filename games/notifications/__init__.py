@@ -15,7 +15,8 @@ The contract the channels build to:
   ``games.notifications.tasks.push_event(event_type, user_id, data)`` when push is
   allowed and the user has a subscription, and
   ``games.mail.tasks.mail_event(event_type, user_id, data)`` when e-mail is allowed and
-  the user has an address (the e-mail side decides verification, delays and digest).
+  the user has a confirmed address (games/mail/'s ``MailAddress``; the e-mail side decides
+  delays, the digest, and checks again at send time).
 - ``data`` holds ids and public facts only: ``match_id``, ``game``, ``ply``, ``seat``,
   ``status``, ``invitation_id``, ``deadline`` (ISO 8601 UTC, reminders): never a hand, a
   deck or a seed.

@@ -11,6 +11,7 @@ import pytest
 import time_machine
 from django.test import Client
 from django.utils import timezone
+from prometheus_client import REGISTRY
 
 from games.dispatch import enqueue
 from games.mail.models import Mail, MailStatus
@@ -40,6 +41,11 @@ def _turn(match, seat) -> dict:
     return {"match_id": match.pk, "game": match.game, "ply": match.ply, "seat": seat}
 
 
+def _count(outcome: str, kind: str = "invitation") -> float:
+    return REGISTRY.get_sample_value("mail_messages_total",
+                                     {"kind": kind, "outcome": outcome}) or 0.0
+
+
 def _later(minutes: float):
     return time_machine.travel(timezone.now() + timedelta(minutes=minutes), tick=True)
 
@@ -48,9 +54,13 @@ def test_an_invitation_arrives_and_its_unsubscribe_link_works_without_signing_in
         make_user, smtp, eager, verified):
     ann = make_user()
     verified(ann)
+    sent, muted = _count("sent"), _count("muted")
+    latencies = REGISTRY.get_sample_value("mail_send_seconds_count") or 0.0
     enqueue(MAIL_EVENT, "invitation", ann.pk, {"invitation_id": 7, "match_id": 3,
                                                 "game": "han"})
     (mail,) = smtp.wait_for(1)
+    assert _count("sent") == sent + 1
+    assert REGISTRY.get_sample_value("mail_send_seconds_count") == latencies + 1
     assert mail.recipients == [f"{ann.username}@example.org"]
     assert "invited" in mail.subject and "Han" in mail.subject
     assert "match 3" in mail.text and "match 3" in mail.html
@@ -68,6 +78,7 @@ def test_an_invitation_arrives_and_its_unsubscribe_link_works_without_signing_in
     assert allows(ann.pk, "email", "your_turn")  # only that event type
     enqueue(MAIL_EVENT, "invitation", ann.pk, {"invitation_id": 8, "match_id": 4})
     assert not Mail.objects.filter(key="invitation:8").exists()
+    assert _count("muted") == muted + 1
 
     # RFC 8058 one-click: the mail client POSTs the header's URL, no page
     one_click = stranger.post(all_link.removeprefix("http://testserver"),
