@@ -14,7 +14,8 @@ GraphQL ``myData``): their right to a copy of their data (issue 25).
   aborted): its public summary, and in a running one the view of their own seat, the
   same ``engine.view`` the match detail gives them: nothing of another seat's hidden
   cards, no seed before the end;
-- ``invitations`` (received and sent) and ``quick_match_requests``.
+- ``invitations`` (received and sent) and ``quick_match_requests``;
+- ``mail``: their e-mail address and choices (games/mail/), null when none.
 
 Only the person's own data is read: the caller is the signed-in user, never a name from
 the request. Records are replayed to build (as every record export is), so an export of
@@ -31,6 +32,7 @@ from django.utils import timezone
 
 from games.lobby.models import Invitation
 from games.lobby.selectors import invitation_row
+from games.mail import selectors as mail_selectors
 from games.matches import parsing
 from games.matches import selectors as match_selectors
 from games.matches.models import Match, MatchStatus
@@ -76,6 +78,7 @@ def personal_data(user, *, records_after=None, records_limit=None,
                         .select_related("match", "inviter", "invitee").order_by("pk")],
         "quick_match_requests": [request_row(request) for request in
                                  QuickMatchRequest.objects.filter(user=user).order_by("pk")],
+        "mail": mail_selectors.settings_row(user),
     }
     # one encoding for REST and GraphQL: dates as ISO 8601 strings
     return json.loads(json.dumps(document, cls=DjangoJSONEncoder))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.api.lobby.serializers import InvitationSerializer
+from games.api.mail.serializers import MailSettingsSerializer
 from games.api.matches.serializers import MatchSummarySerializer
 from games.api.openapi import ViewField
 from games.api.quickmatch.serializers import QuickMatchRequestRowSerializer
@@ -46,3 +47,5 @@ class PersonalDataSerializer(serializers.Serializer):
                                       "played.")
     invitations = InvitationSerializer(many=True, help_text="Received and sent.")
     quick_match_requests = QuickMatchRequestRowSerializer(many=True)
+    mail = MailSettingsSerializer(allow_null=True, help_text="Your e-mail address and "
+                                  "choices; null when you set none.")

@@ -127,7 +127,7 @@ def test_choices_are_validated(make_user, make_auth_client, smtp, eager):
     assert not MailAddress.objects.exists()
 
 
-def test_an_erased_account_leaves_no_address_nor_mail_log(make_user, make_auth_client, smtp,
+def test_the_export_shows_the_address_and_erasure_deletes_it(make_user, make_auth_client, smtp,
                                                           eager, verified):
     from accounts.erasure import erase_account
 
@@ -136,6 +136,9 @@ def test_an_erased_account_leaves_no_address_nor_mail_log(make_user, make_auth_c
     enqueue("games.mail.tasks.mail_event", "invitation", ann.pk, {"invitation_id": 1})
     smtp.wait_for(1)
     assert Mail.objects.filter(user=ann).exists()
+    exported = make_auth_client(ann).get("/api/v1/me/export").json()
+    assert exported["mail"]["address"] == f"{ann.username}@example.org"
+    assert exported["mail"]["verified"] is True
     erase_account(ann)
     assert not MailAddress.objects.filter(user=ann).exists()
     assert not Mail.objects.filter(user=ann).exists()
