@@ -17,6 +17,7 @@ from games.graphql.context import authenticated_user
 from games.graphql.errors import attempt, game_error, signed_in
 from games.graphql.types import GameError
 from games.mail import selectors, services
+from games.mail.errors import LanguageUnknown
 from games.mail.models import MailAddress
 from games.matches import errors
 
@@ -58,8 +59,6 @@ def _language(value: str | None) -> str:
     if value is None:
         return "de" if (translation.get_language() or "").startswith("de") else "en"
     if value not in _LANGUAGES:
-        from games.mail.errors import LanguageUnknown
-
         raise LanguageUnknown(details={"language": value[:16], "allowed": sorted(_LANGUAGES)})
     return value
 

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games.mail import texts, tokens
 from games.mail.models import EVENT_TYPES, MailAddress
@@ -53,8 +54,6 @@ def event_mail(address: MailAddress, event_type: str, data: dict) -> EmailMultiA
 
 def digest_mail(address: MailAddress, events: list[tuple[str, dict]]) -> EmailMultiAlternatives:
     with translation.override(address.language):
-        from django.utils.translation import gettext as _
-
         lines = [{"sentence": texts.sentence(kind, data), "match_url": _match_url(data)}
                  for kind, data in events]
         subject = _("Your day in your matches: %(count)s news") % {"count": len(lines)}
@@ -64,8 +63,6 @@ def digest_mail(address: MailAddress, events: list[tuple[str, dict]]) -> EmailMu
 
 def confirmation_mail(address: MailAddress) -> EmailMultiAlternatives:
     with translation.override(address.language):
-        from django.utils.translation import gettext as _
-
         link = tokens.link("confirm", tokens.confirmation_token(address.user_id,
                                                                 address.address))
         subject = _("Confirm your e-mail address")
