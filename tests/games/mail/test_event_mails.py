@@ -184,3 +184,26 @@ def test_a_mail_server_that_fails_is_tried_again_later(make_user, eager, verifie
         enqueue(SEND_DUE)
     row.refresh_from_db()
     assert (row.status, row.attempts, row.reason) == (MailStatus.FAILED, 2, "server_refused")
+
+
+def test_graphql_and_the_play_socket_count_as_looking(make_user, eager):
+    """What a player sees over GraphQL's ``match`` and a play socket's subscription is a
+    look (games/mail/looks.py), as a REST read is; a spectator's is not recorded."""
+    from games.mail import looks
+    from games.play import operations
+    from tests.games.graphql.support import gql, make_player
+
+    ann = make_player(make_user)
+    bob, carl = make_user(), make_user()
+    match, _mover, _seat = _waiting_match(ann.user, bob)
+    other = match_services.create_match(user=carl, game="han", players=2)
+    match_services.join_match(user=bob, match_id=other.pk)
+    other = selectors.get_match(other.pk)
+
+    assert gql(f"{{ match(id: {match.pk}) {{ id }} }}", token=ann.token)["data"]["match"]
+    operations.subscription(other.pk, None, bob, "test")  # the socket's snapshot, seated
+    operations.subscription(other.pk, None, ann.user, "test")  # a spectator there
+    assert wait_until_sent()
+    assert looks.seen_ply(ann.user.pk, match.pk) == match.ply
+    assert looks.seen_ply(bob.pk, other.pk) == other.ply
+    assert looks.seen_ply(ann.user.pk, other.pk) == -1
