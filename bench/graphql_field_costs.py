@@ -191,6 +191,7 @@ def probes(data: cost_data.CostData) -> list[Probe]:
                  per=len(data.finished) - 1),
         repeated("Query.myInvitations", "myInvitations { id }", None, 10),
         repeated("Query.myQuickMatches", "myQuickMatches { id }", None, 10),
+        repeated("Query.myMailSettings", "myMailSettings { address }", None, 10),
         # everything of the hero with one record, then each record more (a replay each)
         repeated("Query.myData", "myData(recordsLimit: 1)", None, 3),
         repeated("Query.myData+item", "myData(recordsLimit: 10)", "myData(recordsLimit: 1)",

@@ -26,6 +26,7 @@ from config.celery import app as celery_app
 from games.chat import services as chat_services
 from games.clocks import services as clock_services
 from games.lobby import services as lobby_services
+from games.mail.models import MailAddress
 from games.matches import selectors, services
 from games.matches.models import Match
 from games.quickmatch import services as quickmatch_services
@@ -131,7 +132,14 @@ def _setups(data: cost_data.CostData) -> dict[str, Setup]:
         _leavers.append(user.pk)  # a tombstone afterwards: its name loses the prefix
         return Token.objects.create(user=user).key
 
+    def unconfirmed_address() -> None:
+        # the hero's address as a new one: its confirmation is queued (purged, not sent)
+        MailAddress.objects.update_or_create(user=hero, defaults={
+            "address": f"{next(_names)}@example.org", "verified_at": None,
+            "confirmation_sent_at": None})
+
     match_out = "{ match { id } errors { code } }"
+    mail_out = "{ settings { address } errors { code } }"
     return {
         "Mutation.register": lambda: (
             "mutation($u: String!) { register(username: $u, password: \"tulip-orbit-7329-canyon\") "
@@ -195,6 +203,15 @@ def _setups(data: cost_data.CostData) -> dict[str, Setup]:
         "Mutation.cancelQuickMatch": lambda: (
             "mutation($id: ID!) { cancelQuickMatch(requestId: $id) { request { id } "
             "errors { code } } }", {"id": waiting_request()}, token),
+        "Mutation.setMailAddress": lambda: (
+            f"mutation($a: String!) {{ setMailAddress(address: $a) {mail_out} }}",
+            {"a": f"{next(_names)}@example.org"}, token),
+        "Mutation.updateMailSettings": lambda: (
+            f"mutation {{ updateMailSettings(dailyDigest: false) {mail_out} }}", {}, token)
+        if unconfirmed_address() is None else None,
+        "Mutation.resendMailConfirmation": lambda: (
+            f"mutation {{ resendMailConfirmation {mail_out} }}", {}, token)
+        if unconfirmed_address() is None else None,
     }
 
 

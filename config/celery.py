@@ -21,7 +21,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 #: the packages whose ``tasks`` module holds Celery tasks
 TASK_PACKAGES = ["games.matches", "games.clocks", "games.quickmatch", "games.analysis",
-                 "games.webhooks"]
+                 "games.webhooks", "games.notifications", "games.mail"]
 
 # task_cls: Celery's "received" line carries the request id that enqueued the task
 app = Celery("game_service", task_cls="infra.observability.celery_request:TaskWithRequestId")

@@ -2,6 +2,7 @@
 broker), imported at the end of config/settings.py; the broker's URL and transport stay
 there, beside REDIS_URL."""
 
+from celery.schedules import crontab
 from kombu import Queue
 
 from config.env import env_bool, env_int, env_str
@@ -31,6 +32,21 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-expired-clocks": {
         "task": "games.clocks.tasks.sweep_expired_clocks",
         "schedule": CLOCK_SWEEP_INTERVAL_SECONDS,
+    },
+    # Turn-based reminders (games/notifications/reminders.py): once per deadline and seat.
+    "send-reminders": {
+        "task": "games.notifications.tasks.send_reminders",
+        "schedule": float(env_str("REMINDER_SWEEP_INTERVAL_SECONDS", "300")),
+    },
+    # Players' e-mail (games/mail/): mails that came due ("your turn" after its wait, a
+    # retry), and the daily digest.
+    "send-due-mails": {
+        "task": "games.mail.tasks.send_due",
+        "schedule": float(env_str("MAIL_SWEEP_SECONDS", "30")),
+    },
+    "send-mail-digests": {
+        "task": "games.mail.tasks.send_digests",
+        "schedule": crontab(minute=0, hour=env_int("MAIL_DIGEST_HOUR_UTC", 7)),
     },
 }
 

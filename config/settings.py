@@ -380,6 +380,8 @@ from config.api_schema_settings import *  # noqa: E402,F401,F403
 from config.celery_settings import *  # noqa: E402,F401,F403
 from config.chat_settings import *  # noqa: E402,F401,F403
 from config.https_settings import *  # noqa: E402,F401,F403
+from config.mail_settings import *  # noqa: E402,F401,F403
+from config.notification_settings import *  # noqa: E402,F401,F403
 from config.oauth_settings import *  # noqa: E402,F401,F403
 from config.observability_settings import *  # noqa: E402,F401,F403
 from config.play_settings import *  # noqa: E402,F401,F403

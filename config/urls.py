@@ -17,6 +17,8 @@ urlpatterns = [
     # third-party apps' OAuth 2: /oauth/..., /.well-known/oauth-authorization-server
     path("", include("accounts.apps_oauth.urls")),
     path("api/v1/", include("games.api.urls")),
+    # the pages a player's mails link to: confirm, unsubscribe (signed links, no sign-in)
+    path("mail/", include("games.api.mail.page_urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="openapi-schema"),
     path(
         "api/v1/docs/",

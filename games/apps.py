@@ -51,6 +51,7 @@ class GamesConfig(AppConfig):
         from games.live.fanout import send_change
         from games.matches import changes
         from games.matches.follow_up import send_tasks
+        from games.notifications.fanout import send_change_notifications
         from games.ratings.services import rate_change
         from games.webhooks.events import send_change_events
 
@@ -60,6 +61,8 @@ class GamesConfig(AppConfig):
         changes.connect(send_tasks)
         # the apps' webhooks (games/webhooks/): a task per event, after the readers'
         changes.connect(send_change_events)
+        # the players' own channels, push and e-mail (games/notifications/), beside them
+        changes.connect(send_change_notifications)
 
 
         _register_extra_games()

@@ -15,6 +15,7 @@ from games.chat.moderation.models import (  # noqa: F401
 )
 from games.feed.models import FeedEvent  # noqa: F401
 from games.lobby.models import Invitation, PrivateMatch, Rematch  # noqa: F401
+from games.mail.models import Mail, MailAddress  # noqa: F401
 from games.matches.incidents import Incident  # noqa: F401, E402 - after Match: it refers to it
 from games.matches.models import (  # noqa: F401
     ENDED_STATUSES,
@@ -25,6 +26,7 @@ from games.matches.models import (  # noqa: F401
     Result,
     Seat,
 )
+from games.notifications.models import Preference, PushSubscription, Reminder  # noqa: F401
 from games.quickmatch.models import QuickMatchRequest  # noqa: F401
 from games.ratings.models import Rating, RatingChange  # noqa: F401
 from games.webhooks.models import Delivery, Endpoint  # noqa: F401

@@ -42,6 +42,10 @@ export CELERY_TASK_ALWAYS_EAGER=true DEBUG=false
 export SECRET_KEY="${SECRET_KEY:-fuzz-only-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}"
 # and the development record signing key: a throwaway one (32 random bytes, base64)
 export RECORD_SIGNING_KEYS="${RECORD_SIGNING_KEYS:-$(head -c 32 /dev/urandom | base64)}"
+# and a throwaway VAPID key: Web Push on, so subscribing answers 201 or 4xx, not 503
+# push_unavailable (32 random bytes, base64url: games/notifications/push.py)
+export WEBPUSH_VAPID_PRIVATE_KEY="${WEBPUSH_VAPID_PRIVATE_KEY:-$("$BIN/python" -c \
+    'import base64, secrets; print(base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("="))')}"
 # Thousands of requests a minute from one address: rate limits would answer most with 429.
 export THROTTLE_ANON_READ=1000000/min THROTTLE_USER_READ=1000000/min
 export THROTTLE_MOVE=1000000/min THROTTLE_AUTH=1000000/min

@@ -26,4 +26,6 @@ urlpatterns = [
     path("", include("games.api.chat.urls")),
     path("", include("games.api.chat_reports.urls")),
     path("", include("games.api.webhooks.urls")),
+    path("", include("games.api.mail.urls")),
+    path("", include("games.api.notifications.urls")),
 ]

@@ -93,6 +93,7 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Query.chatMessages": Weight(150),
     "ChatMessagePage.results": Weight(1, item=1),  # attributes of a row already read
     "Query.myChatMutes": Weight(12),  # one query, as Query.me
+    "Query.myMailSettings": Weight(61),  # 2.0 at a load of 6-7: one row
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -152,6 +153,11 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     # 19.6 on a loaded machine (bench/graphql_mutation_weights.py), where joinMatch took
     # 19.6 and leaveMatch 13.1: weighed as joinMatch, scaled alike
     "Mutation.reportChatMessage": Weight(410),
+    # a player's e-mail (games/graphql/mail.py), timed through the test client at a load of
+    # 6-7 (not idle: priced high, not low); the weight is that time times 1.5
+    "Mutation.setMailAddress": Weight(102),  # 3.4: the row locked, written, a task queued
+    "Mutation.updateMailSettings": Weight(183),  # 6.1
+    "Mutation.resendMailConfirmation": Weight(113),  # 3.7
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(174),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(195),  # 6.5: a page of the feed
@@ -219,6 +225,7 @@ LIST_SIZES: dict[str, int] = {
     "MatchPayload.errors": 5,
     "QuickMatchPayload.errors": 5,
     "AnalysisPayload.errors": 5,
+    "MailSettingsPayload.errors": 5,
     "RevokeTokenPayload.errors": 5,
     "SubmitMovePayload.errors": 5,
     "ReportChatMessagePayload.errors": 5,

@@ -18,6 +18,7 @@ from games.graphql.enums import MatchStatusEnum
 from games.graphql.play_types import Replay
 from games.graphql.types import Game, MatchPage, MatchType, MeType
 from games.lobby import selectors as lobby_selectors
+from games.mail import looks
 from games.matches import parsing, selectors
 
 # the same page bounds as REST's GET /matches/
@@ -87,8 +88,12 @@ class Query:
         )
 
     @strawberry_django.field(description="One match with the caller's view.")
-    def match(self, id: strawberry.ID) -> MatchType:
-        return selectors.get_match(id)
+    def match(self, info: Info, id: strawberry.ID) -> MatchType:
+        match = selectors.get_match(id)
+        user = authenticated_user(info)
+        if user is not None:  # looked: counts for "your turn" by mail (games/mail/looks.py)
+            looks.saw(user.pk, match.pk, match.ply)
+        return match
 
     @strawberry_django.field(
         description="The state after `ply` moves (default: the latest) as the caller may "

@@ -23,7 +23,9 @@ from games.graphql.feed import FeedSubscriptions
 from games.graphql.leaving import LeavingMutations, LeavingQueries
 from games.graphql.limits import is_limit_refusal, limit_extensions
 from games.graphql.lobby import LobbyMutations, LobbyQueries
+from games.graphql.mail import MailMutations, MailQueries
 from games.graphql.mutations import Mutation
+from games.graphql.notifications import NotificationMutations, NotificationQueries
 from games.graphql.queries import Query
 from games.graphql.quickmatch import QuickMatchMutations, QuickMatchQueries
 from games.graphql.ratings import RatingQueries
@@ -52,10 +54,11 @@ class GameSchema(strawberry.Schema):
 #: fields, from its module here (games/graphql/<capability>.py)
 AllQueries = merge_types("Query", (Query, RecordQueries, RatingQueries, LobbyQueries,
                                      QuickMatchQueries, LeavingQueries, AnalysisQueries,
-                                     ChatQueries))
+                                     ChatQueries, NotificationQueries, MailQueries))
 AllMutations = merge_types("Mutation", (Mutation, LobbyMutations, QuickMatchMutations,
                                         LeavingMutations, AnalysisMutations, ChatMutations,
-                                        ChatReportMutations))
+                                        ChatReportMutations, NotificationMutations,
+                                        MailMutations))
 AllSubscriptions = merge_types("Subscription", (Subscription, FeedSubscriptions,
                                                 AnalysisSubscriptions, ChatSubscriptions))
 # the scope each root field needs of a credential: games/graphql/scopes.py

@@ -36,6 +36,8 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "me": READ, "myInvitations": READ, "myQuickMatches": READ,
         "myData": MANAGE,  # the export, as GET /me/export
         "chatMessages": None, "myChatMutes": READ,  # as REST's chat lists (docs/chat.md)
+        "myNotificationPreferences": READ, "gamesWaitingForMe": READ,
+        "myMailSettings": READ,
     },
     "Mutation": {
         "register": None, "login": None, "revokeToken": MANAGE, "deleteAccount": MANAGE,
@@ -44,6 +46,9 @@ FIELD_SCOPES: dict[str, dict[str, str | None]] = {
         "acceptInvitation": WRITE, "declineInvitation": WRITE, "joinByInviteCode": WRITE,
         "proposeRematch": WRITE, "requestQuickMatch": WRITE, "cancelQuickMatch": WRITE,
         "requestAnalysis": WRITE,
+        "setNotificationPreferences": MANAGE,  # as PATCH /me/notification-preferences/
+        "setMailAddress": MANAGE, "updateMailSettings": MANAGE,  # as PUT, PATCH /mail/
+        "resendMailConfirmation": MANAGE,  # as POST /mail/confirmation/
         "submitMove": PLAY, "resignMatch": PLAY, "reclaimSeat": PLAY,
         "sendChatMessage": CHAT, "deleteChatMessage": CHAT, "muteInChat": CHAT,
         "unmuteInChat": CHAT,

@@ -17,6 +17,7 @@ GraphQL ``myData``): their right to a copy of their data (issue 25).
 - ``invitations`` (received and sent) and ``quick_match_requests``;
 - ``chat_messages``: every chat message they wrote, oldest first, with its text as
   written even when they deleted it or a moderator hid it (games.chat.selectors).
+- ``mail``: their e-mail address and choices (games/mail/), null when none.
 
 Only the person's own data is read: the caller is the signed-in user, never a name from
 the request. Records are replayed to build (as every record export is), so an export of
@@ -34,6 +35,7 @@ from django.utils import timezone
 from games.chat.selectors import messages_written_by
 from games.lobby.models import Invitation
 from games.lobby.selectors import invitation_row
+from games.mail import selectors as mail_selectors
 from games.matches import parsing
 from games.matches import selectors as match_selectors
 from games.matches.models import Match, MatchStatus
@@ -80,6 +82,7 @@ def personal_data(user, *, records_after=None, records_limit=None,
         "quick_match_requests": [request_row(request) for request in
                                  QuickMatchRequest.objects.filter(user=user).order_by("pk")],
         "chat_messages": messages_written_by(user),
+        "mail": mail_selectors.settings_row(user),
     }
     # one encoding for REST and GraphQL: dates as ISO 8601 strings
     return json.loads(json.dumps(document, cls=DjangoJSONEncoder))

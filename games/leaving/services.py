@@ -11,7 +11,10 @@ part:
   (``games.clocks.services.leave_seat_for_good``): the match plays on, nothing to reclaim,
   and a ``takeover`` incident naming the tombstone marks where its moves end;
 - the feed deletes its events (nobody can read them any more), and other people's
-  invitations that named it name the tombstone.
+  invitations that named it name the tombstone;
+- its e-mail address and the log of its mails are deleted (games.mail.services.forget);
+- its browsers' push subscriptions are removed (games.notifications.push.forget): a
+  tombstone is told nothing.
 
 Finished matches, their logs, incidents, results and ratings are left as they are: their
 seats point to the same row, which now shows the tombstone, so every record still
@@ -24,8 +27,10 @@ from __future__ import annotations
 from games.clocks import services as clock_services
 from games.feed import services as feed
 from games.lobby import services as lobby
+from games.mail import services as mail
 from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus
+from games.notifications import push
 from games.quickmatch import services as quickmatch
 
 
@@ -46,3 +51,5 @@ def leave_everything(user, former_username: str) -> None:
     for match_id in list(seats.filter(status=MatchStatus.ACTIVE).values_list("pk", flat=True)):
         clock_services.leave_seat_for_good(user=user, match_id=match_id)
     feed.forget(user, former_username)
+    push.forget(user)
+    mail.forget(user)

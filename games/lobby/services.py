@@ -25,6 +25,7 @@ from games.matches import services as match_services
 from games.matches.models import Match, MatchStatus, Seat
 from games.matches.parsing import parse_match_id
 from games.matches.seat_players import players_by_seat
+from games.notifications import fanout as player_notifications
 from games.webhooks import events as webhook_events
 from infra.numbers import BIGINT_MAX, whole_number
 
@@ -84,6 +85,7 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
     for invitation in invitations:
         feed.announce_invitation(invitation)
         webhook_events.invitation_sent(invitation)
+        player_notifications.invitation_sent(invitation)  # push and e-mail (issue 42)
     return invitations
 
 

@@ -47,6 +47,7 @@ from games.live.channels import (
 )
 from games.live.followers import register_local_hub
 from games.live.frames import seat_key
+from games.mail import looks
 from games.play import operations
 from games.play.chat_delivery import deliver_chat
 from games.play.threads import PlayThreads
@@ -218,6 +219,8 @@ class Hub:
                 continue
             follow.ply, follow.status, follow.seat = message["ply"], message["status"], seat
             socket.push(match_id, text)
+            if seat is not None:  # a player's screen shows this ply (games/mail/looks.py)
+                looks.saw(socket.user.pk, match_id, message["ply"])
         if behind:
             self.refresh_soon(match_id, message["ply"],
                               request_id.sane(message.get("request_id")))

@@ -12,6 +12,7 @@ from accounts.apps_oauth import credentials
 from games.chat import services as chat_services
 from games.graphql.auth import InvalidToken, credential_for_token
 from games.live import frames
+from games.mail import looks
 from games.matches import selectors, services
 from games.matches.models import Match, Seat
 from infra import throttles
@@ -44,7 +45,10 @@ def subscription(match_id: int, since: int | None, user, ident: str) -> dict:
         match, state, moves = frames.load_since(match_id, start)
     else:
         state, moves = selectors.state_of(match), []
-    return frames.match_body(match, state, moves, user, start)
+    body = frames.match_body(match, state, moves, user, start)
+    if body["seat"] is not None:  # a player looked: "your turn" by mail waits for it
+        looks.saw(user.pk, match_id, body["ply"])  # (games/mail/looks.py)
+    return body
 
 
 def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) -> int:

@@ -52,28 +52,40 @@ def subscribed_types() -> frozenset[str]:
     return types
 
 
-def send_change_events(event: MatchChanged) -> None:
-    """After the commit of a match's change: "match started" to the people seated when it
-    was dealt, "your turn" to each seated person now owing a decision, "match finished"
-    to the people seated once it ended."""
+def change_events(event: MatchChanged) -> list[tuple[str, list[int], dict]]:
+    """What a match's committed change becomes, as ``(event type, user ids, data)``:
+    "match started" to the people seated when it was dealt, "your turn" to each seated
+    person now owing a decision, "match finished" to the people seated once it ended.
+    No query: the change carries its seats. The player channels (games/notifications/
+    fanout.py) read the same list, so an app and a player are told the same things."""
     users = {seat.position: seat.user_id for seat in event.seats if seat.user_id is not None}
-    types = subscribed_types() if users else frozenset()
+    if not users:
+        return []
+    match = event.match
+    base = {"match_id": event.match_id, "game": match.game if match is not None else None}
+    found = []
+    if event.kind == ChangeKind.STARTED:
+        found.append((MATCH_STARTED, sorted(set(users.values())), base))
+    if event.status == MatchStatus.ACTIVE and event.kind in _TURN_KINDS:
+        found.extend((YOUR_TURN, [users[position]],
+                      {**base, "ply": event.ply, "seat": position})
+                     for position in event.to_act if position in users)
+    elif event.status in ENDED_STATUSES and event.kind == ChangeKind.STATUS:
+        found.append((MATCH_FINISHED, sorted(set(users.values())),
+                       {**base, "status": event.status}))
+    return found
+
+
+def send_change_events(event: MatchChanged) -> None:
+    """After the commit of a match's change: a task per event some endpoint takes."""
+    if not any(seat.user_id is not None for seat in event.seats):
+        return
+    types = subscribed_types()
     if not types:
         return
-    match = event.match
-    game = match.game if match is not None else None
-    base = {"match_id": event.match_id, "game": game}
-    if event.kind == ChangeKind.STARTED and MATCH_STARTED in types:
-        enqueue(QUEUE_TASK, MATCH_STARTED, sorted(set(users.values())), base)
-    if event.status == MatchStatus.ACTIVE and event.kind in _TURN_KINDS and YOUR_TURN in types:
-        for position in event.to_act:
-            if position in users:
-                enqueue(QUEUE_TASK, YOUR_TURN, [users[position]],
-                        {**base, "ply": event.ply, "seat": position})
-    elif (event.status in ENDED_STATUSES and event.kind == ChangeKind.STATUS
-          and MATCH_FINISHED in types):
-        enqueue(QUEUE_TASK, MATCH_FINISHED, sorted(set(users.values())),
-                {**base, "status": event.status})
+    for event_type, user_ids, data in change_events(event):
+        if event_type in types:
+            enqueue(QUEUE_TASK, event_type, user_ids, data)
 
 
 def invitation_sent(invitation) -> None:

@@ -60,14 +60,21 @@ def signed_headers(secret: str, message_id: str, body: str) -> dict[str, str]:
 
 def post(target: Target, secret: str, message_id: str, body: str) -> Outcome:
     """Send ``body`` once; never raises for what the receiver or the network does."""
+    headers = {"Content-Type": "application/json", "User-Agent": "game-service-webhooks/1",
+               **signed_headers(secret, message_id, body)}
+    return post_bytes(target, body.encode(), headers)
+
+
+def post_bytes(target: Target, body: bytes, headers: dict[str, str]) -> Outcome:
+    """POST ``body`` with ``headers`` once to the checked address, no redirect followed;
+    never raises for what the receiver or the network does. Web Push sends through it too
+    (games/notifications/push_sending.py): one pinned, SSRF-checked way out."""
     timeout = settings.WEBHOOK_TIMEOUT_SECONDS
     connection_class = _PinnedHttps if target.scheme == "https" else _PinnedHttp
     connection = connection_class(target, timeout)
-    headers = {"Content-Type": "application/json", "User-Agent": "game-service-webhooks/1",
-               **signed_headers(secret, message_id, body)}
     started = time.perf_counter()
     try:
-        connection.request("POST", target.path, body=body.encode(), headers=headers)
+        connection.request("POST", target.path, body=body, headers=headers)
         response = connection.getresponse()
         response.read(64 * 1024)  # drained a little, never kept: only the status counts
         code = response.status

@@ -37,7 +37,12 @@ def webhook_types_known(settings):
     test (games/webhooks/events.py asks it once per WEBHOOK_ENDPOINTS_CHECK_SECONDS per
     process, not per change): a statement count then counts what every change costs, not
     a slow test's crossing of that period."""
+    from games.notifications.fanout import anyone_reachable
     from games.webhooks.events import subscribed_types
 
     settings.WEBHOOK_ENDPOINTS_CHECK_SECONDS = 3600
     subscribed_types()
+    # the same for the players' channels: "can anyone be notified?" (games/notifications/
+    # fanout.py) is asked once per NOTIFICATION_REACH_CHECK_SECONDS, not per change
+    settings.NOTIFICATION_REACH_CHECK_SECONDS = 3600
+    anyone_reachable()

@@ -123,7 +123,14 @@ def test_every_table_is_readable_by_the_runtime_role_and_none_is_its_own(runtime
                                     "apps_oauth_personaltoken", "apps_oauth_appuse",
                                     # issue 42: an owner removes a webhook endpoint, its
                                     # log goes with it (games/webhooks/database_grants.py)
-                                    "games_endpoint", "games_delivery"}), table
+                                    "games_endpoint", "games_delivery",
+                                    # issue 42: a browser's push subscription removed
+                                    # (games/notifications/database_grants.py)
+                                    "games_pushsubscription",
+                                    # issue 42: a player removes their e-mail address;
+                                    # an erased account's address and mail log
+                                    # (games/mail/database_grants.py)
+                                    "games_mailaddress", "games_mail"}), table
 
 
 @pytest.fixture

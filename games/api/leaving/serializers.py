@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from games.api.chat.serializers import ChatMessageSerializer
 from games.api.lobby.serializers import InvitationSerializer
+from games.api.mail.serializers import MailSettingsSerializer
 from games.api.matches.serializers import MatchSummarySerializer
 from games.api.openapi import ViewField
 from games.api.quickmatch.serializers import QuickMatchRequestRowSerializer
@@ -53,3 +54,5 @@ class PersonalDataSerializer(serializers.Serializer):
     quick_match_requests = QuickMatchRequestRowSerializer(many=True)
     chat_messages = ExportedChatMessageSerializer(
         many=True, help_text="Every chat message you wrote, oldest first (docs/chat.md).")
+    mail = MailSettingsSerializer(allow_null=True, help_text="Your e-mail address and "
+                                  "choices; null when you set none.")

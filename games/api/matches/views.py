@@ -21,6 +21,7 @@ from games.api.toolkit.endpoints import MATCH_ID, error_responses, parse_body, r
 from games.clocks import services as clock_services
 from games.lobby import selectors as lobby_selectors
 from games.lobby import services as lobby_services
+from games.mail import looks
 from games.matches import parsing, selectors
 from games.matches import services as match_services
 from games.matches.setup_checks import bot_seats_by_position
@@ -96,6 +97,14 @@ class MatchListView(ApiView):
         return Response(detail_body(match, request.user), status=status.HTTP_201_CREATED)
 
 
+def _shown(match, user) -> dict:
+    """The match as ``user`` may see it; that they looked counts for "your turn" by mail
+    (games/mail/looks.py: a write only when this reader's ply is new)."""
+    if user.is_authenticated:
+        looks.saw(user.pk, match.pk, match.ply)
+    return detail_body(match, user)
+
+
 class MatchDetailView(ApiView):
     required_scopes = {"GET": PUBLIC}
 
@@ -108,7 +117,7 @@ class MatchDetailView(ApiView):
         tags=["matches"],
     )
     def get(self, request, match_id: str):
-        return polled_response(request, match_id, lambda match: detail_body(match, request.user))
+        return polled_response(request, match_id, lambda match: _shown(match, request.user))
 
 
 class _MatchActionView(ApiView):

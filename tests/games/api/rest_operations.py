@@ -11,9 +11,10 @@ from infra.api_views import HANDLED_METHODS
 #: routes that are not the API's operations: Django admin (its own sessions and
 #: permissions), GraphQL (its fields declare their scopes: games/graphql/scopes.py), the
 #: OpenAPI document and its two viewers (public documents), and the OAuth server's own
-#: endpoints (they authenticate apps, not tokens)
+#: endpoints (they authenticate apps, not tokens), and the pages a player's mails link to
+#: (their signed link is the credential: games/api/mail/pages.py)
 NOT_API_PREFIXES = ("admin/", "graphql/", "oauth/", ".well-known/", "api/v1/schema/",
-                    "api/v1/docs/", "api/v1/redoc/")
+                    "api/v1/docs/", "api/v1/redoc/", "mail/")
 
 
 def _walk(patterns, prefix=""):

@@ -187,5 +187,8 @@ def test_the_schema_declares_every_list_as_a_page(api_client):
                           f"{API}/apps/{{app_id}}/webhooks/",
                           f"{API}/apps/{{app_id}}/webhooks/{{endpoint_id}}/deliveries/",
                           # issue 43: a chat room's messages, one's mutes
-                          f"{API}/matches/{{match_id}}/chat/{{room}}/", f"{API}/chat/mutes/"}
+                          f"{API}/matches/{{match_id}}/chat/{{room}}/", f"{API}/chat/mutes/",
+                          # issue 42: a player's push subscriptions, the games waiting
+                          # (walked in tests/games/notifications/test_lists.py)
+                          f"{API}/me/push-subscriptions/", f"{API}/me/waiting-games/"}
     assert all({"limit", "offset"} <= names for names in lists.values()), lists

@@ -77,6 +77,15 @@ OPERATION_IDS = [
     "stream_feed", "submit_move", "unmute_in_chat", "update_my_app", "update_webhook",
     "verify_record",
 ]
+#: the notifications' (issue 42), kept apart so other capabilities' additions merge cleanly
+OPERATION_IDS = sorted([*OPERATION_IDS, "get_notification_preferences",
+                        "update_notification_preferences", "get_push_key",
+                        "list_push_subscriptions", "create_push_subscription",
+                        "delete_push_subscription", "list_waiting_games"])
+#: the players' e-mail (issue 42, games/api/mail/), apart for the same reason
+OPERATION_IDS = sorted([*OPERATION_IDS, "get_mail_settings", "set_mail_address",
+                        "update_mail_settings", "remove_mail_address",
+                        "resend_mail_confirmation", "send_test_mail"])
 #: what drf-spectacular appends to the ids it makes up from a path
 GENERATED_SUFFIXES = ("_retrieve", "_create", "_destroy", "_list", "_update", "_partial_update")
 

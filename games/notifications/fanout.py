@@ -1,0 +1,100 @@
+"""What reaches players' own channels: a match's committed change (a receiver of
+``games.matches.changes``, connected beside the webhooks' in games/apps.py), an invitation
+(the lobby calls ``invitation_sent`` in its transaction) and a reminder
+(games/notifications/reminders.py) each become one ``fan_out`` task after the commit; the
+task asks each user's preferences and hands the event to their channels by name
+(games/notifications/__init__.py states the contract).
+
+The events are the webhooks' (``games.webhooks.events.change_events``): an app and a
+player are told the same things, with the same public data."""
+
+from __future__ import annotations
+
+import time
+
+from celery import current_app
+from django.apps import apps
+from django.conf import settings
+from django.db import transaction
+
+from games.dispatch import enqueue
+from games.matches.changes import MatchChanged
+from games.notifications import preferences, push
+from games.notifications.messages import PUSHED
+from games.notifications.models import EMAIL, INVITATION, PUSH, PushSubscription
+from games.webhooks.events import change_events
+
+FAN_OUT_TASK = "games.notifications.tasks.fan_out"
+PUSH_TASK = "games.notifications.tasks.push_event"
+MAIL_TASK = "games.mail.tasks.mail_event"
+
+_reach_seen: tuple[float, bool] = (float("-inf"), False)
+
+
+def anyone_reachable() -> bool:
+    """Whether any user has a push subscription or an e-mail address, asked at most once
+    per NOTIFICATION_REACH_CHECK_SECONDS per process: while nobody can be told, a move
+    sends no task and pays no query."""
+    global _reach_seen
+    checked_at, reachable = _reach_seen
+    now = time.monotonic()
+    if now - checked_at >= settings.NOTIFICATION_REACH_CHECK_SECONDS:
+        reachable = (PushSubscription.objects.exists()
+                     or _confirmed_addresses().exists())
+        _reach_seen = (now, reachable)
+    return reachable
+
+
+def send_change_notifications(event: MatchChanged) -> None:
+    """After the commit of a match's change: one ``fan_out`` task per event."""
+    if not any(seat.user_id is not None for seat in event.seats) or not anyone_reachable():
+        return
+    for event_type, user_ids, data in change_events(event):
+        enqueue(FAN_OUT_TASK, event_type, user_ids, data)
+
+
+def invitation_sent(invitation) -> None:
+    """In the lobby's transaction: "invitation" to the invitee once it commits."""
+    data = {"invitation_id": invitation.pk, "match_id": invitation.match_id}
+    invitee = invitation.invitee_id
+    transaction.on_commit(lambda: anyone_reachable() and enqueue(
+        FAN_OUT_TASK, INVITATION, [invitee], data))
+
+
+def notify_after_commit(event_type: str, user_ids: list[int], data: dict) -> None:
+    """Any other event (a reminder): its ``fan_out`` once the caller's transaction commits."""
+    transaction.on_commit(lambda: enqueue(FAN_OUT_TASK, event_type, user_ids, data))
+
+
+def _confirmed_addresses():
+    """The e-mail channel's confirmed addresses (games/mail/models.py ``MailAddress``; the
+    runtime role may not write ``accounts_user.email``, so a player's mail address lives
+    there). Named through the app registry: games.mail asks this package's preferences,
+    so importing it here would close a circle."""
+    address = apps.get_model("games", "MailAddress")
+    return address.objects.filter(verified_at__isnull=False)
+
+
+def _mail_channel_installed() -> bool:
+    """The e-mail channel's task exists here (games/mail/ is part of this service)."""
+    return MAIL_TASK in current_app.tasks
+
+
+def fan_out(event_type: str, user_ids: list[int], data: dict) -> dict[str, list[int]]:
+    """Hand ``event_type`` to each user's allowed channels (the ``fan_out`` task's work):
+    ``push_event`` for those with a subscription who allow push, ``mail_event`` for those
+    with an address who allow e-mail. Who got what, by channel."""
+    ids = list(dict.fromkeys(user_ids))
+    sent: dict[str, list[int]] = {PUSH: [], EMAIL: []}
+    if push.enabled() and event_type in PUSHED:
+        sent[PUSH] = preferences.allowed_users(push.users_with_subscriptions(ids), PUSH,
+                                               event_type)
+    if _mail_channel_installed():
+        with_address = list(_confirmed_addresses().filter(user_id__in=ids)
+                            .values_list("user_id", flat=True))
+        sent[EMAIL] = preferences.allowed_users(with_address, EMAIL, event_type)
+    for user_id in sent[PUSH]:
+        enqueue(PUSH_TASK, event_type, user_id, data)
+    for user_id in sent[EMAIL]:
+        enqueue(MAIL_TASK, event_type, user_id, data)
+    return sent

@@ -1,0 +1,48 @@
+"""A push's text in its reader's language (en/de: games/i18n): a title and a body made of
+the event's public facts only, and the page to open."""
+
+from __future__ import annotations
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.notifications.models import (
+    INVITATION,
+    MATCH_FINISHED,
+    MATCH_STARTED,
+    REMINDER,
+    YOUR_TURN,
+)
+from rules import available_games, get_engine
+
+#: the event types a push is written for; others are not pushed
+PUSHED = (YOUR_TURN, INVITATION, MATCH_STARTED, MATCH_FINISHED, REMINDER)
+
+
+def _game_title(game: str | None) -> str:
+    if game not in available_games():
+        return _("a game")
+    return _(get_engine(game).describe()["title"])  # the catalogue's title, translated
+
+
+def push_text(event_type: str, data: dict, language: str) -> dict | None:
+    """``{"title", "body", "type", "data"}`` for ``event_type`` in ``language``; None for
+    an event type that is not pushed."""
+    if event_type not in PUSHED:
+        return None
+    with translation.override(language):
+        facts = {"game": _game_title(data.get("game")), "match": data.get("match_id")}
+        if event_type == YOUR_TURN:
+            title, body = _("Your turn"), _("It is your turn in %(game)s (match %(match)s).")
+        elif event_type == INVITATION:
+            title, body = _("Invitation"), _("You are invited to a match (%(match)s).")
+        elif event_type == MATCH_STARTED:
+            title, body = _("Match started"), _("Your match %(match)s of %(game)s started.")
+        elif event_type == MATCH_FINISHED:
+            title, body = _("Match over"), _("Your match %(match)s of %(game)s is over.")
+        else:
+            title = _("Your move is waiting")
+            body = _("Your time in %(game)s (match %(match)s) runs out at %(deadline)s UTC.")
+            facts["deadline"] = str(data.get("deadline", ""))[:16].replace("T", " ")
+        return {"type": event_type, "title": str(title), "body": str(body) % facts,
+                "data": data}
