@@ -88,6 +88,11 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     # the analysis of a 131-ply Han game (bench/graphql_field_costs.py's probes, timed at a
     # load of 10-15: higher than the rest of this table's)
     "Query.matchAnalysis": Weight(825),  # 27.5: the analysis and a row per decision
+    # issue 42, timed through /graphql/ at a load of 7-8 against Query.me in the same run
+    # (each the difference, plus me's 0.39): so above their idle times, never below
+    "Query.myNotificationPreferences": Weight(114),  # 3.8: one query, defaults filled in
+    # 24 ms for 20 waiting matches, 1 or 20 asked: all are read and sorted by deadline
+    "Query.gamesWaitingForMe": Weight(720, item=1),
     # -- the catalogue's documents (attributes, but JSON to encode) ----------------------
     "Game.maps": Weight(13),  # 0.64: every Han board
     "Game.drawing": Weight(4),  # 0.15
@@ -138,6 +143,7 @@ FIELD_WEIGHTS: dict[str, Weight] = {
     "Mutation.cancelQuickMatch": Weight(92),  # 3.0
     "Mutation.requestAnalysis": Weight(668),  # 22.2 (load 10-15): the match locked, joined
     "Mutation.deleteAccount": Weight(1431),  # 47.7 (scaled as myData): leaves a match too
+    "Mutation.setNotificationPreferences": Weight(219),  # 7.3 (load 7-8): one upsert
     # -- subscriptions: the work of one push (the first, and each later one again) -------
     "Subscription.matchUpdates": Weight(174),  # 5.8: the match read, 134 moves redacted
     "Subscription.myEvents": Weight(195),  # 6.5: a page of the feed
@@ -174,6 +180,7 @@ LIST_SIZES: dict[str, int] = {
     "Query.games": _GAMES,
     "Query.myInvitations": 100,
     "Query.myQuickMatches": 20,
+    "Query.gamesWaitingForMe": 100,  # its limit's maximum
     "RecordSigningKeySet.keys": 10,  # the current key and the older ones still published
     "Player.games": _GAMES,
     "Player.ratings": _GAMES,
@@ -200,6 +207,7 @@ LIST_SIZES: dict[str, int] = {
     "AnalysisPayload.errors": 5,
     "RevokeTokenPayload.errors": 5,
     "SubmitMovePayload.errors": 5,
+    "NotificationPreferencesPayload.errors": 5,
 }
 
 
