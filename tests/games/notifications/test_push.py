@@ -75,6 +75,8 @@ def test_a_change_reaches_the_browser_decrypted_in_its_language(
     assert key == server_key and claims["aud"] == service.url.rsplit("/push/", 1)[0]
     assert arrivals[0].headers["content-encoding"] == "aes128gcm"
     assert _metric("webpush_sends_total", outcome="sent") >= 1
+    assert _metric("webpush_send_seconds_count") == _metric("webpush_sends_total",
+                                                             outcome="sent")
 
 
 def test_a_gone_subscription_is_removed(vapid_key, user, auth_client, make_user):
