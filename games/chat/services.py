@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.chat import rate, rooms
+from games.chat import notices, rate, rooms
 from games.chat.errors import (
     ChatMessageNotFound,
     ChatMessageNotYours,
@@ -69,6 +69,7 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
         _push_after_commit(match, room, message)
+        notices.notify_after_commit(match, room, message)  # push and e-mail (issue 42)
     return message_row(message)
 
 
