@@ -56,3 +56,15 @@ def receives(audience: dict, user) -> bool:
                    or user.pk in audience.get("invitees", ())))
     return reads(audience["room"], seated=bool(seated), ended=audience["ended"],
                  readable_by_players=audience["readable_by_players"])
+
+
+def table_readers(audience: dict, author_id: int | None) -> list[int]:
+    """The ids of the users at the table (seat holders, a waiting match's pending
+    invitees) that a message pushed with ``audience`` reaches, neither its author nor
+    anyone who muted the author: who an app's webhook and a player's own channels tell
+    of it. The spectators' room's other readers are anyone at all and are not listed."""
+    if not reads(audience["room"], seated=True, ended=audience["ended"],
+                 readable_by_players=audience["readable_by_players"]):
+        return []
+    table = {int(user_id) for user_id in audience["holders"]} | set(audience.get("invitees", ()))
+    return sorted(table - {author_id} - set(audience["muted_by"]))

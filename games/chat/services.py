@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.chat import links, metrics, rate, rooms, webhook_events
+from games.chat import links, metrics, notices, rate, rooms, webhook_events
 from games.chat.errors import (
     ChatMessageNotFound,
     ChatMessageNotYours,
@@ -75,7 +75,9 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
         who = _push_after_commit(match, room, message)
-        webhook_events.announce(message, who)  # games/chat/webhook_events.py
+        readers = rooms.table_readers(who, message.author_id)
+        webhook_events.announce(message, readers)  # apps (games/chat/webhook_events.py)
+        notices.notify_after_commit(match, room, message, readers)  # push, e-mail
     return message_row(message)
 
 

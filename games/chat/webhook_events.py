@@ -8,23 +8,13 @@ may read it (``games.chat.rooms.reads``). The data are ids and the text only.
 
 from __future__ import annotations
 
-from games.chat import rooms
 from games.chat.models import ChatMessage
 from games.webhooks.events import chat_message_sent
 
 
-def table_readers(audience: dict, author_id: int | None) -> list[int]:
-    """The ids of the users at the table (seat holders, pending invitees) the message
-    pushed with ``audience`` reaches, neither its author nor who muted the author."""
-    if not rooms.reads(audience["room"], seated=True, ended=audience["ended"],
-                       readable_by_players=audience["readable_by_players"]):
-        return []
-    table = {int(user_id) for user_id in audience["holders"]} | set(audience["invitees"])
-    return sorted(table - {author_id} - set(audience["muted_by"]))
-
-
-def announce(message: ChatMessage, audience: dict) -> None:
-    """In the sending transaction: the ``chat_message`` webhook once it commits."""
+def announce(message: ChatMessage, readers: list[int]) -> None:
+    """In the sending transaction: the ``chat_message`` webhook to ``readers``
+    (``games.chat.rooms.table_readers``) once it commits."""
     chat_message_sent(match_id=message.room.match_id, room=message.room.kind,
                       message_id=message.pk, author_id=message.author_id, text=message.text,
-                      readers=table_readers(audience, message.author_id))
+                      readers=readers)

@@ -22,7 +22,8 @@ The contract the channels build to:
   deck or a seed.
 
 One job per module: ``models``, ``preferences`` (the defaults, ``allows``, the reads and
-the one write of preferences), ``fanout``, ``push`` (subscriptions and sending),
-``messages`` (a push's text in the user's language), ``reminders``, ``waiting`` (the games
-waiting for a player), ``metrics``, ``tasks``.
+the one write of preferences), ``fanout``, ``push`` (the VAPID key and the browsers'
+subscriptions), ``push_sending`` (one encrypted, signed push), ``messages`` (a push's text
+in the user's language), ``reminders``, ``waiting`` (the games waiting for a player),
+``metrics``, ``tasks``, ``database_grants``.
 """

@@ -61,6 +61,13 @@ def invitation_sent(invitation) -> None:
         FAN_OUT_TASK, INVITATION, [invitee], data))
 
 
+def notify_now(event_type: str, user_ids: list[int], data: dict) -> None:
+    """Any other event, already committed (a chat message: games/chat/notices.py): its
+    ``fan_out``, unless nobody can be reached."""
+    if user_ids and anyone_reachable():
+        enqueue(FAN_OUT_TASK, event_type, user_ids, data)
+
+
 def notify_after_commit(event_type: str, user_ids: list[int], data: dict) -> None:
     """Any other event (a reminder): its ``fan_out`` once the caller's transaction commits."""
     transaction.on_commit(lambda: enqueue(FAN_OUT_TASK, event_type, user_ids, data))

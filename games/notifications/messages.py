@@ -7,6 +7,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.notifications.models import (
+    CHAT_MESSAGE,
     INVITATION,
     MATCH_FINISHED,
     MATCH_STARTED,
@@ -16,7 +17,7 @@ from games.notifications.models import (
 from rules import available_games, get_engine
 
 #: the event types a push is written for; others are not pushed
-PUSHED = (YOUR_TURN, INVITATION, MATCH_STARTED, MATCH_FINISHED, REMINDER)
+PUSHED = (YOUR_TURN, INVITATION, MATCH_STARTED, MATCH_FINISHED, REMINDER, CHAT_MESSAGE)
 
 
 def _game_title(game: str | None) -> str:
@@ -40,6 +41,8 @@ def push_text(event_type: str, data: dict, language: str) -> dict | None:
             title, body = _("Match started"), _("Your match %(match)s of %(game)s started.")
         elif event_type == MATCH_FINISHED:
             title, body = _("Match over"), _("Your match %(match)s of %(game)s is over.")
+        elif event_type == CHAT_MESSAGE:  # never the text: a notice to come and read it
+            title, body = _("New chat message"), _("A player wrote in match %(match)s.")
         else:
             title = _("Your move is waiting")
             body = _("Your time in %(game)s (match %(match)s) runs out at %(deadline)s UTC.")

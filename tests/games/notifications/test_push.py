@@ -75,6 +75,8 @@ def test_a_change_reaches_the_browser_decrypted_in_its_language(
     assert key == server_key and claims["aud"] == service.url.rsplit("/push/", 1)[0]
     assert arrivals[0].headers["content-encoding"] == "aes128gcm"
     assert _metric("webpush_sends_total", outcome="sent") >= 1
+    assert _metric("webpush_send_seconds_count") == _metric("webpush_sends_total",
+                                                             outcome="sent")
 
 
 def test_a_gone_subscription_is_removed(vapid_key, user, auth_client, make_user):
@@ -179,3 +181,19 @@ def test_an_erased_account_loses_its_subscriptions(vapid_key, user, auth_client,
                               format="json").status_code == 204
     assert list(PushSubscription.objects.values_list("user_id", flat=True)) == [
         someone_else.pk]
+
+
+def test_an_invitation_is_pushed_to_the_invitee(vapid_key, user, auth_client, make_user):
+    from games.lobby import services as lobby
+
+    inviter = make_user()
+    with running_push_service() as browser:
+        assert auth_client.post(URL, browser.subscription(), format="json").status_code == 201
+        with eager_celery():
+            match, _code = lobby.create_private_match(user=inviter, game="han", players=2,
+                                                      invite=[user.username])
+        (arrival,) = browser.wait_for(1)
+    assert arrival.error == "" and arrival.message["type"] == "invitation"
+    assert arrival.message["title"] == "Invitation"
+    assert arrival.message["data"]["match_id"] == match.pk
+    assert set(arrival.message["data"]) == {"invitation_id", "match_id"}

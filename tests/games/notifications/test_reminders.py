@@ -74,3 +74,33 @@ def test_realtime_matches_are_not_reminded(settings, make_user):
         traveller.shift(timedelta(minutes=9))
         assert reminders.send_reminders() == 0
     assert not Reminder.objects.exists()
+
+
+def test_each_new_turn_is_reminded_again(settings, make_user, make_auth_client):
+    """A move starts the next turn afresh (turn-based: full days per move), so its
+    deadline is new, and so is its reminder."""
+    from tests.games.support import play_human_turns
+
+    settings.REMINDER_BEFORE_DEADLINE_HOURS = 12
+    ann, bob = make_user(), make_user()
+    with time_machine.travel(T0, tick=False) as traveller:
+        match = _match(ann, bob, "turn-based-1d")
+        traveller.move_to(T0 + timedelta(hours=13))
+        first = reminders.send_reminders()
+        assert first == len(match.to_act) and first >= 1
+        traveller.move_to(T0 + timedelta(hours=14))
+        clients = {0: make_auth_client(ann), 1: make_auth_client(bob)}
+        for _ in range(6):  # moves until a turn begins now (a clock started at 14 hours)
+            play_human_turns(clients, match.pk, max_moves=1, must_end=False)
+            started = [clock["running_since"] for clock in Match.objects.get(pk=match.pk).clocks
+                       if clock["running_since"]]
+            if (T0 + timedelta(hours=14)).isoformat() in started:
+                break
+        else:
+            raise AssertionError("no new turn began")
+        assert reminders.send_reminders() == 0  # the new turn's deadline is a day away
+        traveller.move_to(T0 + timedelta(hours=14 + 13))
+        assert reminders.send_reminders() >= 1
+        assert reminders.send_reminders() == 0
+    deadlines = set(Reminder.objects.values_list("deadline", flat=True))
+    assert T0 + timedelta(days=1, hours=14) in deadlines
