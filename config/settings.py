@@ -57,7 +57,8 @@ SERVES_WITH_RUNSERVER = sys.argv[1:2] == ["runserver"]
 # pages): a Celery process, which serves neither, does not load them (strawberry alone is
 # 31 MB; issue 45). Their code stays importable where a task reaches it.
 WEB_ONLY_APPS = ["drf_spectacular", "drf_spectacular_sidecar", "strawberry_django"]
-RUNS_CELERY = Path(sys.argv[0]).name == "celery"
+# `celery ...` or `python -m celery ...`
+RUNS_CELERY = "celery" in (Path(sys.argv[0]).name, Path(sys.argv[0]).parent.name)
 
 INSTALLED_APPS = [
     *(["daphne"] if SERVES_WITH_RUNSERVER else []),
