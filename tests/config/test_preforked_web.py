@@ -19,6 +19,7 @@ import pytest
 
 from bench.process_memory import rollup
 from bench.rolling_restart import restart_web, web_processes
+from infra.observability.process_metrics import _kind as process_kind
 from tests.fault.serving import http, start_web, stop_web, wait_serving, web_env
 from tests.ports import free_port
 from tests.workers import runtime_database_url
@@ -67,6 +68,8 @@ def test_processes_share_the_loaded_app_and_a_restart_brings_a_new_forkserver(tm
         assert b"multiprocessing.forkserver" in _command(forkserver)
         assert _parent(forkserver) == supervisor
         for pid in first:
+            # the exporter's CPU and memory series name them web processes
+            assert process_kind(pid) == "web"
             memory = rollup(pid)
             # the app's pages come from the forkserver: most of a process is shared (a
             # spawned process shares only the interpreter's and libraries' files: a
