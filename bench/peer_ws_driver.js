@@ -2,8 +2,9 @@
 // official TypeScript client (clients/ts; build it first: `make clients` then
 // `cd clients/ts && npm run build`). Each seat of a two-player Han match holds one
 // PlayClient subscribed to the match; a move is `subscription.move()`, acknowledged after
-// the commit; the state with the legal moves of the seat to act is pushed to both clients,
-// so a move costs one message and no second request.
+// the commit, and timed until the mover's own update of the new ply has arrived; the state
+// with the legal moves of the seat to act is pushed to both clients, so a move costs one
+// message and no second request.
 //   OURS_WS_DRIVER=bench/peer_ws_driver.js python3 ../shared/peer-bench/peer_bench.py
 const path = require('path');
 const { pathToFileURL } = require('url');
@@ -68,9 +69,14 @@ function legalMoves(m) {
   return { seat, moves: m.seats[seat].sub.legalMoves };
 }
 
+// The contract's `acked` is the mover's socket holding the new state: the `ack` frame
+// comes just before the mover's own `update` of that ply, so wait for the update too
+// (resolving on the ack alone timed a move a frame short of what boardgame.io's is timed to).
 function move(m, seat, mv) {
-  const before = ply(m.seats[seat]);
-  const acked = m.seats[seat].sub.move(mv, { expectedPly: before });
+  const mover = m.seats[seat];
+  const before = ply(mover);
+  const acked = mover.sub.move(mv, { expectedPly: before })
+    .then((ack) => until(mover, () => ply(mover) >= ack.ply).then(() => ack));
   const other = until(m.seats[1 - seat], () => ply(m.seats[1 - seat]) > before);
   return { acked, other };
 }

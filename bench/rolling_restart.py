@@ -16,18 +16,28 @@ from collections.abc import Callable
 from pathlib import Path
 
 
-def web_processes(supervisor_pid: int) -> set[int]:
-    """The uvicorn server processes under a supervisor (multiprocessing's spawned children;
-    not its resource tracker)."""
-    found = set()
-    for task in Path(f"/proc/{supervisor_pid}/task").iterdir():
+def _children(pid: int) -> list[tuple[int, bytes]]:
+    """The child processes of ``pid``, with their command lines."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
         for child in (task / "children").read_text().split():
             try:
-                command = Path(f"/proc/{child}/cmdline").read_bytes()
+                found.append((int(child), Path(f"/proc/{child}/cmdline").read_bytes()))
             except OSError:
                 continue
-            if b"spawn_main" in command:
-                found.add(int(child))
+    return found
+
+
+def web_processes(supervisor_pid: int) -> set[int]:
+    """The uvicorn server processes under a supervisor: those its forkservers forked
+    (infra/preforked_uvicorn.py), or with WEB_PREFORK=false multiprocessing's spawned
+    children; not the forkservers themselves, nor the resource tracker."""
+    found = set()
+    for child, command in _children(supervisor_pid):
+        if b"spawn_main" in command:
+            found.add(child)
+        elif b"multiprocessing.forkserver" in command:
+            found.update(grandchild for grandchild, _ in _children(child))
     return found
 
 

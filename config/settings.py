@@ -4,6 +4,7 @@ that match the project-local PostgreSQL and Redis started by scripts/services.sh
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -48,8 +49,19 @@ if not all(is_raw_key(key, 32) for key in RECORD_SIGNING_KEYS):
 DEFAULT_EXCEPTION_REPORTER_FILTER = "infra.debug_filter.SecretsNeverShownFilter"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 
+# daphne's app does one thing: `manage.py runserver` serves ASGI (websockets included).
+# Installed everywhere, it loaded twisted into every web and worker process: 33 MB each
+# (issue 45, docs/capacity.md "Memory"). The tests run daphne's own command instead.
+SERVES_WITH_RUNSERVER = sys.argv[1:2] == ["runserver"]
+# Apps without models that only the web tier uses (GraphQL, the OpenAPI document and its
+# pages): a Celery process, which serves neither, does not load them (strawberry alone is
+# 31 MB; issue 45). Their code stays importable where a task reaches it.
+WEB_ONLY_APPS = ["drf_spectacular", "drf_spectacular_sidecar", "strawberry_django"]
+# `celery ...` or `python -m celery ...`
+RUNS_CELERY = "celery" in (Path(sys.argv[0]).name, Path(sys.argv[0]).parent.name)
+
 INSTALLED_APPS = [
-    "daphne",
+    *(["daphne"] if SERVES_WITH_RUNSERVER else []),
     # django.contrib.admin, whose site changes passwords as the database role allows
     "accounts.admin_apps.GameAdminConfig",
     "django.contrib.auth",
@@ -61,9 +73,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "corsheaders",
-    "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI and ReDoc assets served by us, not a CDN
-    "strawberry_django",
+    # Swagger UI and ReDoc assets served by us, not a CDN (drf_spectacular_sidecar)
+    *([] if RUNS_CELERY else WEB_ONLY_APPS),
     "channels",
     "django_prometheus",  # metrics: config/observability_settings.py
     "oauth2_provider",  # third-party apps' OAuth 2 (config/oauth_settings.py)

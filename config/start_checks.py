@@ -17,15 +17,28 @@ from celery import signals
 
 logger = logging.getLogger(__name__)
 
+# Celery's Django fix-up runs every system check as a worker imports its tasks, the URL
+# configuration's too; the worker_init check below replaces it.
+os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
 
-def run_start_checks(process: str) -> None:
+
+def run_start_checks(process: str, *, urls: bool = True) -> None:
+    """``urls=False`` leaves out the URL configuration's checks: they import every view
+    and the GraphQL schema, which a Celery process never serves (issue 45: 31 MB of
+    strawberry alone); the web tier's start checks them."""
     import django
     from django.apps import apps
     from django.core import checks
+    from django.core.checks.registry import registry
 
     if not apps.ready:
         django.setup()
-    messages = checks.run_checks(include_deployment_checks=False)
+    if urls:
+        messages = checks.run_checks(include_deployment_checks=False)
+    else:
+        messages = [message for check in registry.get_checks(include_deployment_checks=False)
+                    if checks.Tags.urls not in getattr(check, "tags", ())
+                    for message in check(app_configs=None, databases=None)]
     errors = [message for message in messages if message.is_serious()]
     for message in messages:
         if message not in errors and not message.is_silenced():
@@ -40,9 +53,9 @@ def run_start_checks(process: str) -> None:
 
 @signals.worker_init.connect
 def _check_worker(**_kwargs) -> None:
-    run_start_checks("celery worker")
+    run_start_checks("celery worker", urls=False)
 
 
 @signals.beat_init.connect
 def _check_beat(**_kwargs) -> None:
-    run_start_checks("celery beat")
+    run_start_checks("celery beat", urls=False)

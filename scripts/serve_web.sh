@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The web tier in the foreground: uvicorn serving config.asgi (HTTP, GraphQL, websockets)
-# with WEB_PROCESSES worker processes (default: one per core). The processes share nothing
-# but PostgreSQL and Redis: live updates reach a subscriber on any process through the
+# with WEB_PROCESSES worker processes (default: one per core), forked from one process that
+# loaded the app (WEB_PREFORK, default true: infra/preforked_uvicorn.py). The processes
+# share nothing else but PostgreSQL and Redis: live updates reach a subscriber on any process through the
 # Redis channel layer, and each process keeps its own connection pool (DB_POOL_MAX_SIZE).
 # uvicorn's supervisor restarts a worker process that dies. Used by scripts/run.sh, the
 # container image and the benchmarks, so all of them serve the same way.
 #
 #   HOST (127.0.0.1)  PORT (8000)  WEB_PROCESSES (nproc)  WEB_ACCESS_LOG (true: Django's access lines)  UVICORN
+#   WEB_PREFORK (true: the processes forked from one that loaded the app; false: plain uvicorn)
 #   LOG_LEVEL (INFO; uvicorn's own lines too)
 #   WEB_START_TIMEOUT_S (60)
 #   PROMETHEUS_MULTIPROC_DIR: where the processes write their metrics (docs/operations.md
@@ -69,4 +71,10 @@ args=(
 # uvicorn's access lines have no request id and no duration: Django writes one JSON access
 # line per request instead (infra/observability/access_log.py; WEB_ACCESS_LOG=false: none)
 args+=(--no-access-log)
-exec "$UVICORN" "${args[@]}"
+# The processes are forked from one that loaded the app once, so they share its pages
+# (infra/preforked_uvicorn.py; uvicorn's own --workers would start each from scratch).
+# WEB_PREFORK=false: plain uvicorn, each process loading everything itself.
+if [ "${WEB_PREFORK:-true}" = "false" ]; then
+    exec "$UVICORN" "${args[@]}"
+fi
+exec "$PYTHON" -m infra.preforked_uvicorn "${args[@]}"

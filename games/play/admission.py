@@ -1,8 +1,10 @@
 """A play socket's admission (docs/play.md "Limits"): its place among the open sockets of
 its address (at connect) and of its user (at ``hello``), counted across the web processes
-(games/play/open_sockets.py), and the penalty box that holds an address which flooded a
-moment ago (games/play/message_rate.py). A mixin of games/play/connection.py's socket,
-which gives it ``language``, ``enqueue`` and ``close``.
+(games/play/open_sockets.py), the penalty box that holds an address which flooded a
+moment ago (games/play/message_rate.py), and the ``hello`` that signs the socket in (or
+leaves it anonymous) within HELLO_SECONDS. A mixin of games/play/connection.py's socket,
+which gives it ``scope``, ``user``, ``ident``, ``language``, ``_next_counted_text``,
+``enqueue`` and ``close``.
 """
 
 from __future__ import annotations
@@ -12,17 +14,35 @@ import logging
 import secrets
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from games.graphql.auth import InvalidToken
+from games.play import operations
 from games.play.hub import hub
 from games.play.message_rate import penalty_box
-from games.play.open_sockets import address_key, open_sockets
-from games.play.protocol import CLOSE_FLOODING, CLOSE_TOO_MANY_SOCKETS, error_frame
+from games.play.open_sockets import address_key, open_sockets, user_key
+from games.play.protocol import (
+    CLOSE_FLOODING,
+    CLOSE_TOO_MANY_SOCKETS,
+    CLOSE_UNAUTHENTICATED,
+    ProtocolError,
+    error_frame,
+    frame,
+    read_frame,
+)
 from infra import throttles
-from infra.api_errors import Throttled
+from infra.api_errors import ApiError, Throttled
+from infra.language import supported_language
+from infra.observability import request_id
 
 logger = logging.getLogger(__name__)
+
+#: the first message must come this soon after the handshake
+HELLO_SECONDS = 10.0
+#: refusals of a ``hello`` that another ``hello`` may overcome: the socket stays open
+PASSING_REFUSALS = ("throttled", "database_unavailable")
 
 
 class SocketAdmission:
@@ -81,3 +101,82 @@ class SocketAdmission:
             except Exception:  # noqa: BLE001 - its lease ends by itself
                 logger.warning("play socket place %s not given back", key, exc_info=True)
         self._places.clear()
+
+    # -- hello ------------------------------------------------------------------------------
+    async def _greeted(self) -> bool:
+        """Wait for a ``hello`` that opens the socket, within HELLO_SECONDS of the
+        handshake. A refusal that another try may cure (throttled, the database away)
+        leaves the socket open for another ``hello``; any other closes it (4401)."""
+        deadline = asyncio.get_running_loop().time() + HELLO_SECONDS
+        while True:
+            try:
+                text = await asyncio.wait_for(
+                    self._next_counted_text(), deadline - asyncio.get_running_loop().time())
+            except TimeoutError:
+                text = None
+            if text is None:
+                self.close(CLOSE_UNAUTHENTICATED)
+                return False
+            with request_id.serving(None):
+                answer = await self._hello(text)
+            if answer is not None:
+                return answer
+
+    async def _hello(self, text) -> bool | None:
+        with translation.override(self.language):
+            try:
+                request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            except ProtocolError:
+                request = None
+            if request is not None and request.op == "hello" and "lang" in request.fields:
+                # the socket's own choice; an unknown one leaves the handshake's
+                self.language = supported_language(request.fields["lang"]) or self.language
+        with translation.override(self.language):
+            return await self._hello_in_language(text)
+
+    async def _hello_in_language(self, text) -> bool | None:
+        """True once signed in (or anonymous); False after a final refusal; None after a
+        passing one (throttled, database unavailable)."""
+        try:
+            request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        except ProtocolError as exc:
+            request = None
+            refusal = (exc.code, exc.message, exc.details, exc.ref)
+        else:
+            refusal = None if request.op == "hello" else (
+                "authentication_required", _("The first message must be hello."), {},
+                request.ref)
+        if refusal is None:
+            token = request.fields.get("token")
+            try:
+                self.user, self.password_at_hello, self.credential = await hub().run(
+                    operations.authenticate_credential, token, self.ident)
+            except InvalidToken as exc:
+                refusal = (exc.code, exc.message, {"reason": exc.reason}, request.ref)
+            except ApiError as exc:
+                refusal = (exc.code, exc.message, exc.details, request.ref)
+            except (OperationalError, InterfaceError):
+                refusal = ("database_unavailable", _("The database is unavailable; try "
+                                                     "again shortly."), {}, request.ref)
+        if refusal is not None:
+            self.enqueue(error_frame(*refusal))
+            if refusal[0] in PASSING_REFUSALS:
+                return None
+            self.close(CLOSE_UNAUTHENTICATED)
+            return False
+        if self.user.is_authenticated and not await self._take_place(
+                user_key(self.user), settings.PLAY_MAX_SOCKETS_PER_USER,
+                _("You have too many sockets open (at most %(count)s): close one."),
+                request.ref):
+            return False
+        self.token = token if self.user.is_authenticated else None
+        if self.token:
+            hub().watch_access()
+        self.ident = throttles.caller_ident(self.user, throttles.scope_meta(self.scope))
+        user = ({"id": self.user.pk, "username": self.user.username}
+                if self.user.is_authenticated else None)
+        self.enqueue(frame("welcome", request.ref, user=user, lang=self.language,
+                           heartbeat_seconds=settings.PLAY_HEARTBEAT_SECONDS,
+                           max_message_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
+                           max_subscriptions=settings.PLAY_MAX_SUBSCRIPTIONS))
+        return True

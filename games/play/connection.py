@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 
 from games.feed.selectors import resume_point
 from games.feed.stream import follow as follow_feed
-from games.graphql.auth import InvalidToken
 from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
@@ -27,7 +26,6 @@ from games.play.admission import SocketAdmission
 from games.play.chat_op import ChatOp
 from games.play.hub import Follow, hub
 from games.play.message_rate import MessageRate, penalty_box
-from games.play.open_sockets import user_key
 from games.play.protocol import (
     CLOSE_FLOODING,
     CLOSE_SERVER_ERROR,
@@ -43,16 +41,12 @@ from games.play.scopes import check_op_scope
 from games.play.sending import SocketSending
 from infra import throttles
 from infra.api_errors import ApiError, DatabaseBusy, Throttled
-from infra.language import language_of_handshake, supported_language
+from infra.language import language_of_handshake
 from infra.observability import metrics, request_id
 from infra.outages import database_busy
 
 logger = logging.getLogger(__name__)
 
-#: the first message must come this soon after the handshake
-HELLO_SECONDS = 10.0
-#: refusals of a ``hello`` that another ``hello`` may overcome: the socket stays open
-PASSING_REFUSALS = ("throttled", "database_unavailable")
 #: how long a socket cut off for falling behind may take to read up to its close frame
 CLOSE_DRAIN_SECONDS = 10.0
 
@@ -188,86 +182,6 @@ class PlayConnection(SocketAdmission, SocketSending, ChatOp):
         follow.ply, follow.status, follow.seat = body["ply"], body["status"], body["seat"]
         caused = frames.caused_by(cause) if op == "update" else {}
         self.push(match_id, frame(op, **body, **caused))
-
-    # -- how many sockets ---------------------------------------------------------------------
-    # -- hello ------------------------------------------------------------------------------
-    async def _greeted(self) -> bool:
-        """Wait for a ``hello`` that opens the socket, within HELLO_SECONDS of the
-        handshake. A refusal that another try may cure (throttled, the database away)
-        leaves the socket open for another ``hello``; any other closes it (4401)."""
-        deadline = asyncio.get_running_loop().time() + HELLO_SECONDS
-        while True:
-            try:
-                text = await asyncio.wait_for(
-                    self._next_counted_text(), deadline - asyncio.get_running_loop().time())
-            except TimeoutError:
-                text = None
-            if text is None:
-                self.close(CLOSE_UNAUTHENTICATED)
-                return False
-            with request_id.serving(None):
-                answer = await self._hello(text)
-            if answer is not None:
-                return answer
-
-    async def _hello(self, text) -> bool | None:
-        with translation.override(self.language):
-            try:
-                request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-            except ProtocolError:
-                request = None
-            if request is not None and request.op == "hello" and "lang" in request.fields:
-                # the socket's own choice; an unknown one leaves the handshake's
-                self.language = supported_language(request.fields["lang"]) or self.language
-        with translation.override(self.language):
-            return await self._hello_in_language(text)
-
-    async def _hello_in_language(self, text) -> bool | None:
-        """True once signed in (or anonymous); False after a final refusal; None after a
-        passing one (throttled, database unavailable)."""
-        try:
-            request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-        except ProtocolError as exc:
-            request = None
-            refusal = (exc.code, exc.message, exc.details, exc.ref)
-        else:
-            refusal = None if request.op == "hello" else (
-                "authentication_required", _("The first message must be hello."), {},
-                request.ref)
-        if refusal is None:
-            token = request.fields.get("token")
-            try:
-                self.user, self.password_at_hello, self.credential = await hub().run(
-                    operations.authenticate_credential, token, self.ident)
-            except InvalidToken as exc:
-                refusal = (exc.code, exc.message, {"reason": exc.reason}, request.ref)
-            except ApiError as exc:
-                refusal = (exc.code, exc.message, exc.details, request.ref)
-            except (OperationalError, InterfaceError):
-                refusal = ("database_unavailable", _("The database is unavailable; try "
-                                                     "again shortly."), {}, request.ref)
-        if refusal is not None:
-            self.enqueue(error_frame(*refusal))
-            if refusal[0] in PASSING_REFUSALS:
-                return None
-            self.close(CLOSE_UNAUTHENTICATED)
-            return False
-        if self.user.is_authenticated and not await self._take_place(
-                user_key(self.user), settings.PLAY_MAX_SOCKETS_PER_USER,
-                _("You have too many sockets open (at most %(count)s): close one."),
-                request.ref):
-            return False
-        self.token = token if self.user.is_authenticated else None
-        if self.token:
-            hub().watch_access()
-        self.ident = throttles.caller_ident(self.user, throttles.scope_meta(self.scope))
-        user = ({"id": self.user.pk, "username": self.user.username}
-                if self.user.is_authenticated else None)
-        self.enqueue(frame("welcome", request.ref, user=user, lang=self.language,
-                           heartbeat_seconds=settings.PLAY_HEARTBEAT_SECONDS,
-                           max_message_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
-                           max_subscriptions=settings.PLAY_MAX_SUBSCRIPTIONS))
-        return True
 
     # -- every later message ----------------------------------------------------------------
     async def _answer(self, text) -> None:

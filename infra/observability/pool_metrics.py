@@ -6,6 +6,7 @@ a gauge is at most that old."""
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -18,6 +19,9 @@ logger = logging.getLogger(__name__)
 SAMPLE_SECONDS = 5.0
 _started = threading.Lock()
 _thread: threading.Thread | None = None
+#: in a forkserver (config/preforked_app.py): the sampler is held until the fork
+_held_for_forks = False
+_asked = False
 
 
 def sample_once() -> None:
@@ -54,9 +58,28 @@ def _sample_forever() -> None:
 
 def start_sampling() -> None:
     """Start this process's sampler (once; later calls do nothing)."""
-    global _thread
+    global _thread, _asked
     with _started:
+        if _held_for_forks:
+            _asked = True
+            return
         if _thread is None or not _thread.is_alive():
             _thread = threading.Thread(target=_sample_forever, daemon=True,
                                        name="db-pool-metrics")
             _thread.start()
+
+
+def start_in_forked_processes() -> None:
+    """This process only loads what others are forked from (config/preforked_app.py): no
+    sampler here (a fork while it held a pool's lock would leave that lock held in the
+    child), but one in each forked process that asked for it as it loaded."""
+    global _held_for_forks
+    _held_for_forks = True
+    os.register_at_fork(after_in_child=_start_after_fork)
+
+
+def _start_after_fork() -> None:
+    global _held_for_forks, _thread
+    _held_for_forks, _thread = False, None
+    if _asked:
+        start_sampling()

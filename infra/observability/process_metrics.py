@@ -30,7 +30,9 @@ def _kind(pid: int) -> str:
             command = found.read()
     except OSError:
         return "other"
-    if b"uvicorn" in command or b"spawn_main" in command:
+    # uvicorn's processes: spawned, or forked by a forkserver (infra/preforked_uvicorn.py)
+    if b"uvicorn" in command or b"spawn_main" in command or \
+            b"multiprocessing.forkserver" in command:
         return "web"
     if b"celery" in command:
         return "worker"

@@ -14,18 +14,18 @@ import json
 from typing import Any
 
 from rules.engine import Engine, IllegalMove
-from rules.han import placement
+from rules.han import flow, placement
 from rules.han.board import get_board, map_ids
 from rules.han.catalogue import catalogue_text, move_schema_of, normalize_options
 from rules.han.determinize import sample_state
-from rules.han.scoring import final_result, province_points
+from rules.han.flow import HAND_SIZE
+from rules.han.scoring import final_result
 from rules.han.state import DRAWING, EMPTY, PLACING, HanState
 from rules.han.view import build_view, move_value_from_view
 from rules.han.view_schema import view_schema as han_view_schema
 from rules.rng import SeededRng
 from rules.text import tr
 
-HAND_SIZE = 3
 HOUSES_PER_PLAYER = 20
 EMISSARIES_PER_PLAYER = 9
 
@@ -170,16 +170,16 @@ class HanEngine(Engine):
             completed: list[int] = []
             placement.place_piece(new, seat, kind, target, completed)
             for p in completed:
-                self._score_province(new, p, events)
+                flow.score_province(new, p, events)
         hand = new.hands[seat]
         for card in cards:
             hand.remove(card)
         new.forget_played(seat, cards)
         new.discard.extend(cards)
         if not placement.placement_possible(new):
-            self._end_game(new, "no_placement", events)  # ruling H11
+            flow.end_game(new, "no_placement", events)  # ruling H11
             return new, events
-        self._after_action(new, seat, events)
+        flow.after_action(new, seat, events)
         return new, events
 
     def _discard(self, state: HanState, seat: int, move: dict):
@@ -197,7 +197,7 @@ class HanEngine(Engine):
         new.forget_played(seat, [card])
         new.discard.append(card)
         events = [{"type": "discarded", "seat": seat, "card": card}]
-        self._after_action(new, seat, events)
+        flow.after_action(new, seat, events)
         return new, events
 
     def _pass(self, state: HanState, seat: int, move: dict):
@@ -207,7 +207,7 @@ class HanEngine(Engine):
             raise IllegalMove("cannot_pass", tr("you hold cards: place or discard (ruling H13)"))
         new = state.copy()
         events = [{"type": "passed", "seat": seat}]
-        self._end_turn(new, events)
+        flow.end_turn(new, events)
         return new, events
 
     def _draw(self, state: HanState, seat: int, move: dict):
@@ -256,97 +256,14 @@ class HanEngine(Engine):
         if new.since is not None:  # public: which source, and a display card's colour
             new.since[seat].append("pile" if source == "pile" else f"display:{card}")
         if not new.pile and source == "pile":
-            self._deplete(new, events)
+            flow.deplete(new, events)
         if new.final_round:
             # ruling H10: after the second depletion nobody draws any more card
-            self._end_turn(new, events)
+            flow.end_turn(new, events)
         elif len(hand) >= HAND_SIZE:
-            self._refill_display(new, events)
-            self._end_turn(new, events)
+            flow.refill_display(new, events)
+            flow.end_turn(new, events)
         return new, events
-
-    # -- turn flow -------------------------------------------------------------------------
-    def _after_action(self, state: HanState, seat: int, events: list[dict]) -> None:
-        if state.final_round or len(state.hands[seat]) >= HAND_SIZE:
-            # final round: no drawing (rulebook "End of the Game"; ruling H10)
-            self._end_turn(state, events)
-        else:
-            state.phase = DRAWING
-
-    def _refill_display(self, state: HanState, events: list[dict]) -> None:
-        added = []
-        size = state.board.display_size
-        while len(state.display) < size and state.pile and not state.final_round:
-            card = state.pile.pop()
-            if state.pile_known is not None:  # laid out face up: no longer possibly unseen
-                state.pile_known.remove(card)
-            state.display.append(card)
-            added.append(card)
-            if not state.pile:
-                self._deplete(state, events)
-        if added:
-            events.append({"type": "display_refilled", "cards": added, "display": state.display[:]})
-
-    def _deplete(self, state: HanState, events: list[dict]) -> None:
-        """Ruling H10: reshuffle once; the second time the game ends after this round."""
-        state.depletions += 1
-        if state.depletions == 1:
-            state.pile = state.discard
-            state.discard = []
-            # the pile is now exactly the old discard pile, whose cards everyone saw
-            state.pile_known = sorted(state.pile, key=state.board.color_index.__getitem__)
-            # every other card is in a hand or on the display now: the hands' union is
-            # public, and what each seat does from here on narrows its share
-            state.reshuffled = state.pile_known[:]
-            state.hands_then = [hand[:] for hand in state.hands]
-            state.known_then = [known[:] for known in state.known]
-            state.since = [[] for _ in range(state.players)]
-            state.rng.shuffle(state.pile)
-            events.append({"type": "pile_reshuffled", "size": len(state.pile)})
-            if not state.pile:
-                self._deplete(state, events)  # nothing to reshuffle: it ran out again
-            return
-        state.final_round = True
-        state.last_seat = (state.emperor - 1) % state.players
-        events.append({"type": "final_round", "last_seat": state.last_seat})
-
-    def _end_turn(self, state: HanState, events: list[dict]) -> None:
-        if state.final_round and state.turn == state.last_seat:
-            self._end_game(state, "pile_depleted", events)
-            return
-        state.turn = (state.turn + 1) % state.players
-        state.phase = PLACING
-        events.append({"type": "turn", "seat": state.turn})
-
-    def _end_game(self, state: HanState, reason: str, events: list[dict]) -> None:
-        state.over = True
-        state.end_reason = reason
-        result = final_result(state)
-        events.append(
-            {
-                "type": "game_over",
-                "reason": reason,
-                "scores": result["scores"],
-                "winners": result["winners"],
-            }
-        )
-
-    def _score_province(self, state: HanState, province: int, events: list[dict]) -> None:
-        """House scoring the moment a province fills (rulings H5, H6)."""
-        n = state.players
-        points = province_points(state, province)
-        state.scored[province] = True
-        for seat, pts in enumerate(points):
-            state.province_points[province * n + seat] = pts
-            state.scores[seat] += pts
-        events.append(
-            {
-                "type": "province_scored",
-                "province": state.board.province_ids[province],
-                "points": points,
-                "scores": state.scores[:],
-            }
-        )
 
     # -- reading ---------------------------------------------------------------------------
     def view(self, state: HanState, seat: int | None) -> dict:

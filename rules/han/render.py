@@ -31,7 +31,7 @@ UNKNOWN_COLOUR = "#cccccc"
 VARIANT_NAMES = {"border-disputes": tr("fortifications"), "ways-of-diplomacy": tr("market places")}
 #: the turn line's phase (the view's id is an English word: issue 41)
 PHASE_NAMES = {"placing": tr("placing"), "drawing": tr("drawing cards")}
-#: why the game ended, by the engine's reason id (engine._end_game; rulings H11 and the
+#: why the game ended, by the engine's reason id (flow.end_game; rulings H11 and the
 #: depleted pile): English ids a German reader should not see (issue 41)
 END_REASON_NAMES = {"pile_depleted": tr("a card pile ran out"),
                     "no_placement": tr("no player can place"), "ended": tr("ended")}

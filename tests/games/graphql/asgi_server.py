@@ -73,7 +73,8 @@ def running_web_tier(processes: int = 2, extra_env: dict | None = None,
     port = free_port()
     env = {"HOST": "127.0.0.1", "PORT": str(port), "WEB_PROCESSES": str(processes),
            # the uvicorn of the interpreter running the tests, wherever its venv is
-           "UVICORN": str(Path(sys.executable).with_name("uvicorn")), **(extra_env or {})}
+           "UVICORN": str(Path(sys.executable).with_name("uvicorn")),
+           "PYTHON": sys.executable, **(extra_env or {})}
     with _serving([str(ROOT / "scripts" / "serve_web.sh")], port, env,
                   log_path) as address:
         yield address

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from bench.rolling_restart import web_processes
 from games.matches.models import Move
 from tests.games.graphql.asgi_server import running_web_tier
 from tests.games.graphql.support import start_match
@@ -48,7 +49,8 @@ def _established(pid: int, port: int) -> int:
 
 
 def _workers_of(port: int) -> list[int]:
-    """The uvicorn worker processes serving ``port`` (children of its supervisor)."""
+    """The uvicorn worker processes serving ``port`` (those its supervisor's forkserver
+    forked: bench/rolling_restart.py)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -57,8 +59,7 @@ def _workers_of(port: int) -> list[int]:
         except OSError:
             continue
         if any(b"uvicorn" in arg for arg in argv) and str(port).encode() in argv:
-            children = (entry / "task" / entry.name / "children").read_text().split()
-            return [int(child) for child in children]
+            return sorted(web_processes(int(entry.name)))
     return []
 
 
