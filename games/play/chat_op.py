@@ -11,15 +11,12 @@ The socket's own ``chat`` push of that message is held until the ``ack`` (the sa
 
 from __future__ import annotations
 
-from django.db import OperationalError
-
 from games.matches.parsing import parse_match_id
 from games.play import operations
-from games.play.hub import hub
+from games.play.answers import refused_frame, run_service
 from games.play.protocol import Request, frame
-from infra.api_errors import ApiError, DatabaseBusy
+from infra.api_errors import ApiError
 from infra.observability import metrics
-from infra.outages import database_busy
 
 
 class ChatOp:
@@ -31,19 +28,10 @@ class ChatOp:
         room, text = request.fields["room"], request.fields["text"]
         with self.answering_move(match_id):
             try:
-                try:
-                    row = await hub().run(operations.send_chat, self.user, match_id,
-                                          room, text)
-                except OperationalError as exc:
-                    if not database_busy(exc):
-                        raise
-                    raise DatabaseBusy(details={"retry_after": DatabaseBusy.retry_after}) \
-                        from None
+                row = await run_service(operations.send_chat, self.user, match_id, room,
+                                        text)
             except ApiError as exc:
-                self.enqueue(frame("refused", request.ref, match=str(match_id),
-                                   status=exc.status_code,
-                                   error={"code": exc.code, "message": exc.message,
-                                          "details": exc.details or {}}))
+                self.enqueue(refused_frame(request.ref, match_id, exc))
                 # counted for the socket's app as a refused move is (docs/operations.md)
                 metrics.app_error(metrics.app_label(self.user, self.credential),
                                   metrics.PLAY)

@@ -23,6 +23,7 @@ from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
 from games.play.admission import SocketAdmission
+from games.play.answers import refused_frame, run_service
 from games.play.chat_op import ChatOp
 from games.play.hub import Follow, hub
 from games.play.message_rate import MessageRate, penalty_box
@@ -286,21 +287,10 @@ class PlayConnection(SocketAdmission, SocketSending, ChatOp):
         expected = optional_number(request, "expected_ply")
         with self.answering_move(match_id):
             try:
-                try:
-                    ply = await hub().run(operations.play_move, self.user, self.ident,
-                                          match_id, request.fields["move"], expected)
-                except OperationalError as exc:
-                    if not database_busy(exc):
-                        raise
-                    # the match's lock or the statement outlasted the runtime role's
-                    # bound: refused like any move, nothing written (docs/play.md)
-                    raise DatabaseBusy(details={"retry_after": DatabaseBusy.retry_after}) \
-                        from None
+                ply = await run_service(operations.play_move, self.user, self.ident,
+                                        match_id, request.fields["move"], expected)
             except ApiError as exc:
-                self.enqueue(frame("refused", request.ref, match=str(match_id),
-                                   status=exc.status_code,
-                                   error={"code": exc.code, "message": exc.message,
-                                          "details": exc.details or {}}))
+                self.enqueue(refused_frame(request.ref, match_id, exc))
                 metrics.play_move_answered(time.perf_counter() - started, acknowledged=False)
                 metrics.app_error(metrics.app_label(self.user, self.credential), metrics.PLAY)
                 return

@@ -12,6 +12,7 @@ import json
 from types import SimpleNamespace
 
 from games.matches.errors import StalePly
+from games.play import answers as answers_module
 from games.play import connection as connection_module
 from games.play.connection import PlayConnection
 from games.play.hub import Follow
@@ -56,6 +57,7 @@ def _queued(socket: PlayConnection) -> list[tuple[str, int | None]]:
 
 def _move(socket: PlayConnection, hub, monkeypatch) -> None:
     monkeypatch.setattr(connection_module, "hub", lambda: hub)
+    monkeypatch.setattr(answers_module, "hub", lambda: hub)  # a move's and a chat's service
     request = Request(op="move", ref="m1",
                       fields={"match": str(MATCH), "move": {"type": "pass"}, "expected_ply": 3})
     asyncio.run(socket._op_move(request))

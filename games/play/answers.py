@@ -1,0 +1,30 @@
+"""What a move and a chat op share on the play socket: running the service in the hub's
+threads with a busy database turned into the same refusal as any other, and the
+``refused`` frame an ``ApiError`` becomes (docs/play.md)."""
+
+from __future__ import annotations
+
+from django.db import OperationalError
+
+from games.play.hub import hub
+from games.play.protocol import frame
+from infra.api_errors import ApiError, DatabaseBusy
+from infra.outages import database_busy
+
+
+async def run_service(function, *args):
+    """``function(*args)`` in the hub's threads. The match's lock or the statement
+    outlasting the runtime role's bound is ``DatabaseBusy``: refused like any move,
+    nothing written."""
+    try:
+        return await hub().run(function, *args)
+    except OperationalError as exc:
+        if not database_busy(exc):
+            raise
+        raise DatabaseBusy(details={"retry_after": DatabaseBusy.retry_after}) from None
+
+
+def refused_frame(ref, match_id: int, exc: ApiError) -> str:
+    return frame("refused", ref, match=str(match_id), status=exc.status_code,
+                 error={"code": exc.code, "message": exc.message,
+                        "details": exc.details or {}})
