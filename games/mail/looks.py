@@ -3,10 +3,10 @@ not (docs/webhooks.md, "E-mail for players").
 
 "Looked" is: the reader was given the match's state at a ply, by REST (``GET
 /api/v1/matches/<id>/`` answered 200), by GraphQL's ``match`` query, or by a play socket
-seated at the match (its subscription's snapshot, and each change pushed to it). What is kept is the **highest ply each player has
-seen** of each match, in a Redis hash per match (``mail:seen:<match_id>``, user id -> ply,
-expiring after ``SEEN_TTL_SECONDS``): a "your turn" at ply P is mailed only when the seen
-ply is below P once the wait is over.
+seated at the match (its subscription's snapshot, and each change pushed to it). What is
+kept is the **highest ply each player has seen** of each match, in a Redis hash per match
+(``mail:seen:<match_id>``, user id -> ply, expiring after ``SEEN_TTL_SECONDS``): a "your
+turn" at ply P is mailed only when the seen ply is below P once the wait is over.
 
 The hot path pays a dictionary look-up per read: this process writes only when the ply it
 gives a reader is higher than the last it wrote for that reader and match, so a poller
@@ -14,8 +14,8 @@ that reads one position a hundred times writes once. The write is handed to the 
 sender thread (infra/background_sends.py), never waited for, and the records that arrive
 while one waits go with it in one pipelined round trip (a busy hub's moves, each shown to
 several seated sockets, cost the sender thread a round trip, not one per socket); a Lua
-script keeps the maximum when processes race. A Redis that is down loses the record, and the worst that
-follows is one mail too many.
+script keeps the maximum when processes race. A Redis that is down loses the record, and
+the worst that follows is one mail too many.
 """
 
 from __future__ import annotations

@@ -18,15 +18,7 @@ from games.mail.models import (
     REMINDER,
     YOUR_TURN,
 )
-
-
-def game_title(game: object) -> str:
-    from rules.registry import get_engine
-
-    try:
-        return _(get_engine(str(game)).title)
-    except Exception:  # noqa: BLE001 - an unknown game is named by its id
-        return str(game or "")
+from games.notifications.messages import game_title
 
 
 def _deadline(value: object) -> str:

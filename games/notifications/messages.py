@@ -20,7 +20,8 @@ from rules import available_games, get_engine
 PUSHED = (YOUR_TURN, INVITATION, MATCH_STARTED, MATCH_FINISHED, REMINDER, CHAT_MESSAGE)
 
 
-def _game_title(game: str | None) -> str:
+def game_title(game: object) -> str:
+    """The game's title in the active language, as the catalogue gives it (push and mail)."""
     if game not in available_games():
         return _("a game")
     return _(get_engine(game).describe()["title"])  # the catalogue's title, translated
@@ -32,7 +33,7 @@ def push_text(event_type: str, data: dict, language: str) -> dict | None:
     if event_type not in PUSHED:
         return None
     with translation.override(language):
-        facts = {"game": _game_title(data.get("game")), "match": data.get("match_id")}
+        facts = {"game": game_title(data.get("game")), "match": data.get("match_id")}
         if event_type == YOUR_TURN:
             title, body = _("Your turn"), _("It is your turn in %(game)s (match %(match)s).")
         elif event_type == INVITATION:
