@@ -7,6 +7,7 @@ then checks that nothing was lost, doubled or mis-scored.
     .venv/bin/python bench/load_test.py --matches 200 400 800 --minutes 10   # a ramp
     .venv/bin/python bench/load_test.py --socket --matches 500 --minutes 10  # play socket
     .venv/bin/python bench/load_test.py --socket --chat --matches 500 --minutes 10
+    .venv/bin/python bench/load_test.py --socket --webhooks --matches 500 --minutes 10
 
 It starts the service itself, as production runs it (scripts/serve_web.sh: uvicorn with
 WEB_PROCESSES processes, plus Celery workers on both queues), ``--instances`` times on
@@ -59,6 +60,18 @@ spectator's socket per match), with the figures and checks of bench/socket_check
 their match's spectators' room (bench/socket_chat.py); it prints the chat's ack and push
 p50/p99, and the move ack p50/p99 of the people who chat against the others', in the
 same run (docs/chat.md "Load").
+``--webhooks`` (with ``--socket``, and with ``--chat`` or not): before the run, one app
+with one webhook endpoint taking ``your_turn`` is registered, pointed at a local receiver
+this process serves (bench/webhook_receiver.py: it verifies every delivery with the
+``standardwebhooks`` package), and every load user is a user of that app (an access
+token of it), so each of their turns is delivered by the workers (the default queue,
+which they consume). The service gets the bench-only settings that let 127.0.0.1
+through the SSRF check. It prints the deliveries received, the bad signatures, the
+deliveries queued by their status, and the delivery latency p50/p99 from the commit of
+the move that made the turn (its log stamp, ``Move.created_at`` of ply - 1 in the
+payload's match, which the bot's move, committed in a worker, mostly is; a turn at ply 0,
+made by the match's start, is counted but not timed), beside the move ack p50/p99; the
+app is deleted afterwards (docs/capacity.md).
 
 Uses the development database and broker (DATABASE_URL, REDIS_URL); its users are
 load-0 .. load-N-1 and their matches stay for inspection. Everything runs on this
@@ -96,11 +109,12 @@ django.setup()
 
 import socket_checks  # noqa: E402 - needs Django set up
 from django.conf import settings  # noqa: E402
-from django.db import connection  # noqa: E402
+from django.db import connection, models  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from load_checks import bot_replies_ms, check_matches, http, race_check  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 from rolling_restart import ping_worker, roll  # noqa: E402
+from webhook_receiver import BENCH_ENV, Receiver, register_app  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
@@ -119,6 +133,9 @@ RAISED_THROTTLES["PLAY_MAX_SOCKETS_PER_ADDRESS"] = "0"
 SETTLE_S = 5
 #: what each --rolling-restart-at restart did (bench/rolling_restart.py's roll())
 ROLLED: list[dict] = []
+#: --webhooks: after locust stops, the deliveries still on their way are awaited until
+#: none came for this long (at most WEBHOOK_DRAIN_MAX_S)
+WEBHOOK_QUIET_S, WEBHOOK_DRAIN_MAX_S = 3.0, 60.0
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -300,8 +317,101 @@ def locust_rows(stats_file: Path) -> dict[str, dict]:
         return {row["Name"]: row for row in csv.DictReader(handle)}
 
 
+class Webhooks:
+    """--webhooks: the receiver, and the app serving the load users with one endpoint
+    taking ``your_turn`` (bench/webhook_receiver.py); the bench-only settings go into
+    os.environ, which the service's processes are started with (service_env)."""
+
+    def __init__(self, players: int) -> None:
+        from django.test import override_settings
+
+        os.environ.update(BENCH_ENV)
+        self.receiver = Receiver()
+        users = User.objects.filter(username__in=[f"load-{n}" for n in range(players)])
+        with override_settings(WEBHOOK_HTTP_URLS=True,  # this process's settings are read
+                               WEBHOOK_ALLOWED_ADDRESSES=["127.0.0.1"]):
+            self.app, self.endpoint = register_app("whload-owner", users, self.receiver.url,
+                                                   ["your_turn"])
+        self.receiver.secret = self.endpoint.secret
+        print(f"[load] webhooks: app {self.app.pk}, endpoint {self.endpoint.pk} -> "
+              f"{self.receiver.url} (your_turn) for {users.count()} users", flush=True)
+
+    def drain(self) -> None:
+        """Until no delivery came for WEBHOOK_QUIET_S (the last turns' deliveries)."""
+        deadline = time.monotonic() + WEBHOOK_DRAIN_MAX_S
+        count, quiet_since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            now_count = len(self.receiver.arrivals)
+            if now_count != count:
+                count, quiet_since = now_count, time.monotonic()
+            elif time.monotonic() - quiet_since >= WEBHOOK_QUIET_S:
+                return
+            time.sleep(0.5)
+
+    def results(self, match_ids: list[int]) -> dict:
+        """The deliveries of ``match_ids``' turns: received (verified), the bad
+        signatures (all of the run), queued by status, and each verified one's latency
+        from the commit of the move that made the turn (its log stamp; a turn at ply 0,
+        made by the match's start, is counted but not timed)."""
+        from games.webhooks.models import Delivery
+
+        wanted = set(match_ids)
+        with self.receiver.lock:
+            arrivals = [(p, at) for p, at in self.receiver.arrivals
+                        if p["data"]["match_id"] in wanted]
+            bad = list(self.receiver.bad)
+        commits = {(match, ply + 1): at.timestamp() for match, ply, at in
+                   Move.objects.filter(match_id__in=match_ids)
+                   .values_list("match_id", "ply", "created_at")}
+        latencies, unmatched, seen, doubled, starts = [], 0, set(), 0, 0
+        for payload, at in arrivals:
+            data = payload["data"]
+            key = (data["match_id"], data["ply"])
+            doubled += (key, data["user_id"]) in seen
+            seen.add((key, data["user_id"]))
+            if data["ply"] == 0:  # the match's start made the turn, not a move: not timed
+                starts += 1
+            elif key in commits:
+                latencies.append((at - commits[key]) * 1000)
+            else:
+                unmatched += 1
+        queued = dict(Delivery.objects.filter(endpoint=self.endpoint,
+                                              payload__data__match_id__in=match_ids)
+                      .order_by().values_list("status").annotate(n=models.Count("id")))
+        return {"received": len(arrivals), "bad": bad, "latencies": latencies,
+                "unmatched": unmatched, "doubled": doubled, "starts": starts,
+                "queued": queued}
+
+    def stop(self) -> None:
+        self.receiver.stop()
+        try:
+            from accounts.apps_oauth.models import App
+
+            App.objects.filter(pk=self.app.pk).delete()  # its endpoint, deliveries, tokens
+        except Exception as error:  # noqa: BLE001 - say so: its tokens would live on
+            print(f"[load] webhooks: could not delete app {self.app.pk}: {error!r}")
+
+
+def webhook_line(result: dict) -> str:
+    hooks = result["webhooks"]
+    latencies = hooks["latencies"]
+    move = result["rows"].get("move ack", {})
+    queued = hooks["queued"]
+    line = (f"webhooks your_turn: received {hooks['received']} (the same turn twice: "
+            f"{hooks['doubled']}), bad signatures {len(hooks['bad'])} {hooks['bad'][:3]}; "
+            f"queued {sum(queued.values())} {dict(sorted(queued.items()))}")
+    if latencies:
+        line += (f"\nwebhook delivery from the move's commit (its log stamp): "
+                 f"p50 {statistics.median(latencies):.0f} ms, p99 "
+                 f"{percentile(latencies, 0.99):.0f} ms, max {max(latencies):.0f} ms "
+                 f"(n={len(latencies)}; at a match's start, not timed: {hooks['starts']}; "
+                 f"without a logged move: {hooks['unmatched']}); "
+                 f"move ack p50 {move.get('50%', '-')} ms, p99 {move.get('99%', '-')} ms")
+    return line
+
+
 def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Path,
-             prefix: Path) -> dict:
+             prefix: Path, webhooks: Webhooks | None = None) -> dict:
     """One size: locust for ``--minutes`` with CPU accounted over its run, then the race
     and the checks on the matches it made."""
     # the run covers every match the checks read; the figures count from the ramp's end
@@ -337,6 +447,8 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     if rolling is not None:
         rolling.join(timeout=600)
     race = race_check(hosts, json.loads(tokens_file.read_text()))
+    if webhooks is not None:  # the race's match too is one of the run's
+        webhooks.drain()
     match_ids = list(Match.objects.filter(created_by__username__startswith="load-",
                                           created_at__gte=run_started)
                      .values_list("pk", flat=True))
@@ -347,6 +459,8 @@ def run_size(args, matches: int, web, workers, hosts: list[str], tokens_file: Pa
     if memory:
         socket_part["server_answers"] = socket_checks.server_answers(
             answered, socket_checks.answer_buckets(metric_directories(args)))
+    if webhooks is not None:
+        socket_part["webhooks"] = webhooks.results(match_ids)
     return {
         **socket_part,
         "matches": matches, "seconds": (ended - figures_started).total_seconds(), "rows": rows,
@@ -372,6 +486,8 @@ def print_size(args, result: dict) -> None:
           f"{args.worker_threads} threads), {result['seconds']:.0f} s ==")
     if args.socket:
         socket_checks.print_socket_lines(result)
+    if "webhooks" in result:
+        print(webhook_line(result))
     for name in ("move", "poll match", "legal moves", "create match", "Aggregated"):
         row = rows.get(name)
         if row:
@@ -469,14 +585,26 @@ def main() -> None:
     parser.add_argument("--chat", action="store_true",
                         help="with --socket: half the people chat (a message per 20 s) "
                         "beside their moves (bench/socket_chat.py)")
+    parser.add_argument("--webhooks", action="store_true",
+                        help="with --socket: every player's your_turn delivered as a "
+                        "signed webhook to a local receiver (bench/webhook_receiver.py)")
     args = parser.parse_args()
     if args.chat and not args.socket:
         parser.error("--chat needs --socket")
+    if args.webhooks and not args.socket:
+        parser.error("--webhooks needs --socket")
     VAR.mkdir(parents=True, exist_ok=True)
 
     tokens_file = VAR / "tokens.json"
     tokens_file.write_text(json.dumps(make_tokens(max(args.matches))))
-    web, workers, hosts = start_service(args)
+    # registered before the service starts: its processes find the endpoint at once
+    webhooks = Webhooks(max(args.matches)) if args.webhooks else None
+    try:
+        web, workers, hosts = start_service(args)
+    except BaseException:
+        if webhooks is not None:
+            webhooks.stop()
+        raise
     results = []
     try:
         if args.socket:
@@ -486,7 +614,8 @@ def main() -> None:
             if number:
                 time.sleep(SETTLE_S)
             prefix = VAR / ("locust" if len(args.matches) == 1 else f"locust-{matches}")
-            results.append(run_size(args, matches, web, workers, hosts, tokens_file, prefix))
+            results.append(run_size(args, matches, web, workers, hosts, tokens_file, prefix,
+                                    webhooks))
             print_size(args, results[-1])
         if SIDECARS:
             print(f"[load] serving {args.metrics_linger:.0f} s more for a last scrape",
@@ -494,6 +623,8 @@ def main() -> None:
             time.sleep(args.metrics_linger)
     finally:
         stop_process_groups(web + workers + SIDECARS)
+        if webhooks is not None:
+            webhooks.stop()
     if len(results) > 1:
         print_table(args, results)
 
