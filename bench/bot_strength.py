@@ -83,6 +83,7 @@ def play_game(task: tuple) -> dict:
     best_other = max(score for seat, score in enumerate(scores) if seat != hero_seat)
     return {
         "pairing": (game, players, hero, opponent),
+        "index": index,  # with the tag, the game's seed: runs on the same seeds pair up
         "win": (1.0 / len(winners)) if hero_seat in winners else 0.0,
         "margin": scores[hero_seat] - best_other,
         "times": times,
