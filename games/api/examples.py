@@ -85,7 +85,7 @@ GAME_EXAMPLE = OpenApiExample(
             {"kind": "greedy", "description": "Plays the move worth the most points at once, "
              "judged from its own view.", "search": None, "strength": {}},
             {"kind": "hard", "description": "Information-set Monte Carlo tree search, 300 "
-             "sampled playouts per move in a two-player game, half as many more per "
+             "sampled playouts per move in a two-player game, as many again per "
              "further player, dealing only hands the game's history allows.",
              "search": {"iterations": 300, "seconds": 6.0},
              "strength": {"against": [{"opponent": "greedy", "players": 2, "games": 100,

@@ -30,8 +30,8 @@ prior (``engine.move_value`` from the bot's own view) is put on the same scale: 
 ``d`` points less than the best starts with the reward those ``d`` points would cost,
 fading with visits.
 
-The budget is a number of iterations at two seats; by default each further seat adds half of
-it (``SearchBudget.iterations_for``): more opponents' replies stand between two of the
+The budget is a number of iterations at two seats; by default each further seat adds as many
+again (``SearchBudget.iterations_for``): more opponents' replies stand between two of the
 searching seat's moves, so the same number of iterations looks less far into its own
 future. The wall-clock ``seconds`` is a backstop far above a budget's usual time: when it
 fires, the search is counted (``backstop_firings``) and logged, and plays its best move so
@@ -81,16 +81,17 @@ class SearchBudget:
     #: progressive widening: a seat at a node visited v times may have tried
     #: ceil(widening * sqrt(v+1)) of its moves (None: every move once before any twice)
     widening: float | None = 1.5
-    #: each seat past two adds half of ``iterations`` (600 for 300 at four seats). Four-player
-    #: Hansa against greedy: 59.5% won at 300, 71% at 600 (200 games, the same seeds);
-    #: two-player games are unchanged (docs/capacity.md#bot-strength)
+    #: each seat past two adds ``iterations`` again (900 for 300 at four seats). Four-player
+    #: Hansa against greedy: 59.5% won at 300, 71% at 600 (issue 23, 200 games, the same
+    #: seeds), 68% at 600 and more at 900 on issue 44's seeds (docs/capacity.md#bot-strength);
+    #: two-player games are unchanged
     grow_with_seats: bool = True
 
     def iterations_for(self, seats: int) -> int:
         """The iterations of one search in a game of ``seats`` seats."""
         if not self.grow_with_seats or seats <= 2:
             return self.iterations
-        return self.iterations + (seats - 2) * self.iterations // 2
+        return self.iterations * (seats - 1)
 
 
 class _Edge:

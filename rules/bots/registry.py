@@ -20,9 +20,9 @@ BotFunction = Callable[[Engine, dict, list, int, SeededRng], dict]
 
 #: the search levels: IS-MCTS (rules/bots/ismcts.py) differing only in their iteration
 #: budget, which is the level: the same seed plays the same move on a busy or an idle
-#: machine. The iterations are those at two seats; each further seat adds half of them
-#: (``SearchBudget.iterations_for``: hard searches 600 at four). ``seconds`` is a
-#: wall-clock backstop some ten times a budget's usual time at four seats (about 1 ms of
+#: machine. The iterations are those at two seats; each further seat adds as many again
+#: (``SearchBudget.iterations_for``: hard searches 900 at four). ``seconds`` is a
+#: wall-clock backstop some ten times a budget's usual time at four seats (about 0.6 ms of
 #: CPU per iteration), below the worker's soft time limit (8 s); a firing is counted and
 #: logged (``rules.bots.ismcts.backstop_firings``).
 SEARCH_LEVELS: dict[str, SearchBudget] = {
@@ -58,16 +58,16 @@ BOT_DESCRIPTIONS: dict[str, str] = {
     "greedy": "Plays the move worth the most points at once, judged from its own view.",
     "easy": "Searches a little: information-set Monte Carlo tree search, "
             f"{SEARCH_LEVELS['easy'].iterations} sampled playouts per move in a two-player "
-            "game, half as many more per further player.",
+            "game, as many again per further player.",
     "medium": "Information-set Monte Carlo tree search, "
               f"{SEARCH_LEVELS['medium'].iterations} sampled playouts per move in a "
-              "two-player game, half as many more per further player.",
+              "two-player game, as many again per further player.",
     "hard_v1": "The hard level as it played before the search learnt the history's public "
                "knowledge (kept for comparison): information-set Monte Carlo tree search, "
                f"{LEGACY_LEVELS['hard_v1'].iterations} sampled playouts per move.",
     "hard": "Information-set Monte Carlo tree search, "
             f"{SEARCH_LEVELS['hard'].iterations} sampled playouts per move in a two-player "
-            "game, half as many more per further player, dealing only "
+            "game, as many again per further player, dealing only "
             "hands the game's history allows.",
 }
 

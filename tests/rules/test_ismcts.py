@@ -48,15 +48,15 @@ def test_the_search_plays_a_legal_move_the_same_for_the_same_seed(game, players,
 
     move, run = search("a")
     assert move in legal
-    # the budget is for two seats; each further seat adds half of it
-    assert run.iterations == run.root.visits == BUDGET.iterations * players // 2
+    # the budget is for two seats; each further seat adds as many again
+    assert run.iterations == run.root.visits == BUDGET.iterations * (players - 1)
     assert search("a")[0] == move
 
 
-def test_the_iterations_grow_by_half_the_budget_per_seat_past_two():
+def test_the_iterations_grow_by_the_whole_budget_per_seat_past_two():
     budget = SearchBudget(iterations=300, seconds=6)
-    assert [budget.iterations_for(seats) for seats in (1, 2, 3, 4, 5)] == [300, 300, 450, 600,
-                                                                          750]
+    assert [budget.iterations_for(seats) for seats in (1, 2, 3, 4, 5)] == [300, 300, 600, 900,
+                                                                          1200]
     fixed = SearchBudget(iterations=300, seconds=6, grow_with_seats=False)
     assert fixed.iterations_for(4) == 300
 
