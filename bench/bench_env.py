@@ -10,7 +10,7 @@ def prepare() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # Hundreds of moves from one user in a minute: the rate limits would stop the bench (the
     # cost of a limit check is bench/throttle_bench.py's figure, not these).
-    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH"):
+    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH", "SOCKET_AUTH"):
         os.environ.setdefault(f"THROTTLE_{scope}", "1000000/min")
     # The benches delete the matches they made, which the runtime role may not
     # (docs/operations.md): connect as the owner role when one is configured

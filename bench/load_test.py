@@ -125,7 +125,7 @@ BIN = Path(sys.executable).parent
 #: the load client may do what a crowd does from one address (the scopes of
 #: infra/throttles.py)
 RAISED_THROTTLES = {f"THROTTLE_{scope}": "1000000/min"
-                    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH")}
+                    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH", "SOCKET_AUTH")}
 # ...and every load client's socket comes from this machine's one address
 RAISED_THROTTLES["PLAY_MAX_SOCKETS_PER_ADDRESS"] = "0"
 #: between two sizes of a ramp: the bots answer the last moves of one size before the
