@@ -22,8 +22,5 @@ def notify_after_commit(match: Match, room: ChatRoom, message: ChatMessage,
     data = {"match_id": match.pk, "game": match.game, "room": room.kind,
             "message_id": message.pk}
 
-    def notify() -> None:
-        if fanout.anyone_reachable():  # cached: a chat costs no query for nobody
-            fanout.notify_now(CHAT_MESSAGE, readers, data)
-
-    transaction.on_commit(notify)
+    # notify_now asks the cached "anyone reachable?": a chat costs no query for nobody
+    transaction.on_commit(lambda: fanout.notify_now(CHAT_MESSAGE, readers, data))

@@ -46,7 +46,7 @@ def writes(kind: str, *, signed_in: bool, seated: bool, ended: bool,
 
 def receives(audience: dict, user) -> bool:
     """Whether a play socket's ``user`` is sent a message pushed with ``audience`` (built
-    at the commit by ``games.chat.pushes.audience``: the room's kind, the match's status
+    at the commit by ``games.chat.services.audience``: the room's kind, the match's status
     then, the seat holders then, who muted its author)."""
     if getattr(user, "is_authenticated", False) and user.pk in audience["muted_by"]:
         return False  # a muted author reaches nobody who muted them (games/chat/mutes.py)

@@ -74,7 +74,7 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
         rate.check(user.pk, room.pk)
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
-        who = _push_after_commit(match, room, message)
+        who = push_after_commit(match, room, message)
         readers = rooms.table_readers(who, message.author_id)
         webhook_events.announce(message, readers)  # apps (games/chat/webhook_events.py)
         notices.notify_after_commit(match, room, message, readers)  # push, e-mail
@@ -100,7 +100,7 @@ def delete_own_message(match_id: Any, kind: Any, message_id: Any, user) -> dict:
             message.deleted_by_author = True
             message.save(update_fields=["deleted_by_author"])
             match = match_selectors.get_match(message.room.match_id)
-            _push_after_commit(match, message.room, message)
+            push_after_commit(match, message.room, message)
     return message_row(message)
 
 
@@ -115,7 +115,7 @@ def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
             "muted_by": muters_of(author_id) if author_id is not None else []}
 
 
-def _push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> dict:
+def push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> dict:
     """Push the message after the commit; its audience."""
     row = message_row(message)
     text = wire.frame("chat", **row)

@@ -1,5 +1,5 @@
-"""A player's e-mail address and the log of the mails the service meant to send. One
-writer: ``games.mail.services``."""
+"""A player's e-mail address and the log of the mails the service meant to send.
+``games.mail.services`` writes addresses; ``delivery.py`` and ``digest.py`` write mails."""
 
 from __future__ import annotations
 

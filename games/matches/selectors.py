@@ -83,11 +83,11 @@ def filter_matches(
         matches = matches.annotate(taken=Count("seats", distinct=True))
         matches = matches.filter(with_free_seat if open_seats else ~with_free_seat)
     if my_turn is not None:
-        matches = matches.filter(_my_turn(user) if my_turn else ~_my_turn(user))
+        matches = matches.filter(my_turn_q(user) if my_turn else ~my_turn_q(user))
     return matches.order_by("-created_at", "-id")
 
 
-def _my_turn(user) -> Q:
+def my_turn_q(user) -> Q:
     """Active matches whose ``to_act`` holds ``user``'s seat (nothing for anonymous)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return Q(pk__in=[])

@@ -56,13 +56,7 @@ class InvalidPreferences(ApiError):
 def allows(user_id: int, channel: str, event_type: str) -> bool:
     """Whether ``user_id`` wants ``event_type`` on ``channel``: their choice, else the
     default. An unknown channel or event type is never allowed."""
-    default = DEFAULTS.get(channel, {}).get(event_type)
-    if default is None:
-        return False
-    chosen = (Preference.objects.filter(user_id=user_id, channel=channel,
-                                        event_type=event_type)
-              .values_list("enabled", flat=True).first())
-    return default if chosen is None else chosen
+    return bool(allowed_users([user_id], channel, event_type))
 
 
 def allowed_users(user_ids: Iterable[int], channel: str, event_type: str) -> list[int]:

@@ -127,11 +127,8 @@ def subscribe(user, body: object, language: str) -> PushSubscription:
 
 
 def subscriptions_of(user):
+    """A user's (or a user id's) subscriptions, oldest first."""
     return PushSubscription.objects.filter(user=user).order_by("id")
-
-
-def subscriptions_of_user_id(user_id: int) -> list[PushSubscription]:
-    return list(PushSubscription.objects.filter(user_id=user_id).order_by("id"))
 
 
 def unsubscribe(user, subscription_id: int) -> None:

@@ -23,7 +23,7 @@ def push_event(event_type: str, user_id: int, data: dict) -> list[str]:
     if not push.enabled():
         return []
     outcomes = []
-    for subscription in push.subscriptions_of_user_id(user_id):
+    for subscription in list(push.subscriptions_of(user_id)):
         message = push_text(event_type, data, subscription.language)
         if message is not None:
             outcomes.append(push_sending.send(subscription, message))

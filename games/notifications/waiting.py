@@ -6,11 +6,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.contrib.postgres.expressions import ArraySubquery
-from django.db.models import Exists, OuterRef
-
 from games.matches import seat_clock
-from games.matches.models import Match, MatchStatus, Seat
+from games.matches.models import Match
+from games.matches.selectors import my_turn_q
 from games.matches.time_controls import kind_of
 from infra.timestamps import utc_iso
 
@@ -20,10 +18,7 @@ def games_waiting_for(user) -> list[dict]:
     ``ply``, ``seat``, ``time_control`` (its kind: none, realtime, turn_based) and
     ``deadline`` (ISO 8601 UTC, null without a running clock), ordered by deadline (none
     last), then by match id. Public facts only."""
-    own_seat = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    matches = (Match.objects.filter(status=MatchStatus.ACTIVE)
-               .filter(Exists(own_seat), to_act__contains=ArraySubquery(
-                   own_seat.values("position")))
+    matches = (Match.objects.filter(my_turn_q(user))  # games/matches/selectors.py
                .only("id", "game", "players", "ply", "to_act", "clocks", "time_control")
                .prefetch_related("seats"))
     rows = []

@@ -23,11 +23,8 @@ from games.chat.moderation.models import (
     SanctionKind,
 )
 from games.chat.moderation.selectors import sanctions_in_force
-from games.chat.selectors import message_row
-from games.chat.services import audience
-from games.live.chat_sends import send_chat
+from games.chat.services import push_after_commit
 from games.matches import selectors as match_selectors
-from infra import wire
 
 #: the time-outs a moderator chooses from (the admin's form offers these)
 TIME_OUTS = {"10m": timedelta(minutes=10), "1h": timedelta(hours=1),
@@ -74,7 +71,9 @@ def hide_message(report: ChatReport, moderator, reason: str) -> ModerationAction
         if not message.hidden_by_moderator:
             message.hidden_by_moderator = True
             message.save(update_fields=["hidden_by_moderator"])
-            _push_after_commit(message)
+            # the hidden message to its room's live readers, as a deletion is pushed
+            push_after_commit(match_selectors.get_match(message.room.match_id),
+                              message.room, message)
         for other in ChatReport.objects.filter(message=message, status=ReportStatus.OPEN):
             _resolve(other, ReportStatus.ACTIONED)
         return _log(ActionKind.HIDE, moderator, reason, report=report, message=message,
@@ -138,13 +137,3 @@ def clear_sanctions(user_id: int | None, moderator, reason: str,
                                 target_id=user_id, sanction=sanction,
                                 message_id=report.message_id if report else None))
         return entries
-
-
-def _push_after_commit(message: ChatMessage) -> None:
-    """The hidden message to its room's live readers, as every reader is shown it now
-    (games/live/chat_sends.py, as a deletion is pushed)."""
-    match = match_selectors.get_match(message.room.match_id)
-    row = message_row(message)
-    text = wire.frame("chat", **row)
-    who = audience(match, message.room, message.author_id)
-    transaction.on_commit(lambda: send_chat(match.pk, text, who, row))

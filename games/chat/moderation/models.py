@@ -1,4 +1,5 @@
-"""Reports, sanctions and the moderation log. One writer: ``games.chat.moderation.services``.
+"""Reports, sanctions and the moderation log. Written by ``games.chat.moderation.reports``
+and ``games.chat.moderation.actions``.
 
 A report is a reader's complaint about one message, with a reason from ``ReportReason``;
 a sanction (a time-out until a time, or a ban) keeps a user from sending in any chat room
@@ -48,7 +49,7 @@ class ChatReport(models.Model):
     class Meta:
         ordering = ["-id"]
         constraints = [
-            # reporting a message twice is the one report (games.chat.moderation.services)
+            # reporting a message twice is the one report (games.chat.moderation.reports)
             models.UniqueConstraint(fields=["message", "reporter"],
                                     name="chat_report_once_per_reporter"),
             models.CheckConstraint(condition=Q(reason__in=ReportReason.values),
