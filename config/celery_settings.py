@@ -6,6 +6,7 @@ from celery.schedules import crontab
 from kombu import Queue
 
 from config.env import env_bool, env_int, env_str
+from config.mail_settings import MAIL_DIGEST_HOUR_UTC, MAIL_SWEEP_SECONDS
 
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
@@ -42,11 +43,11 @@ CELERY_BEAT_SCHEDULE = {
     # retry), and the daily digest.
     "send-due-mails": {
         "task": "games.mail.tasks.send_due",
-        "schedule": float(env_str("MAIL_SWEEP_SECONDS", "30")),
+        "schedule": MAIL_SWEEP_SECONDS,  # config/mail_settings.py
     },
     "send-mail-digests": {
         "task": "games.mail.tasks.send_digests",
-        "schedule": crontab(minute=0, hour=env_int("MAIL_DIGEST_HOUR_UTC", 7)),
+        "schedule": crontab(minute=0, hour=MAIL_DIGEST_HOUR_UTC),
     },
 }
 

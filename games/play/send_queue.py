@@ -10,18 +10,23 @@ writer waits, one future.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 
 
 class SendQueue:
     __slots__ = ("_items", "_maxsize", "_waiter")
 
     def __init__(self, maxsize: int) -> None:
-        self._items: list = []
+        self._items: deque = deque()
         self._maxsize = maxsize
         self._waiter: asyncio.Future | None = None  # the writer's, while it waits
 
     def empty(self) -> bool:
         return not self._items
+
+    def clear(self) -> None:
+        """Forget every item waiting."""
+        self._items.clear()
 
     def put_nowait(self, item) -> None:
         """Queue ``item``; asyncio.QueueFull when ``maxsize`` items wait already."""
@@ -36,7 +41,7 @@ class SendQueue:
         """The oldest item; asyncio.QueueEmpty when none waits."""
         if not self._items:
             raise asyncio.QueueEmpty
-        return self._items.pop(0)
+        return self._items.popleft()
 
     async def get(self):
         """The oldest item, once there is one (one consumer at a time)."""
@@ -46,4 +51,4 @@ class SendQueue:
                 await self._waiter
             finally:
                 self._waiter = None
-        return self._items.pop(0)
+        return self._items.popleft()

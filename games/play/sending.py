@@ -98,8 +98,7 @@ class SocketSending:
 
     def drop_queued(self) -> None:
         """Forget the frames queued and not yet written."""
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        self._queue.clear()
 
     async def _send_close(self, code: int) -> None:
         try:
