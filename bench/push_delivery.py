@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "bench"))
-
 from bench_env import prepare  # noqa: E402
 from process_groups import stop_process_groups  # noqa: E402
+from webhook_receiver import percentile  # noqa: E402 - the webhook bench's
 
 QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "bench_push", "CELERY_BOT_QUEUE": "bench_push_bots"}
 os.environ.update(QUEUES)
@@ -55,11 +55,6 @@ from accounts.models import User  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
 from games.matches.models import Match  # noqa: E402
 from games.notifications import preferences, push  # noqa: E402
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def _b64url(raw: bytes) -> str:
