@@ -71,7 +71,7 @@ deliveries queued by their status, and the delivery latency p50/p99 from the com
 the move that made the turn (its log stamp, ``Move.created_at`` of ply - 1 in the
 payload's match, which the bot's move, committed in a worker, mostly is; a turn at ply 0,
 made by the match's start, is counted but not timed), beside the move ack p50/p99; the
-app is deleted afterwards (docs/capacity.md).
+app is deleted afterwards, and an interrupted run's app before (docs/capacity.md).
 
 Uses the development database and broker (DATABASE_URL, REDIS_URL); its users are
 load-0 .. load-N-1 and their matches stay for inspection. Everything runs on this
@@ -136,6 +136,8 @@ ROLLED: list[dict] = []
 #: --webhooks: after locust stops, the deliveries still on their way are awaited until
 #: none came for this long (at most WEBHOOK_DRAIN_MAX_S)
 WEBHOOK_QUIET_S, WEBHOOK_DRAIN_MAX_S = 3.0, 60.0
+#: the user owning --webhooks' app (one per run, deleted at its end)
+WEBHOOK_APP_OWNER = "whload-owner"
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -325,12 +327,20 @@ class Webhooks:
     def __init__(self, players: int) -> None:
         from django.test import override_settings
 
+        from accounts.apps_oauth.models import App
+
         os.environ.update(BENCH_ENV)
+        # an interrupted run's app would live on: its endpoint points at a receiver that
+        # is gone, and its deliveries (one per turn of its users) wait for retries in the
+        # workers this run measures
+        left, _ = App.objects.filter(user__username=WEBHOOK_APP_OWNER).delete()
+        if left:
+            print(f"[load] webhooks: removed an earlier run's app ({left} rows)", flush=True)
         self.receiver = Receiver()
         users = User.objects.filter(username__in=[f"load-{n}" for n in range(players)])
         with override_settings(WEBHOOK_HTTP_URLS=True,  # this process's settings are read
                                WEBHOOK_ALLOWED_ADDRESSES=["127.0.0.1"]):
-            self.app, self.endpoint = register_app("whload-owner", users, self.receiver.url,
+            self.app, self.endpoint = register_app(WEBHOOK_APP_OWNER, users, self.receiver.url,
                                                    ["your_turn"])
         self.receiver.secret = self.endpoint.secret
         print(f"[load] webhooks: app {self.app.pk}, endpoint {self.endpoint.pk} -> "

@@ -3,18 +3,36 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
-from games.dispatch import enqueue
+from games.dispatch import enqueue, enqueue_after
 from games.task_options import RETRY_OPTIONS
 from games.webhooks import services
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(name="games.webhooks.tasks.queue_event", **RETRY_OPTIONS)
 def queue_event(event_type: str, user_ids: list[int], data: dict) -> int:
-    """An event for ``user_ids``: a delivery per subscribed endpoint and user, each sent
-    by its own ``deliver`` task (one slow receiver holds up no other)."""
+    """An event for ``user_ids``: a delivery per subscribed endpoint and user. Several
+    are each sent by their own ``deliver`` task (one slow receiver holds up no other);
+    one alone (a "your turn" to the one app a player uses) gets its first attempt here,
+    a task less per turn: at 500 matches two tasks per turn left the worker behind
+    (docs/webhooks.md "Under load"), and a retry is a ``deliver`` task as ever."""
     ids = services.queue_event(event_type, user_ids, data)
+    if len(ids) == 1:
+        try:
+            wait = services.attempt(ids[0])
+        except Exception:  # noqa: BLE001 - the row is committed: this task's own retry
+            # would queue the event twice; the deliver task, with its retries, takes over
+            logger.exception("webhook delivery %s: first attempt failed", ids[0])
+            enqueue(services.DELIVER_TASK, ids[0])
+            return 1
+        if wait is not None:
+            enqueue_after(services.DELIVER_TASK, wait, ids[0])
+        return 1
     for delivery_id in ids:
         enqueue(services.DELIVER_TASK, delivery_id)
     return len(ids)
