@@ -13,6 +13,10 @@ a Warning is printed and the process starts (docs/operations.md "Configuration")
 - config.E004: ``FORWARDED_ALLOW_IPS`` with ``*`` and DEBUG off: uvicorn then believes the
   ``X-Forwarded-For`` of anyone who connects, so a client picks the address every
   per-address limit counts.
+- config.E005: ``WEBHOOK_MAX_ATTEMPTS`` above ``WEBHOOK_MAX_ATTEMPTS_CAP`` (40): the deliver
+  task's Celery retries (50) also cover database outages, so more attempts would end in
+  Celery's own give-up with the delivery left pending instead of failed and its endpoint
+  disabled.
 - config.W001: DEBUG off with a database password from this repository (``game``,
   ``game_owner``: scripts/db_roles.sql, the compose file's old defaults).
 """
@@ -83,6 +87,24 @@ def proxies_trusted_by_address(app_configs=None, **kwargs) -> list[checks.CheckM
         hint="List the proxy's own addresses or subnet, e.g. FORWARDED_ALLOW_IPS=172.30.0.2 "
         '(docs/operations.md "docker compose").',
         id="config.E004")]
+
+
+#: the most attempts a webhook delivery may be given (games/webhooks/tasks.py ``deliver``:
+#: 50 Celery retries, ten of them kept for database outages)
+WEBHOOK_MAX_ATTEMPTS_CAP = 40
+
+
+@checks.register()
+def webhook_attempts_fit_the_retries(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    attempts = getattr(settings, "WEBHOOK_MAX_ATTEMPTS", 0)
+    if 1 <= attempts <= WEBHOOK_MAX_ATTEMPTS_CAP:
+        return []
+    return [checks.Error(
+        f"WEBHOOK_MAX_ATTEMPTS={attempts} is outside 1..{WEBHOOK_MAX_ATTEMPTS_CAP}: the "
+        "deliver task's own retries would run out first and leave the delivery pending.",
+        hint=f"Set WEBHOOK_MAX_ATTEMPTS between 1 and {WEBHOOK_MAX_ATTEMPTS_CAP} "
+        '(docs/webhooks.md "Retries, disabling, the log").',
+        id="config.E005")]
 
 
 @checks.register()

@@ -25,6 +25,7 @@ BAD_CONFIGURATIONS = {
     "threads": ({"WEB_THREADS": "12", "DB_POOL_MAX_SIZE": "8"}, "config.E003", "WEB_THREADS"),
     "proxies": ({"FORWARDED_ALLOW_IPS": "*", "DEBUG": "false"}, "config.E004",
                 "FORWARDED_ALLOW_IPS"),
+    "webhook_attempts": ({"WEBHOOK_MAX_ATTEMPTS": "41"}, "config.E005", "WEBHOOK_MAX_ATTEMPTS"),
 }
 PROCESSES = {
     "web": [str(ROOT / "scripts" / "serve_web.sh")],
@@ -46,7 +47,8 @@ def _environment(tmp_path, overrides: dict) -> dict:
 
 # The case in every kind of process; the others in one each (the same checks).
 RUNS = [("throttle", "web"), ("throttle", "worker"), ("throttle", "beat"),
-        ("threads", "web"), ("proxies", "web"), ("tier", "worker"), ("threads", "beat")]
+        ("threads", "web"), ("proxies", "web"), ("tier", "worker"), ("threads", "beat"),
+        ("webhook_attempts", "worker")]
 
 
 @pytest.mark.parametrize(("case", "process"), RUNS)
