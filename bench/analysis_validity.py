@@ -11,7 +11,9 @@
    interval. Trusted at 65% or more; a test between unequal bots would pass by strength
    alone, which is why both seats are equals. For comparison it also prints the share
    won by the seat with fewer points lost per decision (what accuracy read before it
-   read the result lost).
+   read the result lost), and the share judge 5's rule would have given on the same
+   decisions (``accuracy_judge5``: no second search, its result losses follow from the
+   same candidates).
 
 Games and analyses run exactly as in the service: bots get their seat's view only
 (``rules.bots.bot_rng``), the analysis gets each decision's view only
@@ -75,8 +77,16 @@ def play(game: str, kinds: list[str], seed: str) -> tuple[list, dict]:
     return log, engine.result(state)
 
 
+def judge5_result_loss(row: dict) -> float:
+    """The result loss judge 5 gave the same decision (same search, worlds, candidates):
+    its rule (issue 41) zeroed it whenever the move played was shown as the best, which
+    judge 6 does only for the points; otherwise both read it against the best result."""
+    return 0.0 if row["best"] == row["played"] else row["result_loss"]
+
+
 def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudget) -> dict:
-    """Every decision of the game analysed; per seat its summary, and the CPU spent."""
+    """Every decision of the game analysed; per seat its summary (and the one judge 5's rule
+    would have given, ``seats_judge5``), and the CPU spent."""
     engine = get_engine(game)
     thresholds = thresholds_for(game)
     by_seat: dict[int, list[dict]] = {seat: [] for seat in range(players)}
@@ -89,7 +99,9 @@ def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudge
         cpu.append(time.process_time() - started)
         by_seat[decision.seat].append({"ply": decision.ply, **judged.to_json()})
     rows = [{"seat": seat, **row} for seat, seat_rows in by_seat.items() for row in seat_rows]
+    judge5_rows = [{**row, "result_loss": judge5_result_loss(row)} for row in rows]
     return {"seats": match_summary(rows, players, thresholds),
+            "seats_judge5": match_summary(judge5_rows, players, thresholds),
             "losses": {seat: [r["loss"] for r in rows if r["choices"] > 1]
                        for seat, rows in by_seat.items()},
             "result_losses": {seat: [r["result_loss"] for r in rows if r["choices"] > 1]
@@ -119,6 +131,7 @@ def equal_game(task: tuple) -> dict:
     return {"check": "equals", "game": game, "winners": result["winners"],
             "scores": result["scores"],
             "accuracy": [s["accuracy"] for s in analysed["seats"]],
+            "accuracy_judge5": [s["accuracy"] for s in analysed["seats_judge5"]],
             "mean_loss": [s["mean_loss"] for s in analysed["seats"]],
             "mean_result_loss": [s["mean_result_loss"] for s in analysed["seats"]],
             "cpu": analysed["cpu"]}
@@ -167,6 +180,10 @@ def report(outcomes: list[dict]) -> str:
                          f"seat won {_won_by_the_lower(equals, 'accuracy', False)}; the "
                          f"seat losing fewer points per decision won "
                          f"{_won_by_the_lower(equals, 'mean_loss', True)}")
+            if any("accuracy_judge5" in o for o in equals):
+                lines.append(f"{game}: the same decisions with judge 5's rule (no result lost "
+                             f"when the move played is shown as the best): the more accurate "
+                             f"seat won {_won_by_the_lower(equals, 'accuracy_judge5', False)}")
         cpu = [x for o in outcomes if o["game"] == game for x in o.get("cpu", [])]
         if cpu:
             lines.append(f"{game}: CPU per decision median {statistics.median(cpu) * 1000:.0f} "

@@ -93,6 +93,8 @@ class AnalysedDecision(models.Model):
     loss = models.FloatField()
     # db_default: a running release that knows none of them can still insert a row
     result_played = models.FloatField(default=0.0, db_default=0.0)
+    #: the best result among the candidates, whichever move ``best`` shows (judge 6: the
+    #: move played is shown when it scores at least as many points, and may still lose result)
     result_best = models.FloatField(default=0.0, db_default=0.0)
     #: what accuracy reads: the result (the search's reward, 0 to 1) the move gave away
     result_loss = models.FloatField(default=0.0, db_default=0.0)

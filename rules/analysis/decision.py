@@ -6,7 +6,9 @@ played iterations of its own until it has a tenth of the search's (``search.PLAY
 so every move judged is valued the same way: by the search's **result**, its mean reward
 for the seat after that move (half the share of the other seats it finishes ahead of, half
 its margin over the best of them, ``rules.bots.ismcts.rewards_from_scores``), with the
-opponents' replies searched below it. The best move is the candidate with the best result.
+opponents' replies searched below it. The result lost is read against the candidate with
+the best result; that candidate is also the move shown as the best, unless the move played
+scores at least as many points (then the move played is shown, and loses no points).
 Each move's **value** (points) is the mean of the seat's points ahead of the field (its
 score minus the mean of the other seats') where it is played out in the same worlds sampled
 from the seat's view (``engine.sample_state``), with the same rollout randomness (common
@@ -47,8 +49,10 @@ CANDIDATES = 3
 #: its share of it (docs/analysis.md); 4: as 3, over worlds the whole history allows
 #: (issue 44: the samplers' face-down and reshuffle constraints); 5: as 4, and the move
 #: played is the best move whenever it scores at least as many points as the search's
-#: best (issue 41).
-JUDGE_VERSION = 5
+#: best (issue 41); 6: as 5 for the move shown and the points lost, but the result lost is
+#: always against the candidate with the best result (issue 44: 5's rule made accuracy
+#: read points again).
+JUDGE_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -66,14 +70,28 @@ class AnalysisBudget:
 
 @dataclass(frozen=True)
 class DecisionAnalysis:
+    """Two judgements of one decision, each against its own best (judge 6):
+
+    - in **points** (what the labels read), against the move **shown** as the best:
+      ``best``, the candidate with the best result, unless the move played scores at least
+      as many points, when ``best`` is the move played itself and ``loss`` is 0 (issue 41);
+    - in **result** (what accuracy reads), always against ``result_best``, the best result
+      the search found among the candidates, whichever move is shown. So ``best`` may equal
+      ``played`` with a positive ``result_loss``: a move that scores more points but gives
+      away more of the chance to win (docs/analysis.md, point 3)."""
+
     seat: int
     played: dict
+    #: the move shown as the best (the move played when it scores at least as many points
+    #: as the candidate with the best result)
     best: dict
-    #: expected points ahead of the field after the move played / after the best move
+    #: expected points ahead of the field after the move played / after the move shown
     value_played: float
     value_best: float
-    #: the search's mean reward for the seat after each (0 to 1: half the share of the
-    #: other seats beaten, half the margin over the best of them)
+    #: the search's mean reward for the seat (0 to 1: half the share of the other seats
+    #: beaten, half the margin over the best of them) after the move played, and the best
+    #: mean reward among the candidates (the move played included): not necessarily the
+    #: shown move's
     result_played: float
     result_best: float
     #: legal moves the seat had (1: a forced move, not counted in accuracy)
@@ -81,11 +99,14 @@ class DecisionAnalysis:
 
     @property
     def loss(self) -> float:
-        """Points given away against the best move (0 when it scores no more)."""
+        """Points given away against the move shown as the best (0 when it is the move
+        played)."""
         return max(0.0, self.value_best - self.value_played)
 
     @property
     def result_loss(self) -> float:
+        """The search's reward given away against the best result among the candidates (0
+        when the move played has it); what accuracy reads."""
         return self.result_best - self.result_played
 
     def to_json(self) -> dict:
@@ -131,13 +152,16 @@ def analyse_decision(engine: Engine, view: dict, legal_moves: list[dict], seat: 
                                              SeededRng(f"{key}:rollout:{world_index}"))
             values[index] += points_ahead(scores, seat) / budget.samples
     # the search's best reward, then the best value; the move played on a tie
-    best = max(range(len(candidates)), key=lambda i: (rewards[i], values[i], i == 0))
-    if values[0] >= values[best]:
+    result_best = max(range(len(candidates)), key=lambda i: (rewards[i], values[i], i == 0))
+    shown = result_best
+    if values[0] >= values[result_best]:
         # A better reward but no more points is not a better move to show: the admin once
         # showed "best found move (-5.0)" beside "played (-2.729)" (issue 41). The move
-        # played is then the best move, and nothing is lost, points or result.
-        best = 0
-    return DecisionAnalysis(seat=seat, played=played, best=candidates[best],
-                            value_played=values[0], value_best=values[best],
-                            result_played=rewards[0], result_best=rewards[best],
+        # played is then shown as the best move and loses no points; its result loss is
+        # still read against the best result (judge 6: zeroing it too put points back into
+        # accuracy, and between equals the more accurate seat won 58% instead of 68-82%).
+        shown = 0
+    return DecisionAnalysis(seat=seat, played=played, best=candidates[shown],
+                            value_played=values[0], value_best=values[shown],
+                            result_played=rewards[0], result_best=rewards[result_best],
                             choices=len(legal_moves))

@@ -121,8 +121,9 @@ def test_a_move_the_search_would_not_try_still_gets_its_share_of_the_search():
 
 def test_the_best_move_is_the_candidate_with_the_best_result():
     """The search's candidates and the move played, valued by the search's mean reward:
-    the best has the highest (then the highest value in the worlds); neither loss is ever
-    negative, and the move played, when it is the best, loses nothing."""
+    the result lost is against the highest; neither loss is ever negative, and the move
+    played, when it is shown as the best, loses no points (judge 6: its result loss may
+    still be above 0, tests/rules/test_analysis_result_loss.py)."""
     engine = get_engine("hansa")
     log = _random_log("hansa", 2, "candidates", 12)
     for d in list(iter_decisions(engine, 2, None, "candidates", log))[:6]:
@@ -131,7 +132,7 @@ def test_the_best_move_is_the_candidate_with_the_best_result():
         assert judged.result_best >= judged.result_played and judged.result_loss >= 0
         assert judged.loss >= 0 and 0 <= judged.result_played <= 1
         if judged.best == judged.played:
-            assert judged.result_loss == 0 and judged.loss == 0
+            assert judged.loss == 0
     assert CANDIDATES >= 2
 
 
@@ -148,7 +149,7 @@ def test_the_best_move_never_scores_fewer_points_than_the_move_played():
                                       decision_key("never-worse", d.ply, d.seat), BUDGET)
             assert judged.value_best >= judged.value_played
             if judged.loss == 0:
-                assert judged.best == judged.played and judged.result_loss == 0
+                assert judged.best == judged.played
             else:
                 seen_other_best += 1
                 assert judged.value_best > judged.value_played

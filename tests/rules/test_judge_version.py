@@ -28,6 +28,10 @@ FINGERPRINTS = {
     3: "7c0847891431597ecfa6d2a9b01973e859d87f6d3c2e5bc4b3c3d0c5d67c5e30",
     4: "195e6f9660250825e52588ead4a0f65f990d7632954611bc15fc3edbb269df89",
     5: "adac4364efd18507a6718a6fd596f51bf110e9b87f06f129b8182a6b45a16b1f",
+    # judge 6 is 5's figures with 4's result fields (the best result among the candidates):
+    # this hash is also what judge 4's and judge 5's code give merged that way (9 of the 22
+    # decisions differ from 5's), each first checked against its own fingerprint above
+    6: "b5a8e8ce15e5f87a42134c251752cac79cab664685656941c9d572b01b5f2861",
 }
 
 BUDGET = AnalysisBudget(iterations=24, samples=4)

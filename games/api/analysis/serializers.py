@@ -61,16 +61,23 @@ class AnalysedDecisionSerializer(serializers.Serializer):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField()
     played = MoveField()
-    best = MoveField(help_text="The best move found; the move played when nothing was lost.")
+    best = MoveField(
+        help_text="The move shown as the best found: the candidate with the best result, or "
+        "the move played when it scores at least as many points (then loss is 0).")
     value_played = serializers.FloatField(
         help_text="Expected points ahead of the field, from the seat's view at that ply.")
-    value_best = serializers.FloatField()
-    loss = serializers.FloatField(help_text="Points given away against the best move.")
+    value_best = serializers.FloatField(help_text="The same after the move shown as best.")
+    loss = serializers.FloatField(
+        help_text="Points given away against the move shown as best (what labels read).")
     result_played = serializers.FloatField(
         help_text="The search's mean reward for the seat after the move, 0-1: half the "
         "share of the other seats beaten, half the margin over the best of them.")
-    result_best = serializers.FloatField()
-    result_loss = serializers.FloatField()
+    result_best = serializers.FloatField(
+        help_text="The best result the search found among the candidates (the move played "
+        "included), whichever move is shown as best.")
+    result_loss = serializers.FloatField(
+        help_text="result_best minus result_played (what accuracy reads): above 0 even when "
+        "best is the move played, if it scores more points but a worse result.")
     label = serializers.CharField(allow_null=True, help_text=_LABEL)
     choices = serializers.IntegerField(help_text="Legal moves the seat had.")
 

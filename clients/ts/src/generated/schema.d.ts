@@ -1152,18 +1152,21 @@ export interface components {
             ply: number;
             seat: number;
             played: components["schemas"]["Move"];
-            /** @description The best move found; the move played when nothing was lost. */
+            /** @description The move shown as the best found: the candidate with the best result, or the move played when it scores at least as many points (then loss is 0). */
             best: components["schemas"]["Move"];
             /**
              * Format: double
              * @description Expected points ahead of the field, from the seat's view at that ply.
              */
             value_played: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description The same after the move shown as best.
+             */
             value_best: number;
             /**
              * Format: double
-             * @description Points given away against the best move.
+             * @description Points given away against the move shown as best (what labels read).
              */
             loss: number;
             /**
@@ -1171,9 +1174,15 @@ export interface components {
              * @description The search's mean reward for the seat after the move, 0-1: half the share of the other seats beaten, half the margin over the best of them.
              */
             result_played: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description The best result the search found among the candidates (the move played included), whichever move is shown as best.
+             */
             result_best: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description result_best minus result_played (what accuracy reads): above 0 even when best is the move played, if it scores more points but a worse result.
+             */
             result_loss: number;
             /** @description inaccuracy, mistake, blunder; null for a good move. */
             label: string | null;
