@@ -24,6 +24,10 @@ MAIL_MATCH_URL = env_str("MAIL_MATCH_URL", "")
 #: "your turn" is mailed only if the player has not looked at the match this long after it
 #: became their turn (games/mail/looks.py says what "looked" is)
 MAIL_YOUR_TURN_AFTER_MINUTES = float(env_str("MAIL_YOUR_TURN_AFTER_MINUTES", "15"))
+#: how old this process's answer to "has anyone a confirmed address?" may be before it is
+#: asked again (games/mail/mailable.py): while nobody has one, reads and pushes record no
+#: looks; an address confirmed in another process is tracked within this long
+MAIL_LOOKS_CHECK_SECONDS = float(env_str("MAIL_LOOKS_CHECK_SECONDS", "5"))
 #: how long a confirmation link works
 MAIL_CONFIRM_MAX_AGE_HOURS = env_int("MAIL_CONFIRM_MAX_AGE_HOURS", 48)
 #: the least time between two confirmation mails to one player (resend: 429 before)

@@ -25,6 +25,7 @@ os.environ.setdefault("WEBHOOK_BACKOFF_MAX_SECONDS", "1")
 os.environ.setdefault("WEBHOOK_MAX_ATTEMPTS", "4")
 os.environ.setdefault("WEBHOOK_ENDPOINTS_CHECK_SECONDS", "0")
 os.environ.setdefault("NOTIFICATION_REACH_CHECK_SECONDS", "0")
+os.environ.setdefault("MAIL_LOOKS_CHECK_SECONDS", "0")
 
 from config.settings import *  # noqa: E402,F403
 

@@ -91,8 +91,8 @@ class Query:
     def match(self, info: Info, id: strawberry.ID) -> MatchType:
         match = selectors.get_match(id)
         user = authenticated_user(info)
-        if user is not None:  # looked: counts for "your turn" by mail (games/mail/looks.py)
-            looks.saw(user.pk, match.pk, match.ply)
+        if selectors.seat_of(match, user) is not None:  # a seated player looked: counts
+            looks.saw(user.pk, match.pk, match.ply)  # for "your turn" by mail (mail/looks.py)
         return match
 
     @strawberry_django.field(

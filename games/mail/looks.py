@@ -8,6 +8,10 @@ kept is the **highest ply each player has seen** of each match, in a Redis hash 
 (``mail:seen:<match_id>``, user id -> ply, expiring after ``SEEN_TTL_SECONDS``): a "your
 turn" at ply P is mailed only when the seen ply is below P once the wait is over.
 
+Only seated players' looks are kept (a spectator is owed no "your turn"), and only while
+someone has a confirmed address (games/mail/mailable.py): with nobody mailable, a read and
+a push do no mail work at all, neither a Redis write nor a query (issue 45).
+
 The hot path pays a dictionary look-up per read: this process writes only when the ply it
 gives a reader is higher than the last it wrote for that reader and match, so a poller
 that reads one position a hundred times writes once. The write is handed to the process's
@@ -26,6 +30,7 @@ from collections import OrderedDict
 
 from django_redis import get_redis_connection
 
+from games.mail.mailable import anyone_mailable
 from infra.background_sends import send_in_background
 
 logger = logging.getLogger(__name__)
@@ -54,9 +59,22 @@ def _key(match_id: int) -> str:
 
 
 def saw(user_id: int | None, match_id: int, ply: int) -> None:
-    """The player ``user_id`` was just given the match at ``ply``. Cheap: see the module."""
-    if user_id is None:
-        return
+    """The seated player ``user_id`` was just given the match at ``ply``. Cheap: see the
+    module. For a thread that may query (at most once per MAIL_LOOKS_CHECK_SECONDS)."""
+    if user_id is not None and anyone_mailable():
+        _record(user_id, match_id, ply)
+
+
+def saw_on_loop(user_id: int, match_id: int, ply: int) -> bool:
+    """``saw`` for an event loop, where no query may run: the last answer to "anyone
+    mailable?" decides. True when that answer is stale: the caller has it asked again off
+    the loop (``anyone_mailable.refresh``: games/play/hub.py)."""
+    if anyone_mailable.known():
+        _record(user_id, match_id, ply)
+    return anyone_mailable.stale()
+
+
+def _record(user_id: int, match_id: int, ply: int) -> None:
     pair = (match_id, user_id)
     with _lock:
         if _written.get(pair, -1) >= ply:

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games.dispatch import enqueue
 from games.mail import errors, tokens
+from games.mail.mailable import anyone_mailable
 from games.mail.models import EVENT_TYPES, Mail, MailAddress
 from games.notifications import preferences
 from games.notifications.models import EMAIL
@@ -122,6 +123,8 @@ def confirm(token: str) -> MailAddress | None:
     if row.verified_at is None:
         row.verified_at = timezone.now()
         row.save(update_fields=["verified_at"])
+        # this process tracks looks at once; the others within MAIL_LOOKS_CHECK_SECONDS
+        transaction.on_commit(lambda: anyone_mailable.set(True))
     return row
 
 

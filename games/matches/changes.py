@@ -75,6 +75,9 @@ class MatchChanged:
     #: (channel-layer group, message) pairs that ``within`` receivers add: sent after
     #: the commit with the match's own messages
     group_messages: list[tuple[str, dict]] = field(default_factory=list)
+    #: what an after-commit receiver derived from the change that another needs too,
+    #: kept so it is made once per change (games.webhooks.events.change_events)
+    derived: dict[str, Any] = field(default_factory=dict)
 
 
 Receiver = Callable[[MatchChanged], None]

@@ -10,11 +10,8 @@ player are told the same things, with the same public data."""
 
 from __future__ import annotations
 
-import time
-
 from celery import current_app
 from django.apps import apps
-from django.conf import settings
 from django.db import transaction
 
 from games.dispatch import enqueue
@@ -23,26 +20,21 @@ from games.notifications import preferences, push
 from games.notifications.messages import PUSHED
 from games.notifications.models import EMAIL, INVITATION, PUSH, PushSubscription
 from games.webhooks.events import change_events
+from infra.checked_every import CheckedEvery
 
 FAN_OUT_TASK = "games.notifications.tasks.fan_out"
 PUSH_TASK = "games.notifications.tasks.push_event"
 MAIL_TASK = "games.mail.tasks.mail_event"
 
-_reach_seen: tuple[float, bool] = (float("-inf"), False)
+def _anyone_with_a_channel() -> bool:
+    return PushSubscription.objects.exists() or _confirmed_addresses().exists()
 
 
-def anyone_reachable() -> bool:
-    """Whether any user has a push subscription or an e-mail address, asked at most once
-    per NOTIFICATION_REACH_CHECK_SECONDS per process: while nobody can be told, a move
-    sends no task and pays no query."""
-    global _reach_seen
-    checked_at, reachable = _reach_seen
-    now = time.monotonic()
-    if now - checked_at >= settings.NOTIFICATION_REACH_CHECK_SECONDS:
-        reachable = (PushSubscription.objects.exists()
-                     or _confirmed_addresses().exists())
-        _reach_seen = (now, reachable)
-    return reachable
+#: Whether any user has a push subscription or an e-mail address, asked at most once per
+#: NOTIFICATION_REACH_CHECK_SECONDS per process (infra/checked_every.py): while nobody can
+#: be told, a move sends no task and pays no query.
+anyone_reachable: CheckedEvery[bool] = CheckedEvery(
+    "NOTIFICATION_REACH_CHECK_SECONDS", _anyone_with_a_channel, False)
 
 
 def send_change_notifications(event: MatchChanged) -> None:

@@ -176,13 +176,18 @@ class PlayConnection(SocketAdmission, SocketSending, ChatOp):
     def send_update(self, match_id: int, body: dict, op: str = "update", *,
                     cause: str | None = None) -> None:
         """Send a ``sync`` or an ``update``; an update names the request that caused it
-        (``cause``, else the one being served: infra/observability/request_id.py)."""
+        (``cause``, else the one being served: infra/observability/request_id.py), and is
+        a look when the socket's user is seated (games/mail/looks.py)."""
         follow = self.follows.get(match_id)
         if follow is None:
             return
         follow.ply, follow.status, follow.seat = body["ply"], body["status"], body["seat"]
         caused = frames.caused_by(cause) if op == "update" else {}
         self.push(match_id, frame(op, **body, **caused))
+        if op == "update" and body["seat"] is not None:
+            # a seated player read up to date looked (a ``sync`` was counted by its read:
+            # games/play/operations.py ``subscription``)
+            hub().looks.looked(self.user.pk, match_id, body["ply"])
 
     # -- every later message ----------------------------------------------------------------
     async def _answer(self, text) -> None:

@@ -47,9 +47,9 @@ from games.live.channels import (
 )
 from games.live.followers import register_local_hub
 from games.live.frames import seat_key
-from games.mail import looks
 from games.play import operations
 from games.play.chat_delivery import deliver_chat
+from games.play.looks_on_loop import LooksOnLoop
 from games.play.threads import PlayThreads
 from infra import pubsub
 from infra.observability import request_id
@@ -101,6 +101,7 @@ class Hub:
     def __init__(self) -> None:
         #: database work off the event loop (games/play/threads.py)
         self.run = PlayThreads().run
+        self.looks = LooksOnLoop(self.run)  # seated sockets' looks, for mail (no query)
         #: the loop serving the sockets: set by the first follow (``deliver_threadsafe``)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._matches: dict[int, _MatchFollowers] = {}
@@ -219,8 +220,8 @@ class Hub:
                 continue
             follow.ply, follow.status, follow.seat = message["ply"], message["status"], seat
             socket.push(match_id, text)
-            if seat is not None:  # a player's screen shows this ply (games/mail/looks.py)
-                looks.saw(socket.user.pk, match_id, message["ply"])
+            if seat is not None:  # a player's screen shows this ply
+                self.looks.looked(socket.user.pk, match_id, message["ply"])
         if behind:
             self.refresh_soon(match_id, message["ply"],
                               request_id.sane(message.get("request_id")))

@@ -11,9 +11,6 @@ reach an app, whichever of its users the delivery is for.
 
 from __future__ import annotations
 
-import time
-
-from django.conf import settings
 from django.db import transaction
 
 from games.dispatch import enqueue
@@ -27,6 +24,7 @@ from games.webhooks.models import (
     YOUR_TURN,
     Endpoint,
 )
+from infra.checked_every import CheckedEvery
 
 QUEUE_TASK = "games.webhooks.tasks.queue_event"
 
@@ -34,22 +32,20 @@ QUEUE_TASK = "games.webhooks.tasks.queue_event"
 #: seat handed back (a clock's change at the same ply owes nobody anything new)
 _TURN_KINDS = (ChangeKind.MOVE, ChangeKind.STARTED, ChangeKind.SEATS)
 
-_types_seen: tuple[float, frozenset[str]] = (float("-inf"), frozenset())
+#: where ``change_events`` keeps its list on the change (``MatchChanged.derived``)
+_EVENTS = "public_events"
+
+def _active_event_types() -> frozenset[str]:
+    rows = Endpoint.objects.filter(active=True).values_list("event_types", flat=True)
+    return frozenset(kind for row in rows.distinct() for kind in row)
 
 
-def subscribed_types() -> frozenset[str]:
-    """The event types some active endpoint takes, asked at most once per
-    WEBHOOK_ENDPOINTS_CHECK_SECONDS per process: a change nobody subscribed to sends no
-    task (a service without webhooks sends none per move: the move's ack is not to pay
-    for a feature nobody uses)."""
-    global _types_seen
-    checked_at, types = _types_seen
-    now = time.monotonic()
-    if now - checked_at >= settings.WEBHOOK_ENDPOINTS_CHECK_SECONDS:
-        rows = Endpoint.objects.filter(active=True).values_list("event_types", flat=True)
-        types = frozenset(kind for row in rows.distinct() for kind in row)
-        _types_seen = (now, types)
-    return types
+#: The event types some active endpoint takes, asked at most once per
+#: WEBHOOK_ENDPOINTS_CHECK_SECONDS per process (infra/checked_every.py): a change nobody
+#: subscribed to sends no task (a service without webhooks sends none per move: the
+#: move's ack is not to pay for a feature nobody uses).
+subscribed_types: CheckedEvery[frozenset[str]] = CheckedEvery(
+    "WEBHOOK_ENDPOINTS_CHECK_SECONDS", _active_event_types, frozenset())
 
 
 def change_events(event: MatchChanged) -> list[tuple[str, list[int], dict]]:
@@ -57,7 +53,15 @@ def change_events(event: MatchChanged) -> list[tuple[str, list[int], dict]]:
     "match started" to the people seated when it was dealt, "your turn" to each seated
     person now owing a decision, "match finished" to the people seated once it ended.
     No query: the change carries its seats. The player channels (games/notifications/
-    fanout.py) read the same list, so an app and a player are told the same things."""
+    fanout.py) read the same list, so an app and a player are told the same things: it is
+    made once per change, by whichever asks first, and kept on the event for the other."""
+    found = event.derived.get(_EVENTS)
+    if found is None:
+        found = event.derived[_EVENTS] = _events_of(event)
+    return found
+
+
+def _events_of(event: MatchChanged) -> list[tuple[str, list[int], dict]]:
     users = {seat.position: seat.user_id for seat in event.seats if seat.user_id is not None}
     if not users:
         return []

@@ -37,6 +37,7 @@ def webhook_types_known(settings):
     test (games/webhooks/events.py asks it once per WEBHOOK_ENDPOINTS_CHECK_SECONDS per
     process, not per change): a statement count then counts what every change costs, not
     a slow test's crossing of that period."""
+    from games.mail.mailable import anyone_mailable
     from games.notifications.fanout import anyone_reachable
     from games.webhooks.events import subscribed_types
 
@@ -46,3 +47,9 @@ def webhook_types_known(settings):
     # fanout.py) is asked once per NOTIFICATION_REACH_CHECK_SECONDS, not per change
     settings.NOTIFICATION_REACH_CHECK_SECONDS = 3600
     anyone_reachable()
+    # and "has anyone a confirmed mail address?" (games/mail/mailable.py), which a seated
+    # player's read asks once per MAIL_LOOKS_CHECK_SECONDS before it records a look
+    settings.MAIL_LOOKS_CHECK_SECONDS = 3600
+    anyone_mailable.refresh()
+    yield
+    anyone_mailable.forget()  # later tests ask again: their rows are not this test's

@@ -98,9 +98,10 @@ class MatchListView(ApiView):
 
 
 def _shown(match, user) -> dict:
-    """The match as ``user`` may see it; that they looked counts for "your turn" by mail
-    (games/mail/looks.py: a write only when this reader's ply is new)."""
-    if user.is_authenticated:
+    """The match as ``user`` may see it; that a seated player looked counts for "your
+    turn" by mail (games/mail/looks.py: a write only when this reader's ply is new, and
+    only while anyone has a confirmed address; a spectator's look is not kept)."""
+    if selectors.seat_of(match, user) is not None:
         looks.saw(user.pk, match.pk, match.ply)
     return detail_body(match, user)
 

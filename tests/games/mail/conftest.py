@@ -8,6 +8,7 @@ from django.utils import timezone
 from django_redis import get_redis_connection
 
 from games.mail import looks
+from games.mail.mailable import anyone_mailable
 from games.mail.models import MailAddress
 from infra.background_sends import wait_until_sent
 from tests.games.mail.smtp_server import running_smtp_server
@@ -35,9 +36,11 @@ def eager():
 
 @pytest.fixture(autouse=True)
 def _no_looks_remembered():
-    """Match and user ids repeat from test to test: what a reader saw is forgotten."""
+    """Match and user ids repeat from test to test: what a reader saw is forgotten, and
+    whether anyone is mailable is asked again (games/mail/mailable.py)."""
     wait_until_sent()
     looks.forget_process_memory()
+    anyone_mailable.forget()
     client = get_redis_connection("default")
     for key in client.scan_iter("mail:seen:*"):
         client.delete(key)

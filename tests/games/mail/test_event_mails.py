@@ -186,9 +186,10 @@ def test_a_mail_server_that_fails_is_tried_again_later(make_user, eager, verifie
     assert (row.status, row.attempts, row.reason) == (MailStatus.FAILED, 2, "server_refused")
 
 
-def test_graphql_and_the_play_socket_count_as_looking(make_user, eager):
+def test_graphql_and_the_play_socket_count_as_looking(make_user, eager, verified):
     """What a player sees over GraphQL's ``match`` and a play socket's subscription is a
-    look (games/mail/looks.py), as a REST read is; a spectator's is not recorded."""
+    look (games/mail/looks.py), as a REST read is; a spectator's is not recorded. (Looks
+    are kept while anyone has a confirmed address: bob has.)"""
     from games.mail import looks
     from games.play import operations
     from tests.games.graphql.support import gql, make_player
@@ -199,6 +200,7 @@ def test_graphql_and_the_play_socket_count_as_looking(make_user, eager):
     other = match_services.create_match(user=carl, game="han", players=2)
     match_services.join_match(user=bob, match_id=other.pk)
     other = selectors.get_match(other.pk)
+    verified(bob)
 
     assert gql(f"{{ match(id: {match.pk}) {{ id }} }}", token=ann.token)["data"]["match"]
     operations.subscription(other.pk, None, bob, "test")  # the socket's snapshot, seated

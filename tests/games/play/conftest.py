@@ -16,3 +16,16 @@ def web_tier(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         with running_web_tier(processes=2) as address:
             yield address
+
+
+@pytest.fixture
+def nobody_mailable(settings):
+    """This process knows, freshly, that nobody has a confirmed mail address
+    (games/mail/mailable.py): a seated socket's look records nothing and asks nothing,
+    so a hub can deliver without an event loop or a database."""
+    from games.mail.mailable import anyone_mailable
+
+    settings.MAIL_LOOKS_CHECK_SECONDS = 3600
+    anyone_mailable.set(False)
+    yield
+    anyone_mailable.forget()

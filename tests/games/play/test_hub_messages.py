@@ -7,8 +7,13 @@ check reads a follower up to date when its user's seat changed (``out_of_step``)
 
 from __future__ import annotations
 
+import pytest
+
 from games.live.frames import SPECTATOR
 from games.play.hub import Follow, Hub, _MatchFollowers
+
+#: a seated follower's push is a look: known here that nobody is mailable
+pytestmark = pytest.mark.usefixtures("nobody_mailable")
 
 
 class _User:

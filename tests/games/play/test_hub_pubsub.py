@@ -11,11 +11,15 @@ import logging
 import socket
 from types import SimpleNamespace
 
+import pytest
 import redis.asyncio
 
 from games.live.channels import PLAY_PUSHES_TYPE, play_channel
 from games.play.hub import Follow, Hub
 from infra import pubsub
+
+#: a seated follower's push is a look: known here that nobody is mailable
+pytestmark = pytest.mark.usefixtures("nobody_mailable")
 
 MATCHES = (101, 102, 103, 104)
 

@@ -11,15 +11,21 @@ import asyncio
 import json
 from types import SimpleNamespace
 
+import pytest
+
 from games.matches.errors import StalePly
 from games.play import answers as answers_module
 from games.play import connection as connection_module
 from games.play.connection import PlayConnection
 from games.play.hub import Follow
+from games.play.looks_on_loop import LooksOnLoop
 from games.play.protocol import Request
 from infra.api_errors import ApiError
 
 MATCH = 7
+
+#: the seated socket's update is a look: known here that nobody is mailable
+pytestmark = pytest.mark.usefixtures("nobody_mailable")
 
 
 class _HubDeliveringMidMove:
@@ -27,6 +33,7 @@ class _HubDeliveringMidMove:
 
     def __init__(self, socket: PlayConnection, refusal: ApiError | None = None) -> None:
         self.socket, self.refusal = socket, refusal
+        self.looks = LooksOnLoop(self.run)  # a seated update is a look (nobody mailable)
 
     async def run(self, function, *args):
         # the push that overtakes the move's own ack: what hub.deliver (the move's own
