@@ -3,7 +3,7 @@ attempt inside the ``queue_event`` task, not in a second task (games/webhooks/ta
 at 500 matches two tasks per turn left the worker behind. Several deliveries still get a
 ``deliver`` task each, and a failed first attempt is retried by ``deliver``.
 
-No worker runs here and tasks are not eager: a ``deliver`` task would sit on the broker,
+No worker runs here and tasks are not eager (the test settings): a ``deliver`` task would sit on the broker,
 so whatever reaches the receiver was sent by the ``queue_event`` call itself."""
 
 from __future__ import annotations
@@ -19,12 +19,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def not_eager(settings):
+def not_eager():
     from celery import current_app
 
-    current_app.conf.task_always_eager = False
-    yield
-    current_app.conf.task_always_eager = True
+    assert not current_app.conf.task_always_eager  # the test settings send to the broker
 
 
 def _endpoint(client, app, receiver):
