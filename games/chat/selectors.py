@@ -10,7 +10,6 @@ from django.db.models import QuerySet
 from games.chat import invitees, rooms
 from games.chat.errors import ChatRoomNotFound, ChatRoomNotReadable
 from games.chat.models import ChatMessage, ChatMute, ChatRoom, RoomKind
-from games.lobby.selectors import is_private
 from games.matches import selectors as match_selectors
 from games.matches.models import Match
 
@@ -24,11 +23,12 @@ def parse_room_kind(kind: Any) -> str:
 
 def room_of(match: Match, kind: str) -> ChatRoom:
     """The match's room of ``kind``: its row, or, before its first message, the room it
-    will be (unsaved: reading a room writes nothing)."""
+    will be (unsaved: reading a room writes nothing), with the rule its creator chose
+    (``Match.players_read_spectator_chat``: games/matches/spectator_chat.py)."""
     room = ChatRoom.objects.filter(match_id=match.pk, kind=kind).first()
     if room is None:
         room = ChatRoom(match=match, kind=kind,
-                        readable_by_players=not is_private(match))
+                        readable_by_players=match.players_read_spectator_chat)
     return room
 
 

@@ -1438,6 +1438,8 @@ export interface components {
                 increment_seconds?: number;
                 days_per_move?: number;
             } | null;
+            /** @description Whether the players read (and write) the spectators' chat room while the match runs (docs/chat.md). Default: true for a listed match, false for a private one. Fixed once the match is made; not a boolean: 400 invalid_request. */
+            players_read_spectator_chat?: boolean | null;
         };
         /**
          * @description A new private match (you sit in it) and whom to invite; unknown keys are refused
@@ -1473,6 +1475,8 @@ export interface components {
                 increment_seconds?: number;
                 days_per_move?: number;
             } | null;
+            /** @description Whether the players read (and write) the spectators' chat room while the match runs (docs/chat.md). Default: true for a listed match, false for a private one. Fixed once the match is made; not a boolean: 400 invalid_request. */
+            players_read_spectator_chat?: boolean | null;
             /**
              * @description Usernames to invite.
              * @example [
@@ -1651,6 +1655,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description A running match: the view of your own seat. */
@@ -2107,6 +2113,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description engine.view for your seat, or the spectator view. */
@@ -2186,6 +2194,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description engine.view for your seat, or the spectator view. */
@@ -2222,6 +2232,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
         };
