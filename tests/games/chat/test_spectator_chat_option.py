@@ -14,8 +14,14 @@ from games.lobby.models import Invitation, PrivateMatch
 from games.matches import services as match_services
 from tests.games.chat.support import chat_url
 from tests.games.graphql.support import gql, make_player
-from tests.games.support import API, assert_api_error, eager_celery, match_url, play_to_end, \
-    row_counts
+from tests.games.support import (
+    API,
+    assert_api_error,
+    eager_celery,
+    match_url,
+    play_to_end,
+    row_counts,
+)
 
 pytestmark = pytest.mark.django_db
 
