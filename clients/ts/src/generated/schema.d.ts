@@ -1628,6 +1628,15 @@ export interface components {
             /** @description Hidden by a moderator. */
             hidden: boolean;
         };
+        ExportedChatMute: {
+            /** @description A user whose chat messages you no longer receive, on any transport. */
+            username: string;
+            /**
+             * Format: date-time
+             * @description When you muted them.
+             */
+            created_at: string;
+        };
         ExportedMatch: {
             id: number;
             game: string;
@@ -2397,6 +2406,8 @@ export interface components {
             quick_match_requests: components["schemas"]["QuickMatchRequestRow"][];
             /** @description Every chat message you wrote, oldest first (docs/chat.md). */
             chat_messages: components["schemas"]["ExportedChatMessage"][];
+            /** @description Whom you muted in chat, oldest first (docs/chat.md). */
+            chat_mutes: components["schemas"]["ExportedChatMute"][];
             /** @description Your e-mail address and choices; null when you set none. */
             mail: components["schemas"]["MailSettings"] | null;
         };
