@@ -32,13 +32,19 @@ def room_of(match: Match, kind: str) -> ChatRoom:
     return room
 
 
-def standing(room: ChatRoom, match: Match, user) -> dict:
-    """What ``user`` is to the room: the keywords of ``rooms.reads``/``rooms.writes``."""
+def standing(room: ChatRoom, match: Match, user, invited: list[int] | None = None) -> dict:
+    """What ``user`` is to the room: the keywords of ``rooms.reads``/``rooms.writes``.
+    ``invited``: the match's pending invitees when the caller read them already
+    (``invitees.invitee_ids``: a send needs them for its push too), else asked here."""
     # an invitee of a match still waiting for players sits at the table for its chat
     # (games/chat/invitees.py)
-    return {"seated": match_selectors.seat_of(match, user) is not None
-            or invitees.is_invitee(match, user),
-            "ended": rooms.is_ended(match.status),
+    if match_selectors.seat_of(match, user) is not None:
+        seated = True
+    elif invited is not None:
+        seated = getattr(user, "is_authenticated", False) and user.pk in invited
+    else:
+        seated = invitees.is_invitee(match, user)
+    return {"seated": bool(seated), "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players}
 
 
@@ -46,9 +52,9 @@ def may_read(room: ChatRoom, match: Match, user) -> bool:
     return rooms.reads(room.kind, **standing(room, match, user))
 
 
-def may_write(room: ChatRoom, match: Match, user) -> bool:
+def may_write(room: ChatRoom, match: Match, user, invited: list[int] | None = None) -> bool:
     return rooms.writes(room.kind, signed_in=bool(getattr(user, "is_authenticated", False)),
-                        **standing(room, match, user))
+                        **standing(room, match, user, invited))
 
 
 def readable_messages(match_id: Any, kind: Any, user) -> QuerySet[ChatMessage]:
