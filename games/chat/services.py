@@ -126,5 +126,7 @@ def push_after_commit(match: Match, room: ChatRoom, message: ChatMessage,
     row = message_row(message)
     text = wire.frame("chat", **row)
     who = audience(match, room, message.author_id, invited)
-    transaction.on_commit(lambda: send_chat(match.pk, text, who, row))
+    # robust: what follows the commit is logged if it fails, never raised into the
+    # sender's answer (the message is stored: a refusal would have it sent twice)
+    transaction.on_commit(lambda: send_chat(match.pk, text, who, row), robust=True)
     return who

@@ -105,5 +105,7 @@ def chat_message_sent(*, match_id: int, room: str, message_id: int, author_id: i
         return
     data = {"match_id": match_id, "room": room, "message_id": message_id,
             "author_id": author_id, "text": text}
+    # robust: the check reads the database after the commit; its failure is logged, and
+    # the chat's sender is still answered that the message was stored
     transaction.on_commit(lambda: CHAT_MESSAGE in subscribed_types() and enqueue(
-        QUEUE_TASK, CHAT_MESSAGE, sorted(readers), data))
+        QUEUE_TASK, CHAT_MESSAGE, sorted(readers), data), robust=True)
