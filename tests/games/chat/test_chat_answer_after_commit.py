@@ -87,3 +87,19 @@ def test_a_message_stored_is_acknowledged_though_a_step_after_its_commit_fails(w
     stored = list(ChatMessage.objects.filter(room__match_id=match_id)
                   .order_by("id").values_list("id", "text"))
     assert stored == [(answer["message"]["id"], "good luck"), (posted["id"], "you too")]
+
+
+def test_an_invitation_stored_is_answered_201_though_a_step_after_its_commit_fails(web):
+    """The same defect in the lobby's invitations (their webhook check reads the same
+    table after the commit): a private match made with its invitees was answered 503,
+    and a retry made a second one."""
+    from games.lobby.models import Invitation, PrivateMatch
+
+    (_alice, alice), (bob, _bob) = player("after-commit-c"), player("after-commit-d")
+    with EndpointsLocked():
+        status, created = http(web, "POST", "/api/v1/private-matches/", alice,
+                               {"game": "han", "players": 2, "invite": [bob.username]})
+    assert status == 201, created
+    assert PrivateMatch.objects.filter(match_id=created["id"]).count() == 1
+    assert list(Invitation.objects.filter(match_id=created["id"])
+                .values_list("invitee_id", flat=True)) == [bob.pk]
