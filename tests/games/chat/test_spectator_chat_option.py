@@ -141,5 +141,6 @@ def test_graphql_refuses_a_value_that_is_no_boolean_and_writes_nothing(make_user
     before = row_counts()
     body = gql(query, {"on": "yes"}, token=player.token)
     assert body.get("data") is None and body["errors"]
+    assert body["errors"][0]["extensions"]["code"] == "graphql_validation_failed"
     assert "Boolean" in body["errors"][0]["message"]
     assert row_counts() == before
