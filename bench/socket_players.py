@@ -21,7 +21,8 @@ match ends (its push says so) both sockets unsubscribe and the next match starts
 Custom locust events (request type ``WS``):
 
 - ``move ack``: from sending ``move`` to its ``ack`` (a ``refused``, an ``error`` or no
-  answer within 60 s is a failure);
+  answer within 60 s is a failure, and so is the socket closing first: named apart, "socket
+  closed before the answer", so a lost answer is not mistaken for a closed socket);
 - ``bot reply push``: from the ``ack`` of a human move to the arrival, on the player's
   socket, of the ``update`` carrying the bot's next move (the bot task queued, played by
   a worker, committed, announced on the channel layer, read and pushed by the web tier);
@@ -60,6 +61,8 @@ TOKENS = json.loads(open(os.environ["LOAD_TOKENS"]).read()) if "LOAD_TOKENS" in 
 THINK = (float(os.environ.get("THINK_MIN_S", 5)), float(os.environ.get("THINK_MAX_S", 10)))
 SEED = int(os.environ.get("LOAD_SEED", 14))
 ANSWER_S = 60.0
+#: what a request waiting for its answer is handed when its socket closes
+_CLOSED = object()
 #: the events whose every time is kept with the moment it ended (RECORD["timings"])
 TIMED = ("move ack", "bot reply push")
 
@@ -120,12 +123,16 @@ class PlaySocket:
         waiter = self.waiting[ref] = AsyncResult()
         started = time.perf_counter()
         self.ws.send(json.dumps({**message, "ref": ref}))
-        answer = waiter.wait(timeout=ANSWER_S) if not self.closing else None
+        answer = waiter.wait(timeout=ANSWER_S) if not self.closing else _CLOSED
         self.waiting.pop(ref, None)
+        # a socket that closed before the answer is not a missing answer: say which it was
+        missing = ("socket closed before the answer" if answer is _CLOSED
+                   else f"no answer in {ANSWER_S:.0f} s")
+        answer = None if answer is _CLOSED else answer
         if name:
             good = answer is not None and answer["op"] in ("ack", "subscribed", "unsubscribed")
             self.user.fire(name, started, answer if good else RuntimeError(
-                json.dumps(answer)[:200] if answer else f"no answer in {ANSWER_S:.0f} s"))
+                json.dumps(answer)[:200] if answer else missing))
         return answer
 
     def close(self) -> None:
@@ -147,7 +154,7 @@ class PlaySocket:
                 RECORD["closed"] += 1
                 self.user.fire(f"{self.role} socket closed", time.perf_counter(), exc)
             for waiter in self.waiting.values():
-                waiter.set(None)
+                waiter.set(_CLOSED)
 
     def _handle(self, frame: dict, text: str) -> None:
         op = frame.get("op")

@@ -125,7 +125,8 @@ class MatchAdmin(admin.ModelAdmin):
                "hand_seat_back"]
     # The seed and the state are hidden information until the end: not shown here either.
     fields = readonly_fields = (
-        "outcome", "game", "time_control", "options", "players", "status", "ply",
+        "outcome", "game", "time_control", "options", "players_read_spectator_chat",
+        "players", "status", "ply",
         "seed_commitment", "revealed_seed", "rules_version", "created_by", "created_at",
         "updated_at", "started_at", "finished_at", "abort_reason", "replay_link",
     )

@@ -105,6 +105,11 @@ class DeprecatedUserField(serializers.CharField):
     """A seat's or an incident's ``user``: kept for older clients beside ``username``."""
 
 
+@extend_schema_field({"type": "boolean"})
+class FlagField(serializers.JSONField):
+    """A JSON boolean: anything else is refused by the service with its own code."""
+
+
 @extend_schema_field({"type": "string"})
 class TextField(serializers.JSONField):
     """A string (an invite code): a number or a list is refused by the service."""

@@ -23,7 +23,8 @@ class ChatRoom(models.Model):
                               related_name="chat_rooms")
     kind = models.CharField(max_length=16, choices=RoomKind.choices)
     #: the spectators' room only: whether the match's players read it while the match
-    #: runs (docs/chat.md "Rooms"; off by default for a private match)
+    #: runs (docs/chat.md "Rooms"): the match's option, copied when the room is made
+    #: (``Match.players_read_spectator_chat``; off by default for a private match)
     readable_by_players = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -5,6 +5,8 @@ client has to hide them. One writer of ``ChatMute``: this module."""
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from accounts.models import User
 from games.chat.models import ChatMute
 from games.matches.errors import InvalidRequest, UserNotFound
@@ -38,6 +40,21 @@ def muted_by(user) -> list[str]:
     """The usernames ``user`` muted, in the order they were muted."""
     return list(ChatMute.objects.filter(user=user).order_by("id")
                 .values_list("muted__username", flat=True))
+
+
+def mutes_of(user) -> list[dict]:
+    """The users ``user`` muted and when, oldest first: their export's ``chat_mutes``
+    (games/leaving/export.py; docs/chat.md "Privacy")."""
+    return [{"username": username, "created_at": created_at} for username, created_at in
+            ChatMute.objects.filter(user=user).order_by("id")
+            .values_list("muted__username", "created_at")]
+
+
+def forget(user) -> None:
+    """An erased account's mutes go, both ways (games/leaving/services.py): whom it muted
+    is its own data, and who muted it named a person who no longer writes (a tombstone
+    is nobody to mute: its old messages stay readable to everyone)."""
+    ChatMute.objects.filter(Q(user=user) | Q(muted=user)).delete()
 
 
 def muters_of(author_id: int) -> list[int]:

@@ -23,4 +23,7 @@ def notify_after_commit(match: Match, room: ChatRoom, message: ChatMessage,
             "message_id": message.pk}
 
     # notify_now asks the cached "anyone reachable?": a chat costs no query for nobody
-    transaction.on_commit(lambda: fanout.notify_now(CHAT_MESSAGE, readers, data))
+    # robust: a failure here (its reach check reads the database) is logged, and the
+    # sender is still told their message was stored (games/chat/services.py)
+    transaction.on_commit(lambda: fanout.notify_now(CHAT_MESSAGE, readers, data),
+                          robust=True)

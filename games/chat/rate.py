@@ -19,15 +19,17 @@ from games.chat.errors import ChatRateLimited
 from infra import counters
 
 
-def check(user_id: int, room_id: int) -> None:
-    """Count one message of ``user_id`` in ``room_id``; raise ChatRateLimited (429,
+def check(user_id: int, match_id: int, kind: str) -> None:
+    """Count one message of ``user_id`` in the match's room of ``kind`` (named by match and
+    kind, so a room's first message is counted before its row exists: the count comes
+    before the sending transaction); raise ChatRateLimited (429,
     ``details.retry_after_seconds``) when either window is over its rate."""
     now = time.time()
     waits = []
     for name, limit, seconds in (("burst", settings.CHAT_BURST, settings.CHAT_BURST_SECONDS),
                                  ("minute", settings.CHAT_PER_MINUTE, 60)):
         window = int(now // seconds)
-        count = counters.add(f"chat:{name}:{user_id}:{room_id}:{window}", seconds + 1)
+        count = counters.add(f"chat:{name}:{user_id}:{match_id}:{kind}:{window}", seconds + 1)
         if count > limit:
             waits.append((window + 1) * seconds - now)
     if waits:

@@ -10,7 +10,6 @@ from django.db.models import QuerySet
 from games.chat import invitees, rooms
 from games.chat.errors import ChatRoomNotFound, ChatRoomNotReadable
 from games.chat.models import ChatMessage, ChatMute, ChatRoom, RoomKind
-from games.lobby.selectors import is_private
 from games.matches import selectors as match_selectors
 from games.matches.models import Match
 
@@ -24,21 +23,28 @@ def parse_room_kind(kind: Any) -> str:
 
 def room_of(match: Match, kind: str) -> ChatRoom:
     """The match's room of ``kind``: its row, or, before its first message, the room it
-    will be (unsaved: reading a room writes nothing)."""
+    will be (unsaved: reading a room writes nothing), with the rule its creator chose
+    (``Match.players_read_spectator_chat``: games/matches/spectator_chat.py)."""
     room = ChatRoom.objects.filter(match_id=match.pk, kind=kind).first()
     if room is None:
         room = ChatRoom(match=match, kind=kind,
-                        readable_by_players=not is_private(match))
+                        readable_by_players=match.players_read_spectator_chat)
     return room
 
 
-def standing(room: ChatRoom, match: Match, user) -> dict:
-    """What ``user`` is to the room: the keywords of ``rooms.reads``/``rooms.writes``."""
+def standing(room: ChatRoom, match: Match, user, invited: list[int] | None = None) -> dict:
+    """What ``user`` is to the room: the keywords of ``rooms.reads``/``rooms.writes``.
+    ``invited``: the match's pending invitees when the caller read them already
+    (``invitees.invitee_ids``: a send needs them for its push too), else asked here."""
     # an invitee of a match still waiting for players sits at the table for its chat
     # (games/chat/invitees.py)
-    return {"seated": match_selectors.seat_of(match, user) is not None
-            or invitees.is_invitee(match, user),
-            "ended": rooms.is_ended(match.status),
+    if match_selectors.seat_of(match, user) is not None:
+        seated = True
+    elif invited is not None:
+        seated = getattr(user, "is_authenticated", False) and user.pk in invited
+    else:
+        seated = invitees.is_invitee(match, user)
+    return {"seated": bool(seated), "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players}
 
 
@@ -46,9 +52,9 @@ def may_read(room: ChatRoom, match: Match, user) -> bool:
     return rooms.reads(room.kind, **standing(room, match, user))
 
 
-def may_write(room: ChatRoom, match: Match, user) -> bool:
+def may_write(room: ChatRoom, match: Match, user, invited: list[int] | None = None) -> bool:
     return rooms.writes(room.kind, signed_in=bool(getattr(user, "is_authenticated", False)),
-                        **standing(room, match, user))
+                        **standing(room, match, user, invited))
 
 
 def readable_messages(match_id: Any, kind: Any, user) -> QuerySet[ChatMessage]:

@@ -63,18 +63,21 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
     text = clean_text(text)
     match = match_selectors.get_match(match_id)
     room = room_of(match, kind)
-    if not may_write(room, match, user):
+    invited = invitee_ids(match)  # once: who may write, and who is pushed the message
+    if not may_write(room, match, user, invited):
         raise ChatRoomNotWritable()
     links.refuse_links(kind, text)  # the spectators' rooms only (games/chat/links.py)
+    # counted in Redis before the transaction: no transaction waits on Redis, and a
+    # refusal is raised before anything is written
+    rate.check(user.pk, match.pk, kind)
     with transaction.atomic():
         if room.pk is None:
             room, _ = ChatRoom.objects.get_or_create(
                 match=match, kind=kind,
                 defaults={"readable_by_players": room.readable_by_players})
-        rate.check(user.pk, room.pk)
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
-        who = push_after_commit(match, room, message)
+        who = push_after_commit(match, room, message, invited)
         readers = rooms.table_readers(who, message.author_id)
         webhook_events.announce(message, readers)  # apps (games/chat/webhook_events.py)
         notices.notify_after_commit(match, room, message, readers)  # push, e-mail
@@ -104,21 +107,26 @@ def delete_own_message(match_id: Any, kind: Any, message_id: Any, user) -> dict:
     return message_row(message)
 
 
-def audience(match: Match, room: ChatRoom, author_id: int | None) -> dict:
+def audience(match: Match, room: ChatRoom, author_id: int | None,
+             invited: list[int] | None = None) -> dict:
     """Who may be sent a message of ``room``: the match as the writer read it, its seat
     holders included, and who muted the author (``games.chat.rooms.receives`` reads it
-    in every hub)."""
+    in every hub). ``invited``: the pending invitees, when the caller read them."""
     return {"room": room.kind, "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players,
             "holders": frames.holders(match),
-            "invitees": invitee_ids(match),  # games/chat/invitees.py
+            # games/chat/invitees.py
+            "invitees": invited if invited is not None else invitee_ids(match),
             "muted_by": muters_of(author_id) if author_id is not None else []}
 
 
-def push_after_commit(match: Match, room: ChatRoom, message: ChatMessage) -> dict:
+def push_after_commit(match: Match, room: ChatRoom, message: ChatMessage,
+                      invited: list[int] | None = None) -> dict:
     """Push the message after the commit; its audience."""
     row = message_row(message)
     text = wire.frame("chat", **row)
-    who = audience(match, room, message.author_id)
-    transaction.on_commit(lambda: send_chat(match.pk, text, who, row))
+    who = audience(match, room, message.author_id, invited)
+    # robust: what follows the commit is logged if it fails, never raised into the
+    # sender's answer (the message is stored: a refusal would have it sent twice)
+    transaction.on_commit(lambda: send_chat(match.pk, text, who, row), robust=True)
     return who

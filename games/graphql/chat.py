@@ -142,7 +142,8 @@ class ChatMutations:
 
 #: the argument each chat error points at
 _FIELDS = {"chat_text_empty": "text", "chat_text_too_long": "text", "invalid_input": "text",
-           "chat_room_not_found": "room", "chat_room_not_writable": "room",
+           "chat_links_not_allowed": "text", "chat_room_not_found": "room",
+           "chat_room_not_writable": "room",
            "chat_room_not_readable": "room", "chat_message_not_found": "messageId",
            "chat_message_not_yours": "messageId", "user_not_found": "username"}
 

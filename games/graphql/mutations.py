@@ -130,6 +130,7 @@ class Mutation:
         take_seat: bool = True,
         creator_seat: int | None = None,
         time_control: JSON | None = None,
+        players_read_spectator_chat: bool | None = None,
     ) -> MatchPayload:
         user, problems = signed_in(info)
         if problems:
@@ -146,6 +147,7 @@ class Mutation:
                 user=user, game=game, players=players, options=options,
                 bot_seats=seats_for_bots, take_seat=take_seat, creator_seat=creator_seat,
                 time_control=time_control,
+                players_read_spectator_chat=players_read_spectator_chat,
             ),
             overrides={"unknown_preset": "timeControl", "invalid_time_control": "timeControl"},
         )

@@ -145,6 +145,10 @@ class MatchType:
     started_at: datetime | None
     finished_at: datetime | None
     abort_reason: str
+    players_read_spectator_chat: bool = strawberry_django.field(
+        description="Whether the players read the spectators' chat room while the match "
+        "runs (the creator's choice: on by default for a listed match, off for a private "
+        "one).")
 
     @strawberry_django.field
     def status(self, root: Match) -> MatchStatusEnum:  # type: ignore[valid-type]

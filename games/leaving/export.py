@@ -16,7 +16,8 @@ GraphQL ``myData``): their right to a copy of their data (issue 25).
   cards, no seed before the end;
 - ``invitations`` (received and sent) and ``quick_match_requests``;
 - ``chat_messages``: every chat message they wrote, oldest first, with its text as
-  written even when they deleted it or a moderator hid it (games.chat.selectors).
+  written even when they deleted it or a moderator hid it (games.chat.selectors);
+- ``chat_mutes``: whom they muted in chat, and when, oldest first (games.chat.mutes);
 - ``mail``: their e-mail address and choices (games/mail/), null when none.
 
 Only the person's own data is read: the caller is the signed-in user, never a name from
@@ -32,6 +33,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from games.chat.mutes import mutes_of
 from games.chat.selectors import messages_written_by
 from games.lobby.models import Invitation
 from games.lobby.selectors import invitation_row
@@ -82,6 +84,7 @@ def personal_data(user, *, records_after=None, records_limit=None,
         "quick_match_requests": [request_row(request) for request in
                                  QuickMatchRequest.objects.filter(user=user).order_by("pk")],
         "chat_messages": messages_written_by(user),
+        "chat_mutes": mutes_of(user),
         "mail": mail_selectors.settings_row(user),
     }
     # one encoding for REST and GraphQL: dates as ISO 8601 strings

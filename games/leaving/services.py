@@ -14,7 +14,9 @@ part:
   invitations that named it name the tombstone;
 - its e-mail address and the log of its mails are deleted (games.mail.services.forget);
 - its browsers' push subscriptions are removed (games.notifications.push.forget): a
-  tombstone is told nothing.
+  tombstone is told nothing;
+- its chat mutes go, both ways (games.chat.mutes.forget); its chat messages stay, naming
+  the tombstone (docs/chat.md "Privacy").
 
 Finished matches, their logs, incidents, results and ratings are left as they are: their
 seats point to the same row, which now shows the tombstone, so every record still
@@ -24,6 +26,7 @@ runs after the commit, as for any change of those writers.
 
 from __future__ import annotations
 
+from games.chat import mutes as chat_mutes
 from games.clocks import services as clock_services
 from games.feed import services as feed
 from games.lobby import services as lobby
@@ -53,3 +56,4 @@ def leave_everything(user, former_username: str) -> None:
     feed.forget(user, former_username)
     push.forget(user)
     mail.forget(user)
+    chat_mutes.forget(user)

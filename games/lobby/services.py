@@ -92,14 +92,19 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
 @transaction.atomic
 def create_private_match(*, user, game: str, players: int, options: dict | None = None,
                          bot_seats=None, creator_seat: int | None = None,
-                         invite: Any = None) -> tuple[Match, str]:
+                         invite: Any = None,
+                         players_read_spectator_chat: Any = None) -> tuple[Match, str]:
     """Create an unlisted match (``games.matches.services.create_match`` rules), seat its creator
-    and invite ``invite`` (usernames). Returns the match and its invite code.
+    and invite ``invite`` (usernames). Returns the match and its invite code. Its players
+    read the spectators' chat room only if the creator says so (off by default: the
+    onlookers of a private match are the players' friends; games/matches/spectator_chat.py).
     Raises what create_match raises, InvalidRequest / unknown_user (400), MatchFull."""
     guards.require_user(user)
     invitees = _invitees(user, invite if invite is not None else [])
     match = match_services.create_match(user=user, game=game, players=players, options=options,
-                                        bot_seats=bot_seats, creator_seat=creator_seat)
+                                        bot_seats=bot_seats, creator_seat=creator_seat,
+                                        players_read_spectator_chat=players_read_spectator_chat,
+                                        spectator_chat_default=False)
     code = secrets.token_urlsafe(CODE_BYTES)
     PrivateMatch.objects.create(match=match, invite_code=code)
     match = Match.objects.select_for_update().get(pk=match.pk)
@@ -231,6 +236,8 @@ def propose_rematch(*, user, match_id: Any) -> Match:
         bot_seats={seat.position: seat.bot_kind for seat in seats
                    if seat.position not in people},
         creator_seat=mine_position, time_control=_same_time_control(original.time_control),
+        # the same table, the same chat: the rematch keeps the original's choice
+        players_read_spectator_chat=original.players_read_spectator_chat,
     )
     PrivateMatch.objects.create(match=match, invite_code=secrets.token_urlsafe(CODE_BYTES))
     Rematch.objects.create(original=original, match=match, proposed_by=user)

@@ -4,8 +4,8 @@ grants it after every ``migrate``). Tables are named by their models' ``Meta``, 
 renamed table keeps its rules.
 
 - a match: no UPDATE of the columns fixed at creation (the seed and its commitment, the
-  game, players, options, rules version); every other column, a future one too, is
-  updatable: play changes them;
+  game, players, options, rules version, the chat option); every other column, a future
+  one too, is updatable: play changes them;
 - no UPDATE at all on the append-only logs (moves, incidents: their triggers refuse it
   too) and on results (rewritten whole);
 - DELETE only where the code deletes: seats (leave), results (re-scoring).
@@ -18,7 +18,7 @@ from infra.database_roles import RuntimePrivileges
 #: columns of a match fixed at creation: the seed, its commitment and what was agreed to
 #: play
 MATCH_FIXED = ("id", "game", "players", "options", "seed", "seed_commitment",
-               "rules_version", "created_at")
+               "rules_version", "created_at", "players_read_spectator_chat")
 
 
 def runtime_privileges() -> RuntimePrivileges:

@@ -63,6 +63,10 @@ class Match(models.Model):
     time_control = models.JSONField(default=dict, blank=True)
     clocks = models.JSONField(default=list, blank=True)
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: whether the players read the spectators' chat room while the match runs: the
+    #: creator's choice, on by default for a listed match, off for a private one
+    #: (games/matches/spectator_chat.py, docs/chat.md "Room rules per match")
+    players_read_spectator_chat = models.BooleanField(default=True, db_default=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -194,6 +194,7 @@ def match_summary(match: Match, user=None) -> dict:
         "abort_reason": match.abort_reason,
         "time_control": clock_selectors.time_control_of(match),
         "clocks": clock_selectors.clocks_of(match),
+        "players_read_spectator_chat": match.players_read_spectator_chat,
     }
 
 

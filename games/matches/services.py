@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.matches import errors, time_controls
+from games.matches import errors, spectator_chat, time_controls
 from games.matches.changes import ChangeKind
 from games.matches.clock_sync import CLOCK_FIELDS, sync_clocks
 from games.matches.follow_up import schedule_follow_up, to_act_now, touch
@@ -105,6 +105,8 @@ def create_match(
     creator_seat: int | None = None,
     seed: str | None = None,
     time_control: Any = None,
+    players_read_spectator_chat: Any = None,
+    spectator_chat_default: bool = True,
 ) -> Match:
     """Create a match of ``game`` for ``players`` seats.
 
@@ -118,14 +120,18 @@ def create_match(
     Raises UnknownGame (400), InvalidPlayerCount, InvalidOptions, InvalidSeat,
     UnknownBotKind, SeatTaken, MatchFull, AuthenticationRequired, and for
     ``time_control`` (a preset name or object, games/matches/time_controls.py) UnknownPreset or
-    InvalidTimeControl.
+    InvalidTimeControl. ``players_read_spectator_chat``: whether the players read the
+    spectators' chat room while the match runs (games/matches/spectator_chat.py: a boolean,
+    else InvalidRequest; left out, ``spectator_chat_default``: off for a private match).
     """
     if user is not None:
         require_user(user)
     setup = checked_setup(game, players, options)
     players = setup.players
     match = Match(game=game, options=setup.options, players=players,  # for the checks below
-                  time_control=time_controls.normalize(time_control))
+                  time_control=time_controls.normalize(time_control),
+                  players_read_spectator_chat=spectator_chat.chosen(
+                      players_read_spectator_chat, default=spectator_chat_default))
     bots: dict[int, str] = {}
     if bot_seats is not None and not isinstance(bot_seats, Mapping):
         raise errors.InvalidSeat(_("bot_seats must map seat positions to bot kinds."))

@@ -49,8 +49,10 @@ def invitation_sent(invitation) -> None:
     """In the lobby's transaction: "invitation" to the invitee once it commits."""
     data = {"invitation_id": invitation.pk, "match_id": invitation.match_id}
     invitee = invitation.invitee_id
+    # robust: the reach check reads the database after the commit; a failure is logged,
+    # never raised into the answer of an invitation that was stored
     transaction.on_commit(lambda: anyone_reachable() and enqueue(
-        FAN_OUT_TASK, INVITATION, [invitee], data))
+        FAN_OUT_TASK, INVITATION, [invitee], data), robust=True)
 
 
 def notify_now(event_type: str, user_ids: list[int], data: dict) -> None:

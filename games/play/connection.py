@@ -37,6 +37,7 @@ from games.play.protocol import (
     frame,
     optional_number,
     read_frame,
+    ref_of,
 )
 from games.play.scopes import check_op_scope
 from games.play.sending import SocketSending
@@ -131,8 +132,9 @@ class PlayConnection(SocketAdmission, SocketSending, ChatOp):
     async def _next_counted_text(self) -> str | None:
         """The next message within the socket's message rate; None once the peer has
         gone, or once the socket is closed for flooding (4429). A message over the rate is
-        not handled: the first of a run is answered ``throttled``, the rest are dropped
-        (games/play/message_rate.py)."""
+        not handled, but answered: ``throttled`` with its ``ref`` (a request gets one
+        answer, whatever happens: a chat op so refused was not sent), until the run is a
+        flood (games/play/message_rate.py)."""
         while True:
             text = await self._next_text()
             if text is None:
@@ -140,15 +142,15 @@ class PlayConnection(SocketAdmission, SocketSending, ChatOp):
             wait = self._rate.take()
             if wait is None:
                 return text
-            if self._rate.refused_in_a_row == 1:
-                refusal = Throttled(throttles.retry_after_seconds(wait))
-                self.enqueue(error_frame(refusal.code, refusal.message, refusal.details))
-            elif self._rate.flooding:
+            if self._rate.flooding:
                 logger.info("play socket of %s flooded past its message rate: closed",
                             self.user)
                 penalty_box.hold(self._address, settings.PLAY_FLOOD_PENALTY_SECONDS)
                 self.close(CLOSE_FLOODING, drop_queued=True)
                 return None
+            refusal = Throttled(throttles.retry_after_seconds(wait))
+            self.enqueue(error_frame(refusal.code, refusal.message, refusal.details,
+                                     ref_of(text)))
 
     async def _next_text(self) -> str | None:
         """The next text (or binary) message; None once the peer has gone."""

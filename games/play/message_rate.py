@@ -3,16 +3,20 @@
 socket's own bucket, refilled at ``PLAY_MESSAGES_PER_SECOND`` up to ``PLAY_MESSAGE_BURST``.
 
 The bucket lives in the socket's memory: the check is a few float operations, made before
-a frame is even parsed, so a flood costs the server no Redis round trip, no parsing and
-no answer per frame. What a user or an address may send over all its sockets is bounded
-by this rate times the sockets it may hold open (games/play/open_sockets.py). The REST
+a frame is parsed, so a flood costs the server no Redis round trip and no handling, and
+at most ``FLOOD_CLOSE_AFTER`` small answers before its socket is closed. What a user or an
+address may send over all its sockets is bounded by this rate times the sockets it may
+hold open (games/play/open_sockets.py). The REST
 scopes (infra/throttles.py, counted in Redis) still count ``hello``, ``subscribe``,
 ``feed`` and ``move`` on top, as every transport's requests are.
 
-A frame over the rate is not handled. The first of a run of them is answered with an
-``error`` ``throttled`` (``details.retry_after_seconds``, as REST's 429); the others are
-dropped unanswered, and a socket that sends more than ``FLOOD_CLOSE_AFTER`` of them
-before a frame is allowed again has not listened: it is closed with 4429.
+A frame over the rate is not handled. Each is answered with an ``error`` ``throttled``
+(``details.retry_after_seconds``, as REST's 429) carrying its ``ref`` (read only from a
+frame of at most ``protocol.REF_READ_MAX_BYTES``), so every request gets one answer, a
+chat op or a move too: before, only the first of a run was answered, without its ref,
+and a chat op among the others waited for an answer that never came. A socket that
+sends more than ``FLOOD_CLOSE_AFTER`` of them before a frame is allowed again has not
+listened: it is closed with 4429, so a run costs at most that many answers.
 
 A flooder closed that way would open a new socket at once and get a new bucket: so the
 web process that closed it holds its address in a penalty box (``PenaltyBox``) for

@@ -112,6 +112,30 @@ def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
     return Request(op=op, ref=ref, fields=fields)
 
 
+#: the largest frame whose ``ref`` is read for a refusal it was not parsed for (over the
+#: message rate): every request but a huge move fits, a chat op of 500 characters easily
+REF_READ_MAX_BYTES = 8192
+
+
+def ref_of(text: str | bytes | None) -> Any:
+    """The ``ref`` of a frame that will not be handled (over the socket's message rate), so
+    its refusal names the request it answers; None when the frame is larger than
+    ``REF_READ_MAX_BYTES`` (not parsed: a flood's big frames cost no parsing), not a JSON
+    object, or its ref is not one the protocol takes."""
+    if text is None or len(text) > REF_READ_MAX_BYTES:
+        return None
+    try:
+        message = orjson.loads(text)
+    except (orjson.JSONDecodeError, RecursionError):
+        return None
+    ref = message.get("ref") if isinstance(message, dict) else None
+    if ref is None or not _valid_ref(ref):
+        return None
+    if isinstance(ref, str) and CONTROL_CHARACTERS.search(ref):
+        return None
+    return ref
+
+
 def _frame_bytes(text: str | bytes, max_bytes: int) -> int:
     """The frame's length in bytes as it came over the wire (UTF-8), measured before it is
     parsed. A character takes at most 4 bytes, so a text of up to a quarter of the limit is

@@ -96,8 +96,10 @@ def invitation_sent(invitation) -> None:
     """In the lobby's transaction: "invitation" to the invitee once it commits."""
     data = {"invitation_id": invitation.pk, "match_id": invitation.match_id}
     invitee = invitation.invitee_id
+    # robust: the check reads the database after the commit; a failure is logged, never
+    # raised into the answer of an invitation that was stored (as the chat's, below)
     transaction.on_commit(lambda: INVITATION in subscribed_types() and enqueue(
-        QUEUE_TASK, INVITATION, [invitee], data))
+        QUEUE_TASK, INVITATION, [invitee], data), robust=True)
 
 
 def chat_message_sent(*, match_id: int, room: str, message_id: int, author_id: int,
@@ -109,5 +111,7 @@ def chat_message_sent(*, match_id: int, room: str, message_id: int, author_id: i
         return
     data = {"match_id": match_id, "room": room, "message_id": message_id,
             "author_id": author_id, "text": text}
+    # robust: the check reads the database after the commit; its failure is logged, and
+    # the chat's sender is still answered that the message was stored
     transaction.on_commit(lambda: CHAT_MESSAGE in subscribed_types() and enqueue(
-        QUEUE_TASK, CHAT_MESSAGE, sorted(readers), data))
+        QUEUE_TASK, CHAT_MESSAGE, sorted(readers), data), robust=True)

@@ -76,6 +76,9 @@ def test_the_runtime_role_cannot_rewrite_the_log_the_seed_or_the_results(
     _refused(runtime_sql, "UPDATE games_match SET seed = 'chosen' WHERE id = %s", [match.pk])
     _refused(runtime_sql, "UPDATE games_match SET seed_commitment = repeat('0', 64) "
                           "WHERE id = %s", [match.pk])
+    # the chat's room rule is the creator's, fixed with the match (docs/chat.md)
+    _refused(runtime_sql, "UPDATE games_match SET players_read_spectator_chat = NOT "
+                          "players_read_spectator_chat WHERE id = %s", [match.pk])
     _refused(runtime_sql, "UPDATE games_result SET score = 999 WHERE match_id = %s",
              [match.pk])
     _refused(runtime_sql, "CREATE TABLE games_shadow (id int)")

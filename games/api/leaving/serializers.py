@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.chat.serializers import ChatMessageSerializer
+from games.api.chat.serializers import ChatMessageSerializer, ChatMuteSerializer
 from games.api.lobby.serializers import InvitationSerializer
 from games.api.mail.serializers import MailSettingsSerializer
 from games.api.matches.serializers import MatchSummarySerializer
@@ -37,6 +37,10 @@ class ExportedChatMessageSerializer(ChatMessageSerializer):
     text = serializers.CharField(help_text="As you wrote it, even when deleted or hidden.")
 
 
+class ExportedChatMuteSerializer(ChatMuteSerializer):
+    created_at = serializers.DateTimeField(help_text="When you muted them.")
+
+
 class PersonalDataSerializer(serializers.Serializer):
     format = serializers.CharField(help_text='"han-hansa-personal-data".')
     format_version = serializers.IntegerField()
@@ -54,5 +58,7 @@ class PersonalDataSerializer(serializers.Serializer):
     quick_match_requests = QuickMatchRequestRowSerializer(many=True)
     chat_messages = ExportedChatMessageSerializer(
         many=True, help_text="Every chat message you wrote, oldest first (docs/chat.md).")
+    chat_mutes = ExportedChatMuteSerializer(
+        many=True, help_text="Whom you muted in chat, oldest first (docs/chat.md).")
     mail = MailSettingsSerializer(allow_null=True, help_text="Your e-mail address and "
                                   "choices; null when you set none.")

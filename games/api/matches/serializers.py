@@ -27,6 +27,7 @@ from games.api.openapi import (
     DeprecatedUserField,
     EngineStateField,
     EventField,
+    FlagField,
     LoggedMoveField,
     MoveField,
     NameField,
@@ -85,6 +86,12 @@ class CreateMatchRequestSerializer(RefusesUnknownFields):
         '"turn-based-3d", "none": the default), or {"preset", "timeout_policy"?: '
         '"takeover"|"forfeit", "takeover_bot"?}, or a custom {"kind": "realtime", '
         '"initial_seconds", "increment_seconds"} / {"kind": "turn_based", "days_per_move"}.',
+    )
+    players_read_spectator_chat = FlagField(
+        required=False, default=None, allow_null=True,
+        help_text="Whether the players read (and write) the spectators' chat room while the "
+        "match runs (docs/chat.md). Default: true for a listed match, false for a private "
+        "one. Fixed once the match is made; not a boolean: 400 invalid_request.",
     )
 
 
@@ -228,6 +235,9 @@ class MatchSummarySerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     abort_reason = serializers.CharField(allow_blank=True)
     time_control = TimeControlField(help_text="As stored: preset, kind, times, policy.")
+    players_read_spectator_chat = serializers.BooleanField(
+        help_text="Whether the players read the spectators' chat room while the match runs "
+        "(the creator's choice; docs/chat.md).")
     clocks = ClockSerializer(many=True, help_text="Empty without a time control.")
 
 

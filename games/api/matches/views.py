@@ -92,6 +92,7 @@ class MatchListView(ApiView):
             take_seat=data["take_seat"],
             creator_seat=data["creator_seat"],
             time_control=data["time_control"],
+            players_read_spectator_chat=data["players_read_spectator_chat"],
         )
         match = selectors.get_match(match.pk)
         return Response(detail_body(match, request.user), status=status.HTTP_201_CREATED)

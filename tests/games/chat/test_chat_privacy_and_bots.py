@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from games.chat.models import ChatMessage
+from games.chat.models import ChatMessage, ChatMute
 from games.matches import selectors
 from games.matches import services as match_services
 from tests.conftest import DEFAULT_PASSWORD
@@ -90,3 +90,27 @@ def test_a_bot_says_nothing_and_its_matchs_rooms_work(make_user):
     assert _client(carol).get(chat_url(match.pk, "players")).status_code == 403
     spectators = APIClient().get(chat_url(match.pk, "spectators")).json()["results"]
     assert [row["text"] for row in spectators] == ["go bot"]
+
+
+def test_the_export_holds_whom_its_owner_muted(make_user):
+    alice, bob, carol = make_user(), make_user(), make_user()
+    for muted in (carol, bob):
+        assert _client(alice).put(f"{API}/chat/mutes/{muted.username}/").status_code in (200, 201)
+    assert _client(bob).put(f"{API}/chat/mutes/{alice.username}/").status_code in (200, 201)
+    exported = _client(alice).get(f"{API}/me/export").json()["chat_mutes"]
+    assert [row["username"] for row in exported] == [carol.username, bob.username]
+    assert all(row["created_at"] for row in exported)
+    # that bob muted her is bob's data, not hers: only her own two mutes are listed
+    bobs = _client(bob).get(f"{API}/me/export").json()["chat_mutes"]
+    assert [row["username"] for row in bobs] == [alice.username]
+
+
+def test_erasing_an_account_deletes_its_mutes_both_ways(make_user):
+    alice, bob, carol = make_user(), make_user(), make_user()
+    for muter, muted in ((alice, bob), (carol, alice), (bob, carol)):
+        answer = _client(muter).put(f"{API}/chat/mutes/{muted.username}/")
+        assert answer.status_code in (200, 201), answer.content
+    erased = _client(alice).delete(f"{API}/me", {"password": DEFAULT_PASSWORD}, format="json")
+    assert erased.status_code == 204, erased.content
+    assert list(ChatMute.objects.values_list("user_id", "muted_id")) == [(bob.pk, carol.pk)]
+    assert _client(carol).get(f"{API}/chat/mutes/").json()["results"] == []

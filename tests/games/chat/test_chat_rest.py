@@ -131,6 +131,20 @@ def test_a_flood_is_rate_limited_per_user_and_room(table, settings):
     assert _send(clients["bob"], match, "players", "slow down").status_code == 201
 
 
+def test_a_rooms_first_message_is_counted_before_the_room_exists(table, settings):
+    """The rate is counted before the sending transaction, by match and room kind: a room
+    without a row yet is counted too, and a refusal writes nothing, not even the room."""
+    from games.chat.models import ChatRoom
+
+    settings.CHAT_BURST = 0
+    match, clients = table
+    refused = _send(clients["carol"], match, "spectators", "first!")
+    assert refused.status_code == 429, refused.content
+    assert refused.json()["error"]["code"] == "chat_rate_limited"
+    assert not ChatRoom.objects.filter(match=match).exists()
+    assert not ChatMessage.objects.exists()
+
+
 def test_the_sustained_rate_holds_over_the_minute(table, settings):
     settings.CHAT_BURST, settings.CHAT_PER_MINUTE = 100, 2
     match, clients = table

@@ -78,3 +78,22 @@ def test_once_the_match_starts_an_invitee_without_a_seat_is_a_spectator(make_use
     assert selectors.get_match(match.pk).status == "active"
     assert bob_client.get(chat_url(match.pk, "players")).status_code == 403
     assert _send(bob_client, match, "wait for me").status_code == 403
+
+
+def test_a_send_reads_the_invitees_once(private_table):
+    """Who may write and whom the push reaches both need the pending invitees: one read
+    serves both (an invitee's send, the case that needs them most)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.chat.services import send_message
+    from games.lobby.models import Invitation
+
+    match, (_alice, bob, _carol), _clients = private_table
+    table = Invitation._meta.db_table
+    with CaptureQueriesContext(connection) as queries:
+        row = send_message(match.pk, "players", bob, "on my way")
+    assert row["text"] == "on my way"
+    reads = [query["sql"] for query in queries.captured_queries
+             if f'FROM "{table}"' in query["sql"]]
+    assert len(reads) == 1, reads

@@ -68,6 +68,7 @@ def test_a_spectator_neither_reads_nor_writes_the_players_room(table):
     ("players", "   ", "chat_text_empty", "text"),
     ("players", "x" * 501, "chat_text_too_long", "text"),
     ("kitchen", "hi", "chat_room_not_found", "room"),
+    ("spectators", "see example.com", "chat_links_not_allowed", "text"),
 ])
 def test_bad_input_is_refused_with_rests_code_and_stores_nothing(table, room, text, code,
                                                                  field):
@@ -125,3 +126,25 @@ def test_a_muted_authors_messages_are_left_out_of_the_muters_list(table):
     assert unmuted["errors"] == []
     assert gql("{ myChatMutes { username } }", token=alice.token)["data"]["myChatMutes"] \
         == []
+
+
+def test_a_refused_link_names_the_text_and_speaks_german(table):
+    """The link filter's refusal points at ``text`` as the other text refusals do, and its
+    message is the German one for a German reader (REST's)."""
+    import json
+
+    from django.test import Client
+
+    from tests.games.graphql.support import GRAPHQL
+
+    match_id, alice, _bob, _outsider = table
+    body = Client().post(GRAPHQL, data=json.dumps({
+        "query": SEND.replace("errors { code field details }",
+                              "errors { code field message }"),
+        "variables": {"id": str(match_id), "room": "spectators", "text": "www.example.org"}}),
+        content_type="application/json", HTTP_AUTHORIZATION=f"Token {alice.token}",
+        HTTP_ACCEPT_LANGUAGE="de").json()
+    refused = body["data"]["sendChatMessage"]
+    assert refused["errors"] == [{"code": "chat_links_not_allowed", "field": "text",
+                                  "message": "Im Zuschauerraum sind Links nicht erlaubt."}]
+    assert not ChatMessage.objects.exists()

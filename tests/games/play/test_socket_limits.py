@@ -75,12 +75,17 @@ def test_every_frame_counts_and_a_socket_flooding_on_is_closed_4429(limited_tier
         for text in frames[:BURST - 1]:
             await client.send(text)
         await client.send('{"op": "ping", "ref": "over"}')  # the 11th frame: over
+        await client.send('{"op": "ping", "ref": "over again"}')
         refused = await client.next("error", "pong")
         while refused["op"] != "error" or refused["error"]["code"] != "throttled":
             refused = await client.next("error", "pong")
         assert refused["error"]["details"]["retry_after_seconds"] >= 1
+        # each refused request is answered, naming its ref, and is not handled (no pong)
+        assert refused["ref"] == "over"
+        again = await client.next("error")
+        assert (again["ref"], again["error"]["code"]) == ("over again", "throttled")
         assert not [frame for frame in client.frames + client._unread
-                    if frame.get("ref") == "over"]
+                    if str(frame.get("ref")).startswith("over") and frame["op"] == "pong"]
         # told, and listening: after the wait it is answered again
         await asyncio.sleep(refused["error"]["details"]["retry_after_seconds"])
         assert (await client.request({"op": "ping", "ref": 2}, "pong"))["ref"] == 2
@@ -94,9 +99,10 @@ def test_every_frame_counts_and_a_socket_flooding_on_is_closed_4429(limited_tier
             except ConnectionClosed:
                 break
         assert await _closed_with(flooder) == 4429
-        # told once (the close drops what was still queued, so at most once)
-        assert [frame["error"]["code"] for frame in flooder.frames
-                if frame["op"] == "error"] in (["throttled"], [])
+        # told at most once per frame of the run before the close (which drops what was
+        # still queued), never anything else
+        told = [frame["error"]["code"] for frame in flooder.frames if frame["op"] == "error"]
+        assert set(told) <= {"throttled"} and len(told) <= 20
 
         # and its address is held at the door of that web process for PLAY_FLOOD_PENALTY
         # seconds: told throttled at once, not read (a ping goes unanswered), closed 4429
@@ -193,3 +199,47 @@ def test_a_hello_of_four_byte_characters_over_the_limit_is_too_large(limited_tie
         assert await _closed_with(client) == 4401
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_chat_op_over_the_message_rate_is_answered_throttled_and_not_sent(
+        limited_tier, make_user):
+    """Every chat op gets one answer: over the socket's message rate, ``throttled`` with
+    its ref (before: the first of a run was answered without one, the others never)."""
+    from games.chat.models import ChatMessage
+    from games.matches import services as match_services
+    from tests.games.graphql.support import make_player
+
+    alice, bob = make_player(make_user), make_player(make_user)
+    match = match_services.create_match(user=alice.user, game="han", players=2)
+    match_services.join_match(user=bob.user, match_id=match.pk)
+
+    sent_count = BURST + 5  # the hello took one token: at least six are over the rate
+
+    async def scenario():
+        client = await PlayClient.open(limited_tier, alice.token, headers=_address())
+        for number in range(sent_count):
+            await client.send({"op": "chat", "ref": f"c{number}", "match": str(match.pk),
+                               "room": "players", "text": f"message {number}"})
+        answers = {}
+        while len(answers) < sent_count:
+            frame = await client.next("ack", "refused", "error")
+            assert frame["ref"] not in answers, frame  # one answer each
+            answers[frame["ref"]] = frame
+        await client.close()
+        return answers
+
+    answers = asyncio.run(scenario())
+    assert set(answers) == {f"c{number}" for number in range(sent_count)}
+    throttled = {ref for ref, frame in answers.items() if frame["op"] == "error"}
+    assert {answers[ref]["error"]["code"] for ref in throttled} == {"throttled"}
+    assert len(throttled) >= 2  # the rate refills a little while the others are handled
+    # the handled ones: sent, or refused by the chat's own rate (5 in 10 s)
+    acked = {ref for ref, frame in answers.items() if frame["op"] == "ack"}
+    refused = {answers[ref]["error"]["code"] for ref, frame in answers.items()
+               if frame["op"] == "refused"}
+    assert refused <= {"chat_rate_limited"} and acked
+    stored = set(ChatMessage.objects.filter(room__match_id=match.pk)
+                 .values_list("text", flat=True))
+    assert stored == {answers[ref]["message"]["text"] for ref in acked}

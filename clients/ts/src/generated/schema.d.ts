@@ -1447,6 +1447,8 @@ export interface components {
                 increment_seconds?: number;
                 days_per_move?: number;
             } | null;
+            /** @description Whether the players read (and write) the spectators' chat room while the match runs (docs/chat.md). Default: true for a listed match, false for a private one. Fixed once the match is made; not a boolean: 400 invalid_request. */
+            players_read_spectator_chat?: boolean | null;
         };
         /**
          * @description A new private match (you sit in it) and whom to invite; unknown keys are refused
@@ -1482,6 +1484,8 @@ export interface components {
                 increment_seconds?: number;
                 days_per_move?: number;
             } | null;
+            /** @description Whether the players read (and write) the spectators' chat room while the match runs (docs/chat.md). Default: true for a listed match, false for a private one. Fixed once the match is made; not a boolean: 400 invalid_request. */
+            players_read_spectator_chat?: boolean | null;
             /**
              * @description Usernames to invite.
              * @example [
@@ -1633,6 +1637,15 @@ export interface components {
             /** @description Hidden by a moderator. */
             hidden: boolean;
         };
+        ExportedChatMute: {
+            /** @description A user whose chat messages you no longer receive, on any transport. */
+            username: string;
+            /**
+             * Format: date-time
+             * @description When you muted them.
+             */
+            created_at: string;
+        };
         ExportedMatch: {
             id: number;
             game: string;
@@ -1660,6 +1673,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description A running match: the view of your own seat. */
@@ -2116,6 +2131,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description engine.view for your seat, or the spectator view. */
@@ -2195,6 +2212,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
             /** @description engine.view for your seat, or the spectator view. */
@@ -2231,6 +2250,8 @@ export interface components {
             abort_reason: string;
             /** @description As stored: preset, kind, times, policy. */
             time_control: components["schemas"]["TimeControl"];
+            /** @description Whether the players read the spectators' chat room while the match runs (the creator's choice; docs/chat.md). */
+            players_read_spectator_chat: boolean;
             /** @description Empty without a time control. */
             clocks: components["schemas"]["Clock"][];
         };
@@ -2394,6 +2415,8 @@ export interface components {
             quick_match_requests: components["schemas"]["QuickMatchRequestRow"][];
             /** @description Every chat message you wrote, oldest first (docs/chat.md). */
             chat_messages: components["schemas"]["ExportedChatMessage"][];
+            /** @description Whom you muted in chat, oldest first (docs/chat.md). */
+            chat_mutes: components["schemas"]["ExportedChatMute"][];
             /** @description Your e-mail address and choices; null when you set none. */
             mail: components["schemas"]["MailSettings"] | null;
         };
