@@ -5,6 +5,7 @@ timeout, the Standard Webhooks headers (``webhook-id``, ``webhook-timestamp``,
 
 from __future__ import annotations
 
+import functools
 import http.client
 import socket
 import ssl
@@ -26,13 +27,20 @@ class Outcome:
     latency_seconds: float
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """One per process: making one loads the system's CA certificates (milliseconds of
+    CPU per send otherwise); a context is safe to share between threads."""
+    return ssl.create_default_context()
+
+
 class _PinnedHttps(http.client.HTTPSConnection):
     """https to the checked address, with the URL's host name for SNI and the
     certificate check (http.client would resolve the name again)."""
 
     def __init__(self, target: Target, timeout: float):
         super().__init__(target.host, target.port, timeout=timeout,
-                         context=ssl.create_default_context())
+                         context=_tls_context())
         self._address = target.address
 
     def connect(self) -> None:

@@ -63,11 +63,11 @@ def delete_endpoint(endpoint: Endpoint) -> None:
     endpoint.delete()
 
 
-def queue_event(event_type: str, user_ids: Iterable[int], data: dict) -> list[int]:
+def queue_event(event_type: str, user_ids: Iterable[int], data: dict) -> list[Delivery]:
     """A delivery to every endpoint subscribed to ``event_type`` of every app serving one
-    of ``user_ids`` (selectors.apps_serving), one per user; their ids, each to be sent
-    by the ``deliver`` task. ``data`` holds ids and public facts only: each user's copy
-    adds their own id."""
+    of ``user_ids`` (selectors.apps_serving), one per user: the stored rows, their
+    endpoints loaded, each to be sent by ``attempt``. ``data`` holds ids and public facts
+    only: each user's copy adds their own id."""
     serving = selectors.apps_serving(list(dict.fromkeys(user_ids)))
     if not serving:
         return []
@@ -78,7 +78,7 @@ def queue_event(event_type: str, user_ids: Iterable[int], data: dict) -> list[in
                               "data": {**data, "user_id": user_id}})
             for endpoint in selectors.subscribed_endpoints(serving, event_type)
             for user_id in sorted(serving[endpoint.app_id])]
-    return [row.pk for row in Delivery.objects.bulk_create(rows)]
+    return Delivery.objects.bulk_create(rows)
 
 
 def backoff_seconds(attempts: int) -> float:
@@ -96,6 +96,12 @@ def attempt(delivery_id: int) -> float | None:
     delivery = Delivery.objects.select_related("endpoint").filter(pk=delivery_id).first()
     if delivery is None or delivery.status != Delivery.Status.PENDING:
         return None
+    return attempt_row(delivery)
+
+
+def attempt_row(delivery: Delivery) -> float | None:
+    """``attempt`` of a pending row already in hand with its endpoint (the one
+    ``queue_event`` has just stored: read again, it would say the same)."""
     endpoint = delivery.endpoint
     if not endpoint.active:
         _finish(delivery, Delivery.Status.FAILED, "dropped")

@@ -21,21 +21,22 @@ def queue_event(event_type: str, user_ids: list[int], data: dict) -> int:
     one alone (a "your turn" to the one app a player uses) gets its first attempt here,
     a task less per turn: at 500 matches two tasks per turn left the worker behind
     (docs/webhooks.md "Under load"), and a retry is a ``deliver`` task as ever."""
-    ids = services.queue_event(event_type, user_ids, data)
-    if len(ids) == 1:
+    rows = services.queue_event(event_type, user_ids, data)
+    if len(rows) == 1:
+        (row,) = rows
         try:
-            wait = services.attempt(ids[0])
+            wait = services.attempt_row(row)
         except Exception:  # noqa: BLE001 - the row is committed: this task's own retry
             # would queue the event twice; the deliver task, with its retries, takes over
-            logger.exception("webhook delivery %s: first attempt failed", ids[0])
-            enqueue(services.DELIVER_TASK, ids[0])
+            logger.exception("webhook delivery %s: first attempt failed", row.pk)
+            enqueue(services.DELIVER_TASK, row.pk)
             return 1
         if wait is not None:
-            enqueue_after(services.DELIVER_TASK, wait, ids[0])
+            enqueue_after(services.DELIVER_TASK, wait, row.pk)
         return 1
-    for delivery_id in ids:
-        enqueue(services.DELIVER_TASK, delivery_id)
-    return len(ids)
+    for row in rows:
+        enqueue(services.DELIVER_TASK, row.pk)
+    return len(rows)
 
 
 # The receiver's failures retry on the delivery's own back-off (services.backoff_seconds),
