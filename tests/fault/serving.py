@@ -9,6 +9,8 @@ import signal
 import subprocess
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -18,8 +20,8 @@ from accounts.models import User
 from config.celery import app as celery_app
 from games.matches.selectors import legal_moves_for
 from tests.games.support import TEST_BOT_QUEUE, TEST_QUEUE
-from tests.ports import answers, wait_until_served
-from tests.workers import ROOT
+from tests.ports import answers, free_port, wait_until_served
+from tests.workers import ROOT, runtime_database_url
 
 
 def web_env(database_url: str, port: int, processes: int = 2) -> dict:
@@ -55,6 +57,20 @@ def stop_web(process: subprocess.Popen) -> None:
     except ProcessLookupError:
         pass
     process.wait(timeout=10)
+
+
+@contextmanager
+def serving_web(log_path: Path, **env: str) -> Iterator[int]:
+    """One web process of the service on a free port, on the runtime role, with ``env``
+    added to its environment, serving until the block ends: its port."""
+    port = free_port()
+    process = start_web({**web_env(runtime_database_url(), port, processes=1), **env},
+                        log_path)
+    try:
+        wait_serving(process, port, log_path)
+        yield port
+    finally:
+        stop_web(process)
 
 
 def healthy(port: int) -> bool:

@@ -22,25 +22,17 @@ from django.db import connection
 
 from games.chat.models import ChatMessage
 from games.webhooks.models import Endpoint
-from tests.fault.serving import http, player, start_web, stop_web, wait_serving, web_env
+from tests.fault.serving import http, player, serving_web
 from tests.games.play.client import PlayClient
-from tests.ports import free_port
-from tests.workers import runtime_database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture
 def web(tmp_path):
-    port = free_port()
-    env = {**web_env(runtime_database_url(), port, processes=1),
-           "DATABASE_LOCK_TIMEOUT_MS": "500", "WEBHOOK_ENDPOINTS_CHECK_SECONDS": "0"}
-    process = start_web(env, tmp_path / "web.log")
-    try:
-        wait_serving(process, port, tmp_path / "web.log")
+    with serving_web(tmp_path / "web.log", DATABASE_LOCK_TIMEOUT_MS="500",
+                     WEBHOOK_ENDPOINTS_CHECK_SECONDS="0") as port:
         yield port
-    finally:
-        stop_web(process)
 
 
 class EndpointsLocked:

@@ -22,10 +22,8 @@ import pytest
 from django.db import connection
 
 from games.matches.models import Match, Move
-from tests.fault.serving import http, player, start_web, stop_web, wait_serving, web_env
+from tests.fault.serving import http, player, serving_web
 from tests.games.play.client import PlayClient
-from tests.ports import free_port
-from tests.workers import runtime_database_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -39,15 +37,8 @@ BOUND_S = LOCK_TIMEOUT_MS / 1000 + 1.5
 
 @pytest.fixture
 def web(tmp_path):
-    port = free_port()
-    env = {**web_env(runtime_database_url(), port, processes=1),
-           "DATABASE_LOCK_TIMEOUT_MS": str(LOCK_TIMEOUT_MS)}
-    process = start_web(env, tmp_path / "web.log")
-    try:
-        wait_serving(process, port, tmp_path / "web.log")
+    with serving_web(tmp_path / "web.log", DATABASE_LOCK_TIMEOUT_MS=str(LOCK_TIMEOUT_MS)) as port:
         yield port
-    finally:
-        stop_web(process)
 
 
 @pytest.fixture
