@@ -32,10 +32,7 @@ class CheckedEvery(Generic[T]):
 
     def __call__(self) -> T:
         """The answer, asked now if the last one is older than the period."""
-        checked_at, answer = self._seen
-        if time.monotonic() - checked_at >= getattr(settings, self._period_setting):
-            return self.refresh()
-        return answer
+        return self.refresh() if self.stale() else self._seen[1]
 
     def refresh(self) -> T:
         """Ask now (in the caller's thread), whatever the age of the last answer."""

@@ -23,9 +23,3 @@ def invitee_ids(match: Match) -> list[int]:
         return []
     return list(Invitation.objects.filter(match_id=match.pk, status=InvitationStatus.PENDING)
                 .values_list("invitee_id", flat=True))
-
-
-def is_invitee(match: Match, user) -> bool:
-    return (getattr(user, "is_authenticated", False) and match.status == MatchStatus.OPEN
-            and Invitation.objects.filter(match_id=match.pk, invitee_id=user.pk,
-                                          status=InvitationStatus.PENDING).exists())

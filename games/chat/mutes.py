@@ -38,8 +38,7 @@ def unmute(user, username) -> None:
 
 def muted_by(user) -> list[str]:
     """The usernames ``user`` muted, in the order they were muted."""
-    return list(ChatMute.objects.filter(user=user).order_by("id")
-                .values_list("muted__username", flat=True))
+    return [mute["username"] for mute in mutes_of(user)]
 
 
 def mutes_of(user) -> list[dict]:

@@ -7,8 +7,9 @@ transport shows a room to anyone the others would refuse.
   a bot is a spectator from then on: they stop reading it while the match runs;
 - the spectators' room: whoever may see the match reads it and, signed in, writes it;
   the players read (and write) it while the match runs only when the room allows
-  (``ChatRoom.readable_by_players``: on for a listed match, off for a private one, where
-  the onlookers are the players' friends), and always once it has ended.
+  (``ChatRoom.readable_by_players``, the match's option ``players_read_spectator_chat``
+  when the room was made: games/matches/spectator_chat.py, on for a listed match and off
+  for a private one by default), and always once it has ended.
 
 A "seat" is the seat a user holds now, as the database has it (``seat_of``), or held at a
 message's commit for a push (``games.live.frames.holders``): never what a process

@@ -38,13 +38,10 @@ def standing(room: ChatRoom, match: Match, user, invited: list[int] | None = Non
     (``invitees.invitee_ids``: a send needs them for its push too), else asked here."""
     # an invitee of a match still waiting for players sits at the table for its chat
     # (games/chat/invitees.py)
-    if match_selectors.seat_of(match, user) is not None:
-        seated = True
-    elif invited is not None:
-        seated = getattr(user, "is_authenticated", False) and user.pk in invited
-    else:
-        seated = invitees.is_invitee(match, user)
-    return {"seated": bool(seated), "ended": rooms.is_ended(match.status),
+    seated = match_selectors.seat_of(match, user) is not None or (
+        getattr(user, "is_authenticated", False)
+        and user.pk in (invitees.invitee_ids(match) if invited is None else invited))
+    return {"seated": seated, "ended": rooms.is_ended(match.status),
             "readable_by_players": room.readable_by_players}
 
 

@@ -91,8 +91,7 @@ class Query:
     def match(self, info: Info, id: strawberry.ID) -> MatchType:
         match = selectors.get_match(id)
         user = authenticated_user(info)
-        if selectors.seat_of(match, user) is not None:  # a seated player looked: counts
-            looks.saw(user.pk, match.pk, match.ply)  # for "your turn" by mail (mail/looks.py)
+        looks.saw_seated(match, user)  # a seated player looked: "your turn" by mail waits
         return match
 
     @strawberry_django.field(

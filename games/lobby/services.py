@@ -103,8 +103,9 @@ def create_private_match(*, user, game: str, players: int, options: dict | None 
     invitees = _invitees(user, invite if invite is not None else [])
     match = match_services.create_match(user=user, game=game, players=players, options=options,
                                         bot_seats=bot_seats, creator_seat=creator_seat,
-                                        players_read_spectator_chat=players_read_spectator_chat,
-                                        spectator_chat_default=False)
+                                        players_read_spectator_chat=False
+                                        if players_read_spectator_chat is None
+                                        else players_read_spectator_chat)
     code = secrets.token_urlsafe(CODE_BYTES)
     PrivateMatch.objects.create(match=match, invite_code=code)
     match = Match.objects.select_for_update().get(pk=match.pk)

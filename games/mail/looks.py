@@ -31,6 +31,7 @@ from collections import OrderedDict
 from django_redis import get_redis_connection
 
 from games.mail.mailable import anyone_mailable
+from games.matches.selectors import seat_of
 from infra.background_sends import send_in_background
 
 logger = logging.getLogger(__name__)
@@ -58,11 +59,18 @@ def _key(match_id: int) -> str:
     return f"mail:seen:{match_id}"
 
 
-def saw(user_id: int | None, match_id: int, ply: int) -> None:
+def saw(user_id: int, match_id: int, ply: int) -> None:
     """The seated player ``user_id`` was just given the match at ``ply``. Cheap: see the
     module. For a thread that may query (at most once per MAIL_LOOKS_CHECK_SECONDS)."""
-    if user_id is not None and anyone_mailable():
+    if anyone_mailable():
         _record(user_id, match_id, ply)
+
+
+def saw_seated(match, user) -> None:
+    """``saw`` for a REST or GraphQL read of ``match`` by ``user``: counted only when the
+    reader holds a seat (a spectator is owed no "your turn")."""
+    if seat_of(match, user) is not None:
+        saw(user.pk, match.pk, match.ply)
 
 
 def saw_on_loop(user_id: int, match_id: int, ply: int) -> bool:

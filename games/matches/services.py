@@ -106,7 +106,6 @@ def create_match(
     seed: str | None = None,
     time_control: Any = None,
     players_read_spectator_chat: Any = None,
-    spectator_chat_default: bool = True,
 ) -> Match:
     """Create a match of ``game`` for ``players`` seats.
 
@@ -122,7 +121,7 @@ def create_match(
     ``time_control`` (a preset name or object, games/matches/time_controls.py) UnknownPreset or
     InvalidTimeControl. ``players_read_spectator_chat``: whether the players read the
     spectators' chat room while the match runs (games/matches/spectator_chat.py: a boolean,
-    else InvalidRequest; left out, ``spectator_chat_default``: off for a private match).
+    else InvalidRequest; left out, on: a private match's caller passes its own default).
     """
     if user is not None:
         require_user(user)
@@ -131,7 +130,7 @@ def create_match(
     match = Match(game=game, options=setup.options, players=players,  # for the checks below
                   time_control=time_controls.normalize(time_control),
                   players_read_spectator_chat=spectator_chat.chosen(
-                      players_read_spectator_chat, default=spectator_chat_default))
+                      players_read_spectator_chat, default=True))
     bots: dict[int, str] = {}
     if bot_seats is not None and not isinstance(bot_seats, Mapping):
         raise errors.InvalidSeat(_("bot_seats must map seat positions to bot kinds."))

@@ -102,8 +102,7 @@ def _shown(match, user) -> dict:
     """The match as ``user`` may see it; that a seated player looked counts for "your
     turn" by mail (games/mail/looks.py: a write only when this reader's ply is new, and
     only while anyone has a confirmed address; a spectator's look is not kept)."""
-    if selectors.seat_of(match, user) is not None:
-        looks.saw(user.pk, match.pk, match.ply)
+    looks.saw_seated(match, user)
     return detail_body(match, user)
 
 
