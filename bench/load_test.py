@@ -96,6 +96,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+import bench_env  # noqa: E402 - bench/ is the script folder
 from cpu_accounting import CpuMeter, postgres_postmaster_pid, redis_server_pids  # noqa: E402
 from process_groups import stop_process_groups  # noqa: E402 - bench/ is the script folder
 
@@ -122,12 +123,9 @@ from games.matches.models import Match, Move  # noqa: E402
 
 VAR = ROOT / ".var" / "load"
 BIN = Path(sys.executable).parent
-#: the load client may do what a crowd does from one address (the scopes of
-#: infra/throttles.py)
-RAISED_THROTTLES = {f"THROTTLE_{scope}": "1000000/min"
-                    for scope in ("ANON_READ", "USER_READ", "MOVE", "AUTH", "SOCKET_AUTH")}
-# ...and every load client's socket comes from this machine's one address
-RAISED_THROTTLES["PLAY_MAX_SOCKETS_PER_ADDRESS"] = "0"
+#: the load client may do what a crowd does from one address (bench_env's raised rate
+#: limits), and every load client's socket comes from this machine's one address
+RAISED_THROTTLES = {**bench_env.RAISED_THROTTLES, "PLAY_MAX_SOCKETS_PER_ADDRESS": "0"}
 #: between two sizes of a ramp: the bots answer the last moves of one size before the
 #: next size's window opens
 SETTLE_S = 5

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_env import RAISED_THROTTLES  # noqa: E402
 from bench.process_memory import rollup, tree  # noqa: E402
 
 USERS = 20  # sockets spread over this many users (a user holds at most 10 by default)
@@ -123,10 +124,7 @@ def main() -> None:
            "RECORD_SIGNING_KEYS": os.environ.get("RECORD_SIGNING_KEYS") or
            __import__("base64").b64encode(os.urandom(32)).decode(),
            "PLAY_MAX_SOCKETS_PER_ADDRESS": str(args.sockets + 100),
-           "PLAY_MAX_SOCKETS_PER_USER": str(args.sockets),
-           "THROTTLE_USER_READ": "1000000/min", "THROTTLE_MOVE": "1000000/min",
-           "THROTTLE_ANON_READ": "1000000/min", "THROTTLE_AUTH": "1000000/min",
-           "THROTTLE_SOCKET_AUTH": "1000000/min"}
+           "PLAY_MAX_SOCKETS_PER_USER": str(args.sockets), **RAISED_THROTTLES}
     tokens = _tokens(USERS)
     web = subprocess.Popen([str(ROOT / "scripts" / "serve_web.sh")], cwd=ROOT, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -18,7 +18,5 @@ pool_metrics.start_in_forked_processes()
 
 import uvicorn.main  # noqa: E402, F401 - what each process runs: shared too
 
+# imported after uvicorn's modules: config/asgi.py ends by freezing the heap, theirs too
 import config.asgi  # noqa: E402, F401
-from infra import startup_heap  # noqa: E402
-
-startup_heap.freeze()  # what uvicorn's modules added too

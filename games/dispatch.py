@@ -221,15 +221,16 @@ def enqueue_at(task_name: str, eta, *args) -> None:
     _send(task_name, args, f"the clock sweep catches it (due {eta.isoformat()})", eta=eta)
 
 
-def enqueue_after(task_name: str, seconds: float, *args) -> None:
+def enqueue_after(task_name: str, seconds: float, *args, fallback: str) -> None:
     """Send task ``task_name`` to run ``seconds`` from now (a retry's wait, well within
-    ``eta_horizon``); never raises. Eager mode (tests) runs it at once: a retry's wait is
-    no deadline, and a test sees its retries."""
+    ``eta_horizon``); never raises (``fallback`` says in the log what makes up for a send
+    that failed). Eager mode (tests) runs it at once: a retry's wait is no deadline, and a
+    test sees its retries."""
     app = current_app._get_current_object()
     if app.conf.task_always_eager:
         _run_inline(task_name, args)
         return
-    _send(task_name, args, "it stays pending: 'send again' sends it", countdown=seconds)
+    _send(task_name, args, fallback, countdown=seconds)
 
 
 def enqueue_deadline_check(match_id: int, due) -> None:

@@ -32,7 +32,8 @@ def queue_event(event_type: str, user_ids: list[int], data: dict) -> int:
             enqueue(services.DELIVER_TASK, row.pk)
             return 1
         if wait is not None:
-            enqueue_after(services.DELIVER_TASK, wait, row.pk)
+            enqueue_after(services.DELIVER_TASK, wait, row.pk,
+                          fallback="it stays pending: 'send again' sends it")
         return 1
     for row in rows:
         enqueue(services.DELIVER_TASK, row.pk)
