@@ -13,7 +13,7 @@ a Warning is printed and the process starts (docs/operations.md "Configuration")
 - config.E004: ``FORWARDED_ALLOW_IPS`` with ``*`` and DEBUG off: uvicorn then believes the
   ``X-Forwarded-For`` of anyone who connects, so a client picks the address every
   per-address limit counts.
-- config.E005: ``WEBHOOK_MAX_ATTEMPTS`` above ``WEBHOOK_MAX_ATTEMPTS_CAP`` (40): the deliver
+- config.E005: ``WEBHOOK_MAX_ATTEMPTS`` outside 1..``WEBHOOK_MAX_ATTEMPTS_CAP`` (40): the deliver
   task's Celery retries (50) also cover database outages, so more attempts would end in
   Celery's own give-up with the delivery left pending instead of failed and its endpoint
   disabled.

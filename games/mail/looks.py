@@ -76,7 +76,7 @@ def saw_seated(match, user) -> None:
 def saw_on_loop(user_id: int, match_id: int, ply: int) -> bool:
     """``saw`` for an event loop, where no query may run: the last answer to "anyone
     mailable?" decides. True when that answer is stale: the caller has it asked again off
-    the loop (``anyone_mailable.refresh``: games/play/hub.py)."""
+    the loop (``anyone_mailable.refresh``: games/play/looks_on_loop.py)."""
     if anyone_mailable.known():
         _record(user_id, match_id, ply)
     return anyone_mailable.stale()

@@ -3,7 +3,7 @@
 (games/play/connection.py ``send_update``). Both run on the event loop, where no query may
 run: the look counts by this process's last answer to "anyone mailable?"
 (games/mail/mailable.py), and a stale answer is asked again in the hub's threads, one
-asking at a time. With nobody mailable a look costs two attribute reads."""
+asking at a time. With nobody mailable a look costs a clock read and a comparison."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ import threading
 import time
 from collections import OrderedDict
 
-#: frames refused in a row, after the ``throttled`` error, that close the socket (4429):
+#: frames refused in a row (each answered ``throttled``) that close the socket (4429):
 #: room for what a client had in flight when it was told, not for a flood
 FLOOD_CLOSE_AFTER = 20
 

@@ -83,7 +83,7 @@ class SearchBudget:
     widening: float | None = 1.5
     #: each seat past two adds ``iterations`` again (900 for 300 at four seats). Four-player
     #: Hansa against greedy: 59.5% won at 300, 71% at 600 (issue 23, 200 games, the same
-    #: seeds), 68% at 600 and more at 900 on issue 44's seeds (docs/capacity.md#bot-strength);
+    #: seeds), 75% (69%-80%) of 200 fresh games at 900 (issue 44, docs/capacity.md);
     #: two-player games are unchanged
     grow_with_seats: bool = True
 
