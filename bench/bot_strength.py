@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.percentiles import percentile  # noqa: E402
 from rules import get_engine  # noqa: E402
 from rules.bots import bot_rng, get_bot  # noqa: E402
 from rules.bots.ismcts import backstop_firings  # noqa: E402
@@ -121,9 +122,6 @@ def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def summarise(outcomes: list[dict]) -> dict:

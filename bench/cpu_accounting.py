@@ -18,19 +18,11 @@ import os
 import time
 from dataclasses import dataclass
 
+from bench.process_tree import child_map, stat_fields, tree
+
 HZ = os.sysconf("SC_CLK_TCK")
 #: busy share from which a part, or the machine, counts as saturated (queues grow)
 SATURATED = 0.9
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/<pid>/stat after the command name, which may hold spaces:
-    [0] state, [1] ppid, [11:15] utime stime cutime cstime (in clock ticks)."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
 
 
 def _comm(pid: int) -> str:
@@ -41,27 +33,13 @@ def _comm(pid: int) -> str:
         return ""
 
 
-def _children() -> dict[int, list[int]]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and (stat := _stat(int(entry))):
-            children.setdefault(int(stat[1]), []).append(int(entry))
-    return children
-
-
 def tree_cpu_seconds(roots: list[int], children: dict[int, list[int]] | None = None) -> float:
     """CPU seconds used so far by the trees under ``roots`` (see the module doc)."""
-    children = _children() if children is None else children
-    seen: set[int] = set()
-    todo, ticks = list(roots), 0
-    while todo:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        if stat := _stat(pid):
+    ticks = 0
+    for pid in tree(roots, children):
+        # [11:15]: utime stime cutime cstime, in clock ticks
+        if stat := stat_fields(pid):
             ticks += sum(int(field) for field in stat[11:15])
-        todo.extend(children.get(pid, []))
     return ticks / HZ
 
 
@@ -83,7 +61,7 @@ def postgres_postmaster_pid(connection) -> int | None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         backend = cursor.fetchone()[0]
-    stat = _stat(backend)
+    stat = stat_fields(backend)
     if stat is None or not _comm(backend).startswith("postgres"):
         return None
     postmaster = int(stat[1])
@@ -160,7 +138,7 @@ class CpuMeter:
         self.parts, self.ceilings = parts, ceilings
 
     def _sample(self) -> tuple[float, dict[str, float], tuple[int, int, int]]:
-        children = _children()
+        children = child_map()
         return (time.monotonic(),
                 {part: tree_cpu_seconds(roots, children) for part, roots in self.parts.items()},
                 machine_ticks())

@@ -118,6 +118,7 @@ from rolling_restart import ping_worker, roll  # noqa: E402
 from webhook_receiver import BENCH_ENV, Receiver, register_app  # noqa: E402
 
 from accounts.models import User  # noqa: E402
+from bench.percentiles import percentile  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
 from games.matches.models import Match, Move  # noqa: E402
 
@@ -138,9 +139,6 @@ WEBHOOK_QUIET_S, WEBHOOK_DRAIN_MAX_S = 3.0, 60.0
 WEBHOOK_APP_OWNER = "whload-owner"
 
 
-def percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def make_tokens(count: int) -> list[str]:

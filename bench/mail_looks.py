@@ -33,6 +33,7 @@ from django_redis import get_redis_connection  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
+from bench.percentiles import percentile  # noqa: E402
 from games.mail import looks  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
 from games.matches.models import Match  # noqa: E402
@@ -45,9 +46,8 @@ def _evals() -> int:
 
 
 def _percentiles(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
-    return f"p50 {p(0.5):.3f} ms, p90 {p(0.9):.3f} ms, p99 {p(0.99):.3f} ms"
+    p50, p90, p99 = (percentile(samples, share) * 1000 for share in (0.5, 0.9, 0.99))
+    return f"p50 {p50:.3f} ms, p90 {p90:.3f} ms, p99 {p99:.3f} ms"
 
 
 def main() -> None:

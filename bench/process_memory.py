@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script too
+from bench.process_tree import tree  # noqa: E402
 
 FIELDS = ("Rss", "Pss", "Private_Dirty", "Private_Clean", "Shared_Dirty", "Shared_Clean")
 
@@ -32,25 +36,6 @@ def rollup(pid: int) -> dict[str, float] | None:
         if name in FIELDS:
             found[name] = int(rest.split()[0]) / 1024
     return found
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            found += [int(child) for child in (task / "children").read_text().split()]
-    except OSError:
-        pass
-    return found
-
-
-def tree(root: int) -> list[int]:
-    pids, todo = [], [root]
-    while todo:
-        pid = todo.pop(0)
-        pids.append(pid)
-        todo += children(pid)
-    return pids
 
 
 def what(pid: int) -> str:
@@ -84,7 +69,7 @@ def postmaster(port: int) -> int | None:
 def sample(roots: list[int]) -> list[tuple[int, int, str, dict]]:
     rows = []
     for root in roots:
-        for pid in tree(root):
+        for pid in tree([root]):
             memory = rollup(pid)
             if memory:
                 rows.append((root, pid, what(pid), memory))

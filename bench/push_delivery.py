@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "bench"))
 from bench_env import prepare  # noqa: E402
 from process_groups import stop_process_groups  # noqa: E402
-from webhook_receiver import percentile  # noqa: E402 - the webhook bench's
+
+from bench.percentiles import percentile  # noqa: E402
 
 QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "bench_push", "CELERY_BOT_QUEUE": "bench_push_bots"}
 os.environ.update(QUEUES)

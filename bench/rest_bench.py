@@ -43,6 +43,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
+from bench.percentiles import percentile  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
 from games.matches.models import Match, Move  # noqa: E402
 
@@ -54,9 +55,6 @@ clock = time.perf_counter
 FLOOR_PER_MOVE = 3
 
 
-def percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def summary(name: str, samples: list[float]) -> str:

@@ -13,19 +13,13 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from pathlib import Path
+
+from bench.process_tree import child_map, command_line
 
 
 def _children(pid: int) -> list[tuple[int, bytes]]:
     """The child processes of ``pid``, with their command lines."""
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            try:
-                found.append((int(child), Path(f"/proc/{child}/cmdline").read_bytes()))
-            except OSError:
-                continue
-    return found
+    return [(child, command_line(child)) for child in child_map().get(pid, [])]
 
 
 def web_processes(supervisor_pid: int) -> set[int]:

@@ -22,7 +22,6 @@ sockets; the difference divided by the sockets. It includes whatever came with t
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import time
 from collections import defaultdict
@@ -30,6 +29,7 @@ from pathlib import Path
 
 import websocket
 
+from bench.process_tree import tree
 from games.matches.models import Match, Move, Seat
 
 #: sockets opened (and closed) per web process before the first memory sample
@@ -40,29 +40,10 @@ SLOW_MS = {"move ack": 50, "bot reply push": 500}
 WINDOW_S = 10
 
 
-def _tree(roots: list[int]) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        parents.setdefault(parent, []).append(int(entry))
-    found, todo = [], list(roots)
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(parents.get(pid, []))
-    return found
-
-
 def rss_bytes(roots: list[int]) -> tuple[int, int]:
     """(summed VmRSS in bytes, number of processes) of the trees under ``roots``."""
     total, count = 0, 0
-    for pid in _tree(roots):
+    for pid in tree(roots):
         try:
             with open(f"/proc/{pid}/status") as handle:
                 for line in handle:

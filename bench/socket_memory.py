@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_env import RAISED_THROTTLES  # noqa: E402
-from bench.process_memory import rollup, tree  # noqa: E402
+from bench.process_memory import rollup  # noqa: E402
+from bench.process_tree import tree  # noqa: E402
 
 USERS = 20  # sockets spread over this many users (a user holds at most 10 by default)
 
@@ -66,7 +67,7 @@ def _memory(roots: list[int]) -> tuple[float, float]:
     """(RSS, PSS) in MiB of the trees."""
     rss = pss = 0.0
     for root in roots:
-        for pid in tree(root):
+        for pid in tree([root]):
             found = rollup(pid) or {}
             rss += found.get("Rss", 0)
             pss += found.get("Pss", 0)

@@ -29,7 +29,7 @@ sys.path.insert(1, str(ROOT / "bench"))
 
 from bench_env import prepare  # noqa: E402
 from process_groups import stop_process_groups  # noqa: E402
-from webhook_receiver import BENCH_ENV, Receiver, percentile, register_app  # noqa: E402
+from webhook_receiver import BENCH_ENV, Receiver, register_app  # noqa: E402
 
 QUEUES = {"CELERY_TASK_DEFAULT_QUEUE": "bench_webhooks", "CELERY_BOT_QUEUE": "bench_wh_bots"}
 os.environ.update(QUEUES)
@@ -44,6 +44,7 @@ django.setup()
 
 from accounts.apps_oauth.models import App  # noqa: E402
 from accounts.models import User  # noqa: E402
+from bench.percentiles import percentile  # noqa: E402
 from games.matches import services as match_services  # noqa: E402
 from games.matches.models import Match  # noqa: E402
 

@@ -22,9 +22,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 BENCH_ENV = {"WEBHOOK_HTTP_URLS": "true", "WEBHOOK_ALLOWED_ADDRESSES": "127.0.0.1"}
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 class Receiver:
