@@ -53,7 +53,9 @@ from rules.rng import SeededRng
 
 logger = logging.getLogger(__name__)
 
-#: searches whose wall-clock backstop fired in this process, by iteration budget
+#: searches whose wall-clock backstop fired in this process, by (search, iteration budget):
+#: "ismcts" for this search, "hard_v1" for the retired one's cap (ismcts_v1), so a
+#: two-seat hard (300) and a hard_v1 (300) cut short are told apart
 backstop_firings: Counter = Counter()
 
 
@@ -201,7 +203,7 @@ class IsmctsSearch:
 
     def _backstop(self) -> None:
         self.backstop_fired = True
-        backstop_firings[self.target] += 1
+        backstop_firings[("ismcts", self.target)] += 1
         logger.warning("search backstop fired: %s of %s iterations in %.1f s (seat %s)",
                        self.iterations, self.target, self.budget.seconds, self.seat)
 

@@ -109,7 +109,7 @@ def _count_cap(search: IsmctsSearch) -> None:
     """The wall-clock cap stopped a search short of its iterations: counted in the same
     ``backstop_firings`` as the new search (bench/bot_strength.py reports them) and logged,
     so a cut-short hard_v1 no longer passes as a full one. The move is unchanged."""
-    backstop_firings[search.budget.iterations] += 1
+    backstop_firings[("hard_v1", search.budget.iterations)] += 1
     logger.warning("hard_v1 search cap fired: %s of %s iterations in %.1f s (seat %s)",
                    search.iterations, search.budget.iterations, search.budget.seconds,
                    search.seat)

@@ -85,6 +85,7 @@ def test_the_clock_cap_stops_the_search_with_a_move_in_hand():
     assert run.iterations == 3
     assert move in engine.legal_moves(state, seat)
     assert run.backstop_fired and sum(backstop_firings.values()) == fired + 1
+    assert backstop_firings[("ismcts", run.target)] >= 1
 
 
 def test_a_backstop_firing_is_logged_and_a_full_search_is_not(caplog):
@@ -266,9 +267,12 @@ def test_hard_v1_s_clock_cap_is_counted_like_the_backstop(caplog):
                                  ismcts_v1.SearchBudget(iterations=500, seconds=3),
                                  clock=lambda: float(next(ticks)))
     fired = sum(backstop_firings.values())
+    fired_v1 = backstop_firings[("hard_v1", 500)]
     with caplog.at_level("WARNING", logger="rules.bots.ismcts_v1"):
         assert cut.run() in legal
     assert cut.iterations == 3 and sum(backstop_firings.values()) == fired + 1
+    # counted under its own key: a hard search of the same budget cut short is another
+    assert backstop_firings[("hard_v1", 500)] == fired_v1 + 1
     assert [r.getMessage() for r in caplog.records] == [
         f"hard_v1 search cap fired: 3 of 500 iterations in 3.0 s (seat {seat})"]
     full = ismcts_v1.IsmctsSearch(engine, view, legal, seat, SeededRng("v1"),
