@@ -80,14 +80,9 @@ def read_frame(text: str | bytes | None, *, max_bytes: int) -> Request:
                             _("A message may nest at most %(count)s levels deep.")
                             % {"count": MAX_JSON_DEPTH})
     ref = message.get("ref")
-    if ref is not None and not _valid_ref(ref):
-        raise ProtocolError("malformed_message",
-                            _("ref must be a string or a number of at most %(count)s "
-                              "characters.") % {"count": MAX_REF_LENGTH}, {"field": "ref"})
-    if isinstance(ref, str) and CONTROL_CHARACTERS.search(ref):
-        # a ref is echoed in the answer: one holding a NUL or a control is not (issue 39)
-        raise ProtocolError("malformed_message", f"ref: {text_inputs.MESSAGE}",
-                            {"field": "ref", "code": "control_characters"})
+    refusal = _ref_refusal(ref)
+    if refusal is not None:
+        raise refusal
     where = find_control_characters(message, "")
     if where is not None:  # every text a client sends: infra/text_inputs.py's one rule
         refusal = ControlCharacters(where)
@@ -122,18 +117,30 @@ def ref_of(text: str | bytes | None) -> Any:
     its refusal names the request it answers; None when the frame is larger than
     ``REF_READ_MAX_BYTES`` (not parsed: a flood's big frames cost no parsing), not a JSON
     object, or its ref is not one the protocol takes."""
-    if text is None or len(text) > REF_READ_MAX_BYTES:
+    if text is None or _frame_bytes(text, REF_READ_MAX_BYTES) > REF_READ_MAX_BYTES:
         return None
     try:
         message = orjson.loads(text)
     except (orjson.JSONDecodeError, RecursionError):
         return None
     ref = message.get("ref") if isinstance(message, dict) else None
-    if ref is None or not _valid_ref(ref):
+    return None if _ref_refusal(ref) is not None else ref
+
+
+def _ref_refusal(ref: Any) -> ProtocolError | None:
+    """Why a frame's ``ref`` cannot be echoed in its answer (the one rule of ``read_frame``
+    and ``ref_of``), or None when it can, or is absent."""
+    if ref is None:
         return None
+    if not _valid_ref(ref):
+        return ProtocolError("malformed_message",
+                             _("ref must be a string or a number of at most %(count)s "
+                               "characters.") % {"count": MAX_REF_LENGTH}, {"field": "ref"})
     if isinstance(ref, str) and CONTROL_CHARACTERS.search(ref):
-        return None
-    return ref
+        # a ref is echoed in the answer: one holding a NUL or a control is not (issue 39)
+        return ProtocolError("malformed_message", f"ref: {text_inputs.MESSAGE}",
+                             {"field": "ref", "code": "control_characters"})
+    return None
 
 
 def _frame_bytes(text: str | bytes, max_bytes: int) -> int:
