@@ -123,25 +123,27 @@ class SocketAdmission:
                 return answer
 
     async def _hello(self, text) -> bool | None:
+        """Read the frame once, in the handshake's language (a frame that cannot be read
+        names no language); a ``hello`` with ``lang`` then answers in that one."""
         with translation.override(self.language):
             try:
-                request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-            except ProtocolError:
-                request = None
-            if request is not None and request.op == "hello" and "lang" in request.fields:
-                # the socket's own choice; an unknown one leaves the handshake's
-                self.language = supported_language(request.fields["lang"]) or self.language
+                request, unreadable = read_frame(
+                    text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE), None
+            except ProtocolError as exc:
+                request, unreadable = None, exc
+        if request is not None and request.op == "hello" and "lang" in request.fields:
+            # the socket's own choice; an unknown one leaves the handshake's
+            self.language = supported_language(request.fields["lang"]) or self.language
         with translation.override(self.language):
-            return await self._hello_in_language(text)
+            return await self._hello_in_language(request, unreadable)
 
-    async def _hello_in_language(self, text) -> bool | None:
+    async def _hello_in_language(self, request, unreadable: ProtocolError | None
+                                 ) -> bool | None:
         """True once signed in (or anonymous); False after a final refusal; None after a
         passing one (throttled, database unavailable)."""
-        try:
-            request = read_frame(text, max_bytes=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-        except ProtocolError as exc:
-            request = None
-            refusal = (exc.code, exc.message, exc.details, exc.ref)
+        if unreadable is not None:
+            refusal = (unreadable.code, unreadable.message, unreadable.details,
+                       unreadable.ref)
         else:
             refusal = None if request.op == "hello" else (
                 "authentication_required", _("The first message must be hello."), {},

@@ -58,8 +58,8 @@ def _signed_in(user, scope: str, monkeypatch) -> tuple[PlayConnection, _Hub]:
                         lambda key: (user, ScopedCredential(scope)))
     socket = PlayConnection({"type": "websocket", "headers": [], "client": ("10.0.0.1", 1)},
                             None, None)
-    assert asyncio.run(socket._hello_in_language(json.dumps({"op": "hello",
-                                                             "token": "limited"})))
+    assert asyncio.run(socket._hello(json.dumps({"op": "hello",
+                                                 "token": "limited"})))
     assert [frame["op"] for frame in _frames(socket)] == ["welcome"]
     return socket, hub
 
@@ -104,7 +104,7 @@ def test_a_first_party_token_s_socket_may_do_everything(user, token, monkeypatch
     monkeypatch.setattr(operations, "credential_for_token", lambda key: credential)
     socket = PlayConnection({"type": "websocket", "headers": [], "client": ("10.0.0.1", 1)},
                             None, None)
-    assert asyncio.run(socket._hello_in_language(json.dumps({"op": "hello",
+    assert asyncio.run(socket._hello(json.dumps({"op": "hello",
                                                              "token": token.key})))
     assert socket.credential is not None and socket.credential.key == token.key
     _frames(socket)
