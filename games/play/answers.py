@@ -21,7 +21,12 @@ async def run_service(function, *args):
     except OperationalError as exc:
         if not database_busy(exc):
             raise
-        raise DatabaseBusy(details={"retry_after": DatabaseBusy.retry_after}) from None
+        raise database_busy_refusal() from None
+
+
+def database_busy_refusal() -> DatabaseBusy:
+    """The one answer to a busy database on the socket, whichever op met it."""
+    return DatabaseBusy(details={"retry_after": DatabaseBusy.retry_after})
 
 
 def refused_frame(ref, match_id: int, exc: ApiError) -> str:

@@ -23,7 +23,7 @@ from games.live import frames
 from games.matches.parsing import parse_match_id
 from games.play import operations
 from games.play.admission import SocketAdmission
-from games.play.answers import refused_frame, run_service
+from games.play.answers import database_busy_refusal, refused_frame, run_service
 from games.play.chat_op import ChatOp
 from games.play.hub import Follow, hub
 from games.play.message_rate import MessageRate, penalty_box
@@ -42,7 +42,7 @@ from games.play.protocol import (
 from games.play.scopes import check_op_scope
 from games.play.sending import SocketSending
 from infra import throttles
-from infra.api_errors import ApiError, DatabaseBusy, Throttled
+from infra.api_errors import ApiError, Throttled
 from infra.language import language_of_handshake
 from infra.observability import metrics, request_id
 from infra.outages import database_busy
@@ -205,9 +205,8 @@ class PlayConnection(SocketAdmission, SocketSending, ChatOp):
             self.enqueue(error_frame(exc.code, exc.message, exc.details, ref))
         except (OperationalError, InterfaceError) as exc:
             if database_busy(exc):
-                self.enqueue(error_frame(DatabaseBusy.default_code,
-                                         str(DatabaseBusy.default_detail),
-                                         {"retry_after": DatabaseBusy.retry_after}, ref))
+                busy = database_busy_refusal()
+                self.enqueue(error_frame(busy.code, busy.message, busy.details, ref))
             else:
                 self.enqueue(error_frame("database_unavailable", _(
                     "The database is unavailable; try again shortly."), {}, ref))
