@@ -21,7 +21,7 @@ from games.mail.mailable import anyone_mailable
 from games.mail.models import MailAddress
 from games.matches import selectors
 from games.matches import services as match_services
-from games.play import connection as connection_module
+from games.play import hub as hub_module
 from games.play import operations
 from games.play.connection import PlayConnection
 from games.play.hub import Follow, Hub, _MatchFollowers
@@ -75,7 +75,7 @@ def _seen_keys() -> list:
 
 
 def _on_loop(hub: Hub, monkeypatch, scenario) -> None:
-    monkeypatch.setattr(connection_module, "hub", lambda: hub)  # send_update's hub
+    monkeypatch.setattr(hub_module, "_hub", hub)  # what every hub() of the socket returns
     asyncio.run(scenario())
 
 

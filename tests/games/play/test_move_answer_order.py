@@ -14,8 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from games.matches.errors import StalePly
-from games.play import answers as answers_module
-from games.play import connection as connection_module
+from games.play import hub as hub_module
 from games.play.connection import PlayConnection
 from games.play.hub import Follow
 from games.play.looks_on_loop import LooksOnLoop
@@ -63,8 +62,7 @@ def _queued(socket: PlayConnection) -> list[tuple[str, int | None]]:
 
 
 def _move(socket: PlayConnection, hub, monkeypatch) -> None:
-    monkeypatch.setattr(connection_module, "hub", lambda: hub)
-    monkeypatch.setattr(answers_module, "hub", lambda: hub)  # a move's and a chat's service
+    monkeypatch.setattr(hub_module, "_hub", hub)  # what every hub() of the socket returns
     request = Request(op="move", ref="m1",
                       fields={"match": str(MATCH), "move": {"type": "pass"}, "expected_ply": 3})
     asyncio.run(socket._op_move(request))

@@ -11,8 +11,7 @@ import json
 import pytest
 
 from accounts.scopes import ALL_SCOPES
-from games.play import answers as answers_module
-from games.play import connection as connection_module
+from games.play import hub as hub_module
 from games.play import operations
 from games.play.connection import PlayConnection
 from games.play.protocol import OPS
@@ -52,8 +51,7 @@ def _frames(socket: PlayConnection) -> list[dict]:
 def _signed_in(user, scope: str, monkeypatch) -> tuple[PlayConnection, _Hub]:
     """A socket whose hello carried a credential limited to ``scope``."""
     hub = _Hub()
-    monkeypatch.setattr(connection_module, "hub", lambda: hub)
-    monkeypatch.setattr(answers_module, "hub", lambda: hub)  # a move's and a chat's service
+    monkeypatch.setattr(hub_module, "_hub", hub)  # what every hub() of the socket returns
     monkeypatch.setattr(operations, "credential_for_token",
                         lambda key: (user, ScopedCredential(scope)))
     socket = PlayConnection({"type": "websocket", "headers": [], "client": ("10.0.0.1", 1)},
@@ -96,8 +94,7 @@ def test_with_match_play_a_move_is_played(user, monkeypatch):
 
 def test_a_first_party_token_s_socket_may_do_everything(user, token, monkeypatch):
     hub = _Hub()
-    monkeypatch.setattr(connection_module, "hub", lambda: hub)
-    monkeypatch.setattr(answers_module, "hub", lambda: hub)  # a move's and a chat's service
+    monkeypatch.setattr(hub_module, "_hub", hub)  # what every hub() of the socket returns
     # the real token's credential, looked up here: the stand-in hub runs inline, in the
     # event loop, where the database may not be used
     credential = operations.credential_for_token(token.key)
