@@ -85,7 +85,7 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
     for invitation in invitations:
         feed.announce_invitation(invitation)
         webhook_events.invitation_sent(invitation)
-        player_notifications.invitation_sent(invitation)  # push and e-mail (issue 42)
+        player_notifications.invitation_sent(invitation, match.game)  # push, e-mail (issue 42)
     return invitations
 
 

@@ -17,7 +17,7 @@ from games.dispatch import enqueue
 from games.mail import errors, tokens
 from games.mail.mailable import anyone_mailable
 from games.mail.models import EVENT_TYPES, Mail, MailAddress
-from games.notifications import preferences
+from games.notifications import preferences, reach
 from games.notifications.models import EMAIL
 
 CONFIRMATION_TASK = "games.mail.tasks.send_confirmation"
@@ -125,6 +125,9 @@ def confirm(token: str) -> MailAddress | None:
         row.save(update_fields=["verified_at"])
         # this process tracks looks at once; the others within MAIL_LOOKS_CHECK_SECONDS
         transaction.on_commit(lambda: anyone_mailable.set(True))
+        # and its fan-out mails the address from the next event on, not once its cached
+        # "nobody reachable" expires (games/notifications/reach.py)
+        reach.mark_reachable_after_commit()
     return row
 
 
