@@ -21,11 +21,9 @@ class RoomKind(models.TextChoices):
 class ChatRoom(models.Model):
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE,
                               related_name="chat_rooms")
+    # whether the match's players read the spectators' room while it runs is the match's
+    # fixed option (``Match.players_read_spectator_chat``), read there: not copied here
     kind = models.CharField(max_length=16, choices=RoomKind.choices)
-    #: the spectators' room only: whether the match's players read it while the match
-    #: runs (docs/chat.md "Rooms"): the match's option, copied when the room is made
-    #: (``Match.players_read_spectator_chat``; off by default for a private match)
-    readable_by_players = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

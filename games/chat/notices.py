@@ -5,8 +5,6 @@ a notice to come and read it where the room's rules apply (games/chat/rooms.py).
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from games.chat.models import ChatMessage, ChatRoom, RoomKind
 from games.matches.models import Match
 from games.notifications import fanout
@@ -22,8 +20,6 @@ def notify_after_commit(match: Match, room: ChatRoom, message: ChatMessage,
     data = {"match_id": match.pk, "game": match.game, "room": room.kind,
             "message_id": message.pk}
 
-    # notify_now asks the cached "anyone reachable?": a chat costs no query for nobody
-    # robust: a failure here (its reach check reads the database) is logged, and the
-    # sender is still told their message was stored (games/chat/services.py)
-    transaction.on_commit(lambda: fanout.notify_now(CHAT_MESSAGE, readers, data),
-                          robust=True)
+    # fanout.notify_after_commit: the cached reach check, and robust after the commit (a
+    # failure is logged; the sender is still told their message was stored)
+    fanout.notify_after_commit(CHAT_MESSAGE, readers, data)

@@ -6,9 +6,9 @@ transport shows a room to anyone the others would refuse.
   spectators read it too (nobody can be helped any more). A player whose seat passed to
   a bot is a spectator from then on: they stop reading it while the match runs;
 - the spectators' room: whoever may see the match reads it and, signed in, writes it;
-  the players read (and write) it while the match runs only when the room allows
-  (``ChatRoom.readable_by_players``, the match's option ``players_read_spectator_chat``
-  when the room was made: games/matches/spectator_chat.py, on for a listed match and off
+  the players read (and write) it while the match runs only when the match allows (its
+  fixed option ``Match.players_read_spectator_chat``, passed here as
+  ``readable_by_players``: games/matches/spectator_chat.py, on for a listed match and off
   for a private one by default), and always once it has ended.
 
 A "seat" is the seat a user holds now, as the database has it (``seat_of``), or held at a

@@ -23,17 +23,13 @@ def parse_room_kind(kind: Any) -> str:
 
 def room_of(match: Match, kind: str) -> ChatRoom:
     """The match's room of ``kind``: its row, or, before its first message, the room it
-    will be (unsaved: reading a room writes nothing), with the rule its creator chose
-    (``Match.players_read_spectator_chat``: games/matches/spectator_chat.py)."""
+    will be (unsaved: reading a room writes nothing)."""
     room = ChatRoom.objects.filter(match_id=match.pk, kind=kind).first()
-    if room is None:
-        room = ChatRoom(match=match, kind=kind,
-                        readable_by_players=match.players_read_spectator_chat)
-    return room
+    return room if room is not None else ChatRoom(match=match, kind=kind)
 
 
-def standing(room: ChatRoom, match: Match, user, invited: list[int] | None = None) -> dict:
-    """What ``user`` is to the room: the keywords of ``rooms.reads``/``rooms.writes``.
+def standing(match: Match, user, invited: list[int] | None = None) -> dict:
+    """What ``user`` is to the match's rooms: the keywords of ``rooms.reads``/``rooms.writes``.
     ``invited``: the match's pending invitees when the caller read them already
     (``invitees.invitee_ids``: a send needs them for its push too), else asked here."""
     # an invitee of a match still waiting for players sits at the table for its chat
@@ -41,17 +37,18 @@ def standing(room: ChatRoom, match: Match, user, invited: list[int] | None = Non
     seated = match_selectors.seat_of(match, user) is not None or (
         getattr(user, "is_authenticated", False)
         and user.pk in (invitees.invitee_ids(match) if invited is None else invited))
+    # the spectators' room's rule is the match's option (games/matches/spectator_chat.py)
     return {"seated": seated, "ended": rooms.is_ended(match.status),
-            "readable_by_players": room.readable_by_players}
+            "readable_by_players": match.players_read_spectator_chat}
 
 
 def may_read(room: ChatRoom, match: Match, user) -> bool:
-    return rooms.reads(room.kind, **standing(room, match, user))
+    return rooms.reads(room.kind, **standing(match, user))
 
 
 def may_write(room: ChatRoom, match: Match, user, invited: list[int] | None = None) -> bool:
     return rooms.writes(room.kind, signed_in=bool(getattr(user, "is_authenticated", False)),
-                        **standing(room, match, user, invited))
+                        **standing(match, user, invited))
 
 
 def readable_messages(match_id: Any, kind: Any, user) -> QuerySet[ChatMessage]:

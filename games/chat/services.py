@@ -72,9 +72,7 @@ def send_message(match_id: Any, kind: Any, user, text: Any) -> dict:
     rate.check(user.pk, match.pk, kind)
     with transaction.atomic():
         if room.pk is None:
-            room, _ = ChatRoom.objects.get_or_create(
-                match=match, kind=kind,
-                defaults={"readable_by_players": room.readable_by_players})
+            room, _ = ChatRoom.objects.get_or_create(match=match, kind=kind)
         message = ChatMessage.objects.create(room=room, author=user, text=text,
                                              ply=match.ply)
         who = push_after_commit(match, room, message, invited)
@@ -113,7 +111,7 @@ def audience(match: Match, room: ChatRoom, author_id: int | None,
     holders included, and who muted the author (``games.chat.rooms.receives`` reads it
     in every hub). ``invited``: the pending invitees, when the caller read them."""
     return {"room": room.kind, "ended": rooms.is_ended(match.status),
-            "readable_by_players": room.readable_by_players,
+            "readable_by_players": match.players_read_spectator_chat,
             "holders": frames.holders(match),
             # games/chat/invitees.py
             "invitees": invited if invited is not None else invitee_ids(match),

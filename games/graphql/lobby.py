@@ -78,6 +78,7 @@ class LobbyMutations:
         self, info: Info, game: str, players: int, options: JSON | None = None,
         bot_seats: list[BotSeatInput] | None = None, creator_seat: int | None = None,
         invite: list[str] | None = None, players_read_spectator_chat: bool | None = None,
+        time_control: JSON | None = None,
     ) -> LobbyMatchPayload:
         user, problems = signed_in(info)
         if problems:
@@ -90,8 +91,9 @@ class LobbyMutations:
             return LobbyMatchPayload(errors=problems)
         created, problems = attempt(lambda: services.create_private_match(
             user=user, game=game, players=players, options=options, bot_seats=bots or None,
-            creator_seat=creator_seat, invite=invite,
-            players_read_spectator_chat=players_read_spectator_chat))
+            creator_seat=creator_seat, invite=invite, time_control=time_control,
+            players_read_spectator_chat=players_read_spectator_chat),
+            overrides={"unknown_preset": "timeControl", "invalid_time_control": "timeControl"})
         if problems:
             return LobbyMatchPayload(errors=problems)
         return _payload(created[0].pk, user)

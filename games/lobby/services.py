@@ -85,24 +85,27 @@ def _invite_locked(match: Match, inviter, invitees: list, *, positions=None,
     for invitation in invitations:
         feed.announce_invitation(invitation)
         webhook_events.invitation_sent(invitation)
-        player_notifications.invitation_sent(invitation)  # push and e-mail (issue 42)
+        player_notifications.invitation_sent(invitation, match.game)  # push, e-mail (issue 42)
     return invitations
 
 
 @transaction.atomic
 def create_private_match(*, user, game: str, players: int, options: dict | None = None,
                          bot_seats=None, creator_seat: int | None = None,
-                         invite: Any = None,
+                         invite: Any = None, time_control: Any = None,
                          players_read_spectator_chat: Any = None) -> tuple[Match, str]:
     """Create an unlisted match (``games.matches.services.create_match`` rules), seat its creator
-    and invite ``invite`` (usernames). Returns the match and its invite code. Its players
+    and invite ``invite`` (usernames), with ``time_control`` as a listed match's (none by
+    default). Returns the match and its invite code. Its players
     read the spectators' chat room only if the creator says so (off by default: the
     onlookers of a private match are the players' friends; games/matches/spectator_chat.py).
-    Raises what create_match raises, InvalidRequest / unknown_user (400), MatchFull."""
+    Raises what create_match raises (InvalidTimeControl, unknown preset too),
+    InvalidRequest / unknown_user (400), MatchFull."""
     guards.require_user(user)
     invitees = _invitees(user, invite if invite is not None else [])
     match = match_services.create_match(user=user, game=game, players=players, options=options,
                                         bot_seats=bot_seats, creator_seat=creator_seat,
+                                        time_control=time_control,
                                         players_read_spectator_chat=False
                                         if players_read_spectator_chat is None
                                         else players_read_spectator_chat)

@@ -21,7 +21,11 @@ def _match_url(data: dict) -> str:
 
 
 def _message(address: MailAddress, subject: str, template: str, context: dict,
-             unsubscribe_scope: str | None) -> EmailMultiAlternatives:
+             unsubscribe_scope: str | None,
+             one_click_scope: str | None = None) -> EmailMultiAlternatives:
+    """``unsubscribe_scope``: what the body's first link stops (None: no links, no
+    headers); ``one_click_scope``: what a mail client's one-click "unsubscribe" stops
+    (RFC 8058), the same unless told."""
     if unsubscribe_scope is not None:
         scope_link = tokens.link("unsubscribe",
                                  tokens.unsubscribe_token(address.user_id, unsubscribe_scope))
@@ -34,7 +38,10 @@ def _message(address: MailAddress, subject: str, template: str, context: dict,
     headers = {}
     if unsubscribe_scope is not None:
         # RFC 8058: a mail client's one-click "unsubscribe" POSTs to this URL
-        headers = {"List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+        one_click = context["unsubscribe_url"] if one_click_scope in (
+            None, unsubscribe_scope) else tokens.link(
+                "unsubscribe", tokens.unsubscribe_token(address.user_id, one_click_scope))
+        headers = {"List-Unsubscribe": f"<{one_click}>",
                    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
     message = EmailMultiAlternatives(subject=subject, body=text, to=[address.address],
                                      headers=headers)
@@ -57,8 +64,11 @@ def digest_mail(address: MailAddress, events: list[tuple[str, dict]]) -> EmailMu
         lines = [{"sentence": texts.sentence(kind, data), "match_url": _match_url(data)}
                  for kind, data in events]
         subject = _("Your day in your matches: %(count)s news") % {"count": len(lines)}
+        # the body's "stop these digests" turns the digest off, no event type; a mail
+        # client's one-click unsubscribe stops all e-mail: pressed on a digest, it must
+        # not bring each event's mail at once instead (docs/webhooks.md "Every mail")
         return _message(address, subject, "digest", {"subject": subject, "lines": lines},
-                        tokens.ALL)
+                        tokens.DIGEST, one_click_scope=tokens.ALL)
 
 
 def confirmation_mail(address: MailAddress) -> EmailMultiAlternatives:

@@ -66,18 +66,27 @@ def muted(address: MailAddress, event_type: str) -> bool:
     return not preferences.allows(address.user_id, EMAIL, event_type)
 
 
-def accept_event(event_type: str, user_id: int, data: dict) -> int | None:
-    """Record the event's mail; the id of a mail to send now, else None (it waits, is
-    kept for the digest, is a duplicate, or is not to be sent: counted)."""
+def _unmailable(address: MailAddress | None, event_type: str) -> str | None:
+    """Why ``address`` may not be mailed ``event_type`` now (None: it may)."""
+    if address is None or address.verified_at is None:
+        return "unverified"
+    return "muted" if muted(address, event_type) else None
+
+
+def accept_event(event_type: str, user_id: int,
+                 data: dict) -> tuple[int, MailAddress] | None:
+    """Record the event's mail; a mail to send now (its id, and the address just found
+    confirmed and not muted for it, which ``deliver`` then need not ask again), else None
+    (it waits, is kept for the digest, is a duplicate, or is not to be sent: counted).
+    The address and the preference are asked here, in the mail's own task, not taken
+    from the fan-out's: a player who turned the event off since is not mailed."""
     if event_type not in EVENT_TYPES or not isinstance(data, dict):
         logger.warning("mail: event %r ignored (unknown)", event_type)
         return None
-    address = MailAddress.objects.filter(user_id=user_id).first()
-    if address is None or address.verified_at is None:
-        metrics.counted(event_type, "unverified")
-        return None
-    if muted(address, event_type):
-        metrics.counted(event_type, "muted")
+    address = MailAddress.objects.filter(user_id=user_id).select_related("user").first()
+    reason = _unmailable(address, event_type)
+    if reason is not None:
+        metrics.counted(event_type, reason)
         return None
     public = {key: data[key] for key in PUBLIC_KEYS if key in data}
     now = timezone.now()
@@ -99,7 +108,7 @@ def accept_event(event_type: str, user_id: int, data: dict) -> int | None:
     if status == MailStatus.IN_DIGEST:
         metrics.counted(event_type, "digest")
         return None
-    return None if event_type == YOUR_TURN else mail.pk
+    return None if event_type == YOUR_TURN else (mail.pk, address)
 
 
 def still_your_turn(mail: Mail) -> bool:
@@ -122,21 +131,21 @@ def _retry_or_fail(mail: Mail, error: str) -> None:
         mail.due_at = timezone.now() + timedelta(seconds=wait)
 
 
-def deliver(mail_id: int) -> str:
+def deliver(mail_id: int, checked: MailAddress | None = None) -> str:
     """Send a pending mail, once: its row is locked while it goes, so a second task (a
-    retry, the sweep) waits and then finds it sent. Returns the mail's status."""
+    retry, the sweep) waits and then finds it sent. Returns the mail's status.
+    ``checked``: the address ``accept_event`` found confirmed and not muted for this mail
+    moments ago in the same task (``mail_event``); a mail that waited (the sweep, a
+    retry) asks both again, since the player may have changed them meanwhile."""
     with transaction.atomic():
         mail = Mail.objects.select_for_update().filter(pk=mail_id).first()
         if mail is None or mail.status != MailStatus.PENDING:
             return mail.status if mail is not None else "missing"
-        address = MailAddress.objects.filter(user_id=mail.user_id).select_related(
-            "user").first()
-        reason = None
-        if address is None or address.verified_at is None:
-            reason = "unverified"
-        elif muted(address, mail.event_type):
-            reason = "muted"
-        elif mail.event_type == YOUR_TURN and not still_your_turn(mail):
+        address = checked or MailAddress.objects.filter(
+            user_id=mail.user_id).select_related("user").first()
+        # asked by accept_event in this task already: not twice
+        reason = None if checked is not None else _unmailable(address, mail.event_type)
+        if reason is None and mail.event_type == YOUR_TURN and not still_your_turn(mail):
             reason = "looked_or_moved_on"
         if reason is not None:
             mail.status, mail.reason = MailStatus.SKIPPED, reason

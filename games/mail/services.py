@@ -1,6 +1,6 @@
 """A player's address and choices: set it (a confirmation mail goes), confirm it by the
-signed link, ask again for the link, choose the daily digest, turn mail off by a mail's
-unsubscribe link, remove it. The only writer of ``MailAddress``."""
+signed link, ask again for the link, choose the daily digest, turn mail (or the digest)
+off by a mail's unsubscribe link, remove it. The only writer of ``MailAddress``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from games.dispatch import enqueue
 from games.mail import errors, tokens
 from games.mail.mailable import anyone_mailable
 from games.mail.models import EVENT_TYPES, Mail, MailAddress
-from games.notifications import preferences
+from games.notifications import preferences, reach
 from games.notifications.models import EMAIL
 
 CONFIRMATION_TASK = "games.mail.tasks.send_confirmation"
@@ -125,13 +125,18 @@ def confirm(token: str) -> MailAddress | None:
         row.save(update_fields=["verified_at"])
         # this process tracks looks at once; the others within MAIL_LOOKS_CHECK_SECONDS
         transaction.on_commit(lambda: anyone_mailable.set(True))
+        # and its fan-out mails the address from the next event on, not once its cached
+        # "nobody reachable" expires (games/notifications/reach.py)
+        reach.mark_reachable_after_commit()
     return row
 
 
 def unsubscribe_scope(token: str) -> tuple[int, str] | None:
-    """(user id, event type or ``all``) of a valid unsubscribe link, else None."""
+    """(user id, event type, ``all`` or ``digest``) of a valid unsubscribe link, else
+    None."""
     read = tokens.read_unsubscribe(token)
-    if read is None or (read[1] != tokens.ALL and read[1] not in EVENT_TYPES):
+    if read is None or (read[1] not in (tokens.ALL, tokens.DIGEST)
+                        and read[1] not in EVENT_TYPES):
         return None
     return read
 
@@ -139,11 +144,16 @@ def unsubscribe_scope(token: str) -> tuple[int, str] | None:
 def unsubscribe(token: str) -> tuple[int, str] | None:
     """One click of a mail's link: that event type's e-mail off, or every event type's,
     in the player's notification preferences (channel ``email``), where they turn it on
-    again. Works without signing in (the link is signed); twice changes nothing more."""
+    again. A digest's own link (``digest``) turns the daily digest off instead, and no
+    event type: what "stop these digests" means. Works without signing in (the link is
+    signed); twice changes nothing more."""
     read = unsubscribe_scope(token)
     if read is None:
         return None
     user_id, scope = read
+    if scope == tokens.DIGEST:
+        MailAddress.objects.filter(user_id=user_id).update(daily_digest=False)
+        return read
     kinds = EVENT_TYPES if scope == tokens.ALL else (scope,)
     preferences.set_preferences(user_id, [(EMAIL, kind, False) for kind in kinds])
     return read

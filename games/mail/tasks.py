@@ -19,9 +19,10 @@ DIGEST_TASK = "games.mail.tasks.send_digest"
 def mail_event(event_type: str, user_id: int, data: dict) -> None:
     """An event for one player: recorded once; mailed now, later ("your turn") or in the
     digest."""
-    mail_id = delivery.accept_event(event_type, user_id, data)
-    if mail_id is not None:
-        delivery.deliver(mail_id)
+    accepted = delivery.accept_event(event_type, user_id, data)
+    if accepted is not None:
+        mail_id, checked_address = accepted
+        delivery.deliver(mail_id, checked=checked_address)  # not asked twice in one task
 
 
 @shared_task(name="games.mail.tasks.deliver", **RETRY_OPTIONS)

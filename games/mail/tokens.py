@@ -1,7 +1,8 @@
 """The signed links of a mail (django.core.signing, keyed by SECRET_KEY): a confirmation
 names the user and the address it confirms and expires (MAIL_CONFIRM_MAX_AGE_HOURS); an
-unsubscribe names the user and an event type (or ``all``) and does not expire: RFC 8058
-asks that a mail's link keep working, and it can only ever turn mail off."""
+unsubscribe names the user and an event type (or ``all``, or ``digest``) and does not
+expire: RFC 8058 asks that a mail's link keep working, and it can only ever turn mail off
+(or the digest, whose events are then mailed as they happen)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ _CONFIRM_SALT = "games.mail.confirm"
 _UNSUBSCRIBE_SALT = "games.mail.unsubscribe"
 #: an unsubscribe link's scope that turns off every mail
 ALL = "all"
+#: a digest's own link: the daily digest off (its events are then mailed as they happen)
+DIGEST = "digest"
 
 
 def confirmation_token(user_id: int, address: str) -> str:

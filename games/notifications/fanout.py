@@ -1,6 +1,6 @@
 """What reaches players' own channels: a match's committed change (a receiver of
 ``games.matches.changes``, connected beside the webhooks' in games/apps.py), an invitation
-(the lobby calls ``invitation_sent`` in its transaction) and a reminder
+(the lobby calls ``invitation_sent`` in its transaction), a chat message and a reminder
 (games/notifications/reminders.py) each become one ``fan_out`` task after the commit; the
 task asks each user's preferences and hands the event to their channels by name
 (games/notifications/__init__.py states the contract).
@@ -11,30 +11,19 @@ player are told the same things, with the same public data."""
 from __future__ import annotations
 
 from celery import current_app
-from django.apps import apps
 from django.db import transaction
 
 from games.dispatch import enqueue
 from games.matches.changes import MatchChanged
 from games.notifications import preferences, push
 from games.notifications.messages import PUSHED
-from games.notifications.models import EMAIL, INVITATION, PUSH, PushSubscription
+from games.notifications.models import EMAIL, INVITATION, PUSH
+from games.notifications.reach import anyone_reachable, confirmed_addresses
 from games.webhooks.events import change_events
-from infra.checked_every import CheckedEvery
 
 FAN_OUT_TASK = "games.notifications.tasks.fan_out"
 PUSH_TASK = "games.notifications.tasks.push_event"
 MAIL_TASK = "games.mail.tasks.mail_event"
-
-def _anyone_with_a_channel() -> bool:
-    return PushSubscription.objects.exists() or _confirmed_addresses().exists()
-
-
-#: Whether any user has a push subscription or an e-mail address, asked at most once per
-#: NOTIFICATION_REACH_CHECK_SECONDS per process (infra/checked_every.py): while nobody can
-#: be told, a move sends no task and pays no query.
-anyone_reachable: CheckedEvery[bool] = CheckedEvery(
-    "NOTIFICATION_REACH_CHECK_SECONDS", _anyone_with_a_channel, False)
 
 
 def send_change_notifications(event: MatchChanged) -> None:
@@ -45,35 +34,29 @@ def send_change_notifications(event: MatchChanged) -> None:
         enqueue(FAN_OUT_TASK, event_type, user_ids, data)
 
 
-def invitation_sent(invitation) -> None:
-    """In the lobby's transaction: "invitation" to the invitee once it commits."""
-    data = {"invitation_id": invitation.pk, "match_id": invitation.match_id}
-    invitee = invitation.invitee_id
-    # robust: the reach check reads the database after the commit; a failure is logged,
-    # never raised into the answer of an invitation that was stored
-    transaction.on_commit(lambda: anyone_reachable() and enqueue(
-        FAN_OUT_TASK, INVITATION, [invitee], data), robust=True)
+def invitation_sent(invitation, game: str) -> None:
+    """In the lobby's transaction: "invitation" to the invitee once it commits. ``game``:
+    the match's game, so a mail or a push names it (not "a game")."""
+    notify_after_commit(INVITATION, [invitation.invitee_id],
+                        {"invitation_id": invitation.pk, "match_id": invitation.match_id,
+                         "game": game})
 
 
 def notify_now(event_type: str, user_ids: list[int], data: dict) -> None:
-    """Any other event, already committed (a chat message: games/chat/notices.py): its
-    ``fan_out``, unless nobody can be reached."""
+    """Any other event, already committed: its ``fan_out``, unless nobody can be
+    reached."""
     if user_ids and anyone_reachable():
         enqueue(FAN_OUT_TASK, event_type, user_ids, data)
 
 
 def notify_after_commit(event_type: str, user_ids: list[int], data: dict) -> None:
-    """Any other event (a reminder): its ``fan_out`` once the caller's transaction commits."""
-    transaction.on_commit(lambda: enqueue(FAN_OUT_TASK, event_type, user_ids, data))
-
-
-def _confirmed_addresses():
-    """The e-mail channel's confirmed addresses (games/mail/models.py ``MailAddress``; the
-    runtime role may not write ``accounts_user.email``, so a player's mail address lives
-    there). Named through the app registry: games.mail asks this package's preferences,
-    so importing it here would close a circle."""
-    address = apps.get_model("games", "MailAddress")
-    return address.objects.filter(verified_at__isnull=False)
+    """In the caller's transaction (an invitation, a chat message: games/chat/notices.py,
+    a reminder): ``notify_now`` once it commits. The one way an event other than a match's
+    change reaches the fan-out, so each gets the reach check (no task, no query while
+    nobody can be told) and ``robust``: the reach check reads the database after the
+    commit, and its failure is logged, never raised into the answer of something that
+    was stored (a chat message acknowledged, an invitation made, a reminder's sweep)."""
+    transaction.on_commit(lambda: notify_now(event_type, user_ids, data), robust=True)
 
 
 def _mail_channel_installed() -> bool:
@@ -91,7 +74,7 @@ def fan_out(event_type: str, user_ids: list[int], data: dict) -> dict[str, list[
         sent[PUSH] = preferences.allowed_users(push.users_with_subscriptions(ids), PUSH,
                                                event_type)
     if _mail_channel_installed():
-        with_address = list(_confirmed_addresses().filter(user_id__in=ids)
+        with_address = list(confirmed_addresses().filter(user_id__in=ids)
                             .values_list("user_id", flat=True))
         sent[EMAIL] = preferences.allowed_users(with_address, EMAIL, event_type)
     for user_id in sent[PUSH]:

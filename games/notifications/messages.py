@@ -21,9 +21,13 @@ PUSHED = (YOUR_TURN, INVITATION, MATCH_STARTED, MATCH_FINISHED, REMINDER, CHAT_M
 
 
 def game_title(game: object) -> str:
-    """The game's title in the active language, as the catalogue gives it (push and mail)."""
-    if game not in available_games():
+    """The game's title in the active language, as the catalogue gives it (push and mail).
+    A game this service does not offer (any more) is named by its id, as the match names
+    it; only an event without a game says "a game"."""
+    if not game:
         return _("a game")
+    if game not in available_games():
+        return str(game)
     return _(get_engine(game).describe()["title"])  # the catalogue's title, translated
 
 

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from py_vapid import Vapid
 
+from games.notifications import reach
 from games.notifications.models import PushSubscription
 from games.webhooks.addresses import UrlRefused, check_url
 from infra.api_errors import ApiError
@@ -123,6 +124,7 @@ def subscribe(user, body: object, language: str) -> PushSubscription:
     subscription, _created = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth,
                                      "language": language})
+    reach.mark_reachable_after_commit()  # this process pushes to it from now on
     return subscription
 
 

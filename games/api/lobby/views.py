@@ -48,7 +48,7 @@ class PrivateMatchListView(ApiView):
         match, _code = services.create_private_match(
             user=request.user, game=data["game"], players=data["players"],
             options=data["options"], bot_seats=bot_seats, creator_seat=data["creator_seat"],
-            invite=data["invite"],
+            invite=data["invite"], time_control=data["time_control"],
             players_read_spectator_chat=data["players_read_spectator_chat"],
         )
         return Response(_match_body(match.pk, request.user), status=status.HTTP_201_CREATED)

@@ -51,6 +51,21 @@ def _scope_name(scope: str) -> str:
     return _("all e-mail") if scope == tokens.ALL else texts.kind_name(scope)
 
 
+def _asked(scope: str) -> str:
+    if scope == tokens.DIGEST:  # it stops no mail: it says what comes instead
+        return _("Stop the daily digest? The e-mails you allow then come one by one, as "
+                 "things happen.")
+    return _("Stop %(what)s?") % {"what": _scope_name(scope)}
+
+
+def _done(scope: str) -> str:
+    if scope == tokens.DIGEST:
+        return _("Done: no more daily digest. The e-mails you allow now come as things "
+                 "happen; you can choose the digest again in your settings.")
+    return (_("Done: no more %(what)s. You can turn them on again in your settings.")
+            % {"what": _scope_name(scope)})
+
+
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 def unsubscribe_page(request: HttpRequest, token: str) -> HttpResponse:
@@ -58,12 +73,8 @@ def unsubscribe_page(request: HttpRequest, token: str) -> HttpResponse:
         read = services.unsubscribe_scope(token)
         if read is None:
             return _bad_link(request)
-        return _page(request, _("Unsubscribe"),
-                     _("Stop %(what)s?") % {"what": _scope_name(read[1])},
-                     action=_("Unsubscribe"))
+        return _page(request, _("Unsubscribe"), _asked(read[1]), action=_("Unsubscribe"))
     read = services.unsubscribe(token)
     if read is None:
         return _bad_link(request)
-    return _page(request, _("Unsubscribed"),
-                 _("Done: no more %(what)s. You can turn them on again in your settings.")
-                 % {"what": _scope_name(read[1])})
+    return _page(request, _("Unsubscribed"), _done(read[1]))

@@ -158,22 +158,13 @@ def _integer_body_fields() -> list:
     return cases
 
 
-#: POST /private-matches/ inherits ``time_control`` from the create-match body but never
-#: passes it on: any value, a huge one too, is dropped and the match made (201). Not a
-#: number bug: reported with issue 39, kept visible here until the lobby decides
-IGNORED_FIELDS = {("post", "/api/v1/private-matches/", "time_control")}
-INTEGER_BODY_FIELDS = [
-    pytest.param(method, path, field, marks=pytest.mark.xfail(
-        strict=True, reason="private matches ignore time_control (silently accepted)"))
-    if (method, path, field[0]) in IGNORED_FIELDS else (method, path, field)
-    for method, path, field in _integer_body_fields()]
+INTEGER_BODY_FIELDS = _integer_body_fields()
 
 
 @pytest.mark.parametrize("digits", [30, 4000])
 @pytest.mark.parametrize("method, path, field", INTEGER_BODY_FIELDS,
-                         ids=[f"{m.upper()} {p} {'.'.join(f)}" for m, p, f in
-                              (case.values if hasattr(case, "values") else case
-                               for case in INTEGER_BODY_FIELDS)])
+                         ids=[f"{m.upper()} {p} {'.'.join(f)}"
+                              for m, p, f in INTEGER_BODY_FIELDS])
 def test_a_huge_integer_in_any_body_field_is_a_4xx(ann, han_duel, method, path, field,
                                                    digits):
     user, client = ann

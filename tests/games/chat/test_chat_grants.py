@@ -43,5 +43,4 @@ def test_the_runtime_role_cannot_rewrite_or_delete_a_message(runtime_sql, make_u
             runtime_sql.execute(sql, [sent["id"]])
     runtime_sql.execute("UPDATE games_chatmessage SET hidden_by_moderator = true "
                         "WHERE id = %s", [sent["id"]])
-    runtime_sql.execute("UPDATE games_chatroom SET readable_by_players = false WHERE id = "
-                        "(SELECT room_id FROM games_chatmessage WHERE id = %s)", [sent["id"]])
+

@@ -41,7 +41,7 @@ def test_the_audience_of_a_push_follows_the_seat_holders_at_the_send(make_user):
     alice, bob, carol = make_user(), make_user(), make_user()
     admin = make_user(is_superuser=True)
     match = two_player_han(alice, bob)
-    room = ChatRoom(match=match, kind="players", readable_by_players=True)
+    room = ChatRoom(match=match, kind="players")
     before = services.audience(match, room, bob.pk)
     assert [rooms.receives(before, who) for who in (alice, bob, carol, AnonymousUser())] \
         == [True, True, False, False]

@@ -196,4 +196,4 @@ def test_an_invitation_is_pushed_to_the_invitee(vapid_key, user, auth_client, ma
     assert arrival.error == "" and arrival.message["type"] == "invitation"
     assert arrival.message["title"] == "Invitation"
     assert arrival.message["data"]["match_id"] == match.pk
-    assert set(arrival.message["data"]) == {"invitation_id", "match_id"}
+    assert set(arrival.message["data"]) == {"invitation_id", "match_id", "game"}
