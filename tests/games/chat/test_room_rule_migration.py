@@ -1,4 +1,4 @@
-"""Migration 0023_i42m drops ``ChatRoom.readable_by_players``, a copy of the match's fixed
+"""Migration 0023_chat_room_rule_from_match drops ``ChatRoom.readable_by_players``, a copy of the match's fixed
 option ``Match.players_read_spectator_chat`` (review finding: the two said the same
 thing twice), and keeps the data: where a spectators' room said otherwise than its
 match, the room's value was the rule enforced, and the match takes it. Here the column is
@@ -18,7 +18,7 @@ from tests.games.chat.support import two_player_han
 
 pytestmark = pytest.mark.django_db
 
-migration = importlib.import_module("games.migrations.0023_i42m")
+migration = importlib.import_module("games.migrations.0023_chat_room_rule_from_match")
 
 
 def test_a_rooms_own_rule_passes_to_its_match_before_the_column_goes(make_user):
