@@ -26,3 +26,15 @@ WEBHOOK_BACKOFF_BASE_SECONDS = env_float("WEBHOOK_BACKOFF_BASE_SECONDS", 2.0)
 WEBHOOK_BACKOFF_MAX_SECONDS = env_float("WEBHOOK_BACKOFF_MAX_SECONDS", 20.0)
 #: how long a process trusts its answer to "is any endpoint active?" (games/webhooks/events.py)
 WEBHOOK_ENDPOINTS_CHECK_SECONDS = env_float("WEBHOOK_ENDPOINTS_CHECK_SECONDS", 5.0)
+#: events a drain task takes from the Redis list at once (games/webhooks/batches.py): one
+#: read of the subscriptions and one insert per batch; 1..1000 (config.E006)
+WEBHOOK_BATCH_SIZE = env_int("WEBHOOK_BATCH_SIZE", 200)
+#: endpoints a batch's first attempts go to at the same time (one slow receiver holds up
+#: no other); 1..32 (config.E006)
+WEBHOOK_BATCH_THREADS = env_int("WEBHOOK_BATCH_THREADS", 4)
+#: how long one drain holds its Redis lock without renewing it (renewed after each batch);
+#: a drain that died frees it after this
+WEBHOOK_DRAIN_LOCK_SECONDS = env_float("WEBHOOK_DRAIN_LOCK_SECONDS", 30.0)
+#: beat's safety-net drain (one LLEN when nothing waits): events whose drain task a broker
+#: outage lost wait at most this long
+WEBHOOK_DRAIN_SWEEP_SECONDS = env_float("WEBHOOK_DRAIN_SWEEP_SECONDS", 5.0)

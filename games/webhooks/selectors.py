@@ -59,3 +59,13 @@ def subscribed_endpoints(app_ids, event_type: str) -> list[Endpoint]:
     return list(Endpoint.objects.filter(Q(event_types__contains=[event_type]),
                                         app_id__in=list(app_ids), active=True,
                                         app__active=True).order_by("id"))
+
+
+def endpoints_taking(app_ids, event_types) -> list[Endpoint]:
+    """The active endpoints of active apps among ``app_ids`` that take any of
+    ``event_types``: one read for a whole batch of events (games/webhooks/batches.py)."""
+    takes_any = Q()
+    for event_type in sorted(set(event_types)):
+        takes_any |= Q(event_types__contains=[event_type])
+    return list(Endpoint.objects.filter(takes_any, app_id__in=list(app_ids), active=True,
+                                        app__active=True).order_by("id"))
