@@ -34,6 +34,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
+from django.utils import timezone
 
 from games.dispatch import enqueue, enqueue_after
 from games.webhooks import event_queue, selectors, services
@@ -134,11 +135,14 @@ def first_attempts(rows: list[Delivery]) -> None:
             results = list(pool.map(_send_endpoints_rows, by_endpoint.values()))
     attempted = [row for tried, _left in results for row in tried]
     Delivery.objects.bulk_update(attempted, services.FINISHED_FIELDS)
-    for tried, left in results:
+    handed = [row.pk for _tried, left in results for row in left]
+    if handed:  # their endpoint just failed on the network: tried on their own, now
+        Delivery.objects.filter(pk__in=handed).update(next_attempt_at=timezone.now())
+    for tried, _left in results:
         for row in tried:
             _follow_up(row)
-        for row in left:  # their endpoint just failed on the network: tried on their own
-            enqueue(services.DELIVER_TASK, row.pk)
+    for pk in handed:
+        enqueue(services.DELIVER_TASK, pk)
 
 
 def _send_endpoints_rows(rows: list[Delivery]) -> tuple[list[Delivery], list[Delivery]]:

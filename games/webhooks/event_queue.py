@@ -5,7 +5,9 @@ process appends to, drained by ``games.webhooks.tasks.drain_events`` many at a t
 One Celery task per event cost the worker ~6.5 ms of CPU per event at load, taken from
 the web processes on shared cores (docs/webhooks.md "Under load"); a process now appends
 the event with one RPUSH, and only the push that finds the list empty (RPUSH answered
-1) sends a drain task: while a drain runs or one is queued, events just join the list.
+1) sends a drain task, due WEBHOOK_BATCH_WAIT_SECONDS later: while it waits or a drain
+runs, events just join the list. Without that wait, a drain at a steady moderate rate
+found one event each time: a task per event again.
 
 An event is JSON: its type, its users, its data (ids and public facts only), the time it
 happened and an id made here, at push time, from which each delivery's ``webhook-id`` is
@@ -24,10 +26,11 @@ import json
 import uuid
 
 from celery import current_app
+from django.conf import settings
 from django.utils import timezone
 from django_redis import get_redis_connection
 
-from games.dispatch import enqueue
+from games.dispatch import enqueue_after
 from infra.background_sends import send_in_background
 from infra.timestamps import utc_iso
 
@@ -53,7 +56,10 @@ def push(event_type: str, user_ids: list[int], data: dict) -> None:
 
 def _push_now(event: str) -> None:
     if redis().rpush(EVENTS_KEY, event) == 1:  # the list was empty: nobody will drain it
-        enqueue(DRAIN_TASK)
+        # due WEBHOOK_BATCH_WAIT_SECONDS from now: the events of that while join this
+        # one's batch, so a drain task serves many even when they come one at a time
+        enqueue_after(DRAIN_TASK, settings.WEBHOOK_BATCH_WAIT_SECONDS,
+                      fallback="beat's drain (WEBHOOK_DRAIN_SWEEP_SECONDS) takes the list")
 
 
 def waiting() -> int:

@@ -8,6 +8,7 @@ import base64
 import json
 import logging
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -87,8 +88,7 @@ def attempt_row(delivery: Delivery) -> float | None:
         return None
     verdict = record_outcome(delivery, send_row(delivery))
     if verdict == Delivery.Status.PENDING:
-        delivery.save(update_fields=["attempts", "last_status_code", "last_error",
-                                     "last_latency_ms"])
+        delivery.save(update_fields=FINISHED_FIELDS)
         return backoff_seconds(delivery.attempts)
     delivery.save(update_fields=FINISHED_FIELDS)
     if verdict == Delivery.Status.FAILED:
@@ -132,7 +132,9 @@ def record_outcome(delivery: Delivery, outcome: sending.Outcome) -> str:
         _mark(delivery, Delivery.Status.DELIVERED, "delivered")
     elif delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
         _mark(delivery, Delivery.Status.FAILED, "failed")
-    else:
+    else:  # its deliver task is due then; the overdue sweep's mark (overdue.py)
+        delivery.next_attempt_at = timezone.now() + timedelta(
+            seconds=backoff_seconds(delivery.attempts))
         metrics.RETRIES.inc()
     return delivery.status
 
@@ -142,14 +144,15 @@ def give_up_reason(delivery: Delivery) -> str:
             f"{delivery.last_error}")[:200]
 
 
-#: what an attempt changes in a row that it finished
+#: what an attempt changes in a row
 FINISHED_FIELDS = ["status", "finished", "attempts", "last_status_code", "last_error",
-                   "last_latency_ms"]
+                   "last_latency_ms", "next_attempt_at"]
 
 
 def _mark(delivery: Delivery, status: str, outcome: str) -> None:
     delivery.status = status
     delivery.finished = timezone.now()
+    delivery.next_attempt_at = None
     metrics.DELIVERIES.labels(outcome).inc()
 
 
@@ -178,7 +181,7 @@ def send_again(delivery: Delivery) -> Delivery:
         raise EndpointDisabled()
     Delivery.objects.filter(pk=delivery.pk).update(
         status=Delivery.Status.PENDING, attempts=0, finished=None, last_error="",
-        last_status_code=None, last_latency_ms=None)
+        last_status_code=None, last_latency_ms=None, next_attempt_at=timezone.now())
     transaction.on_commit(lambda: enqueue(DELIVER_TASK, delivery.pk))
     delivery.refresh_from_db()
     return delivery

@@ -6,7 +6,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.task_options import RETRY_OPTIONS
-from games.webhooks import batches, event_queue, services
+from games.webhooks import batches, event_queue, overdue, services
 
 
 @shared_task(name="games.webhooks.tasks.drain_events", **RETRY_OPTIONS)
@@ -15,6 +15,12 @@ def drain_events() -> int:
     (games/webhooks/batches.py). Sent by the push that found the list empty, and by beat
     every WEBHOOK_DRAIN_SWEEP_SECONDS as a safety net (one LLEN when nothing waits)."""
     return batches.drain()
+
+
+@shared_task(name="games.webhooks.tasks.resend_overdue", **RETRY_OPTIONS)
+def resend_overdue() -> int:
+    """Beat's sweep of deliveries whose deliver task was lost (games/webhooks/overdue.py)."""
+    return overdue.resend_overdue()
 
 
 @shared_task(name="games.webhooks.tasks.queue_event", **RETRY_OPTIONS)
