@@ -88,9 +88,9 @@ def attempt_row(delivery: Delivery) -> float | None:
         return None
     verdict = record_outcome(delivery, send_row(delivery))
     if verdict == Delivery.Status.PENDING:
-        delivery.save(update_fields=FINISHED_FIELDS)
+        delivery.save(update_fields=ATTEMPT_FIELDS)
         return backoff_seconds(delivery.attempts)
-    delivery.save(update_fields=FINISHED_FIELDS)
+    delivery.save(update_fields=ATTEMPT_FIELDS)
     if verdict == Delivery.Status.FAILED:
         disable_endpoint(endpoint, give_up_reason(delivery))
     return None
@@ -145,7 +145,7 @@ def give_up_reason(delivery: Delivery) -> str:
 
 
 #: what an attempt changes in a row
-FINISHED_FIELDS = ["status", "finished", "attempts", "last_status_code", "last_error",
+ATTEMPT_FIELDS = ["status", "finished", "attempts", "last_status_code", "last_error",
                    "last_latency_ms", "next_attempt_at"]
 
 
@@ -158,7 +158,7 @@ def _mark(delivery: Delivery, status: str, outcome: str) -> None:
 
 def _finish(delivery: Delivery, status: str, outcome: str) -> None:
     _mark(delivery, status, outcome)
-    delivery.save(update_fields=FINISHED_FIELDS)
+    delivery.save(update_fields=ATTEMPT_FIELDS)
 
 
 def disable_endpoint(endpoint: Endpoint, reason: str) -> None:
