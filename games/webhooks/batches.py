@@ -51,6 +51,11 @@ _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+#: renew the lock for the next batch only if this drain still holds it
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
 
 
 def message_id(event_id: str, endpoint_id: int, user_id: int) -> str:
@@ -83,7 +88,8 @@ def _drain_locked(client, token: str, lock_ms: int) -> int:
         process([json.loads(item) for item in raw])
         client.ltrim(event_queue.EVENTS_KEY, len(raw), -1)
         taken += len(raw)
-        client.set(LOCK_KEY, token, xx=True, px=lock_ms)  # renewed for the next batch
+        if not client.eval(_RENEW, 1, LOCK_KEY, token, lock_ms):
+            break  # held too long: another drain has the list now (same webhook-ids)
     return taken
 
 

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from games.matches.changes import ChangeKind, MatchChanged
 from games.matches.models import ENDED_STATUSES, MatchStatus
+from games.webhooks.event_queue import push
 from games.webhooks.models import (
     CHAT_MESSAGE,
     INVITATION,
@@ -24,7 +25,6 @@ from games.webhooks.models import (
     YOUR_TURN,
     Endpoint,
 )
-from games.webhooks.event_queue import push
 from infra.checked_every import CheckedEvery
 
 #: the kinds of change after which the seats owing a move are told: a move, the deal, a

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.dispatch import enqueue
-from games.webhooks import metrics, selectors, sending
+from games.webhooks import metrics, sending
 from games.webhooks.addresses import UrlRefused, check_url
 from games.webhooks.models import Delivery, Endpoint
 from infra.api_errors import ApiError

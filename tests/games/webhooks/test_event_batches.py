@@ -162,3 +162,21 @@ def test_eager_mode_delivers_an_invitation_inline(make_user, make_auth_client):
             for arrival in arrivals] == [("invitation", ann.pk)]
     _once_each_verified(arrivals)
     assert event_queue.waiting() == 0
+
+
+def test_a_drain_that_finds_the_lock_held_leaves_the_list_to_its_holder(
+        queues, make_user, make_auth_client):
+    owner, ann = make_user(), make_user()
+    app = make_app(owner)
+    connect(ann, app)
+    with running_receiver() as receiver:
+        _endpoint(make_auth_client(owner), app, receiver)
+        _turns([ann], 2)
+        event_queue.redis().set(batches.LOCK_KEY, "another drain", px=10_000)
+        assert batches.drain() == 0
+        assert event_queue.waiting() == 2 and receiver.arrivals == []
+        event_queue.redis().delete(batches.LOCK_KEY)  # that drain ended
+        assert batches.drain() == 2
+        arrivals = receiver.wait_for(lambda seen: len(seen) >= 2)
+    assert len(_once_each_verified(arrivals)) == 2
+    assert event_queue.redis().get(batches.LOCK_KEY) is None  # released after draining
