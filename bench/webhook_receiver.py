@@ -38,11 +38,15 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
+            # keeps connections open as a real receiver's server does (nginx, any
+            # HTTP/1.1 framework): a drain's batch reuses them (games/webhooks/keepalive.py)
+            protocol_version = "HTTP/1.1"
+
             def do_POST(self):  # noqa: N802
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 at = time.time()
                 receiver.received(body, {k.lower(): v for k, v in self.headers.items()}, at)
-                self.send_response(204)
+                self.send_response(204)  # no body, no length: the connection stays usable
                 self.end_headers()
 
             def log_message(self, *args):

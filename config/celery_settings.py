@@ -7,6 +7,7 @@ from kombu import Queue
 
 from config.env import env_bool, env_int, env_str
 from config.mail_settings import MAIL_DIGEST_HOUR_UTC, MAIL_SWEEP_SECONDS
+from config.webhook_settings import WEBHOOK_DRAIN_SWEEP_SECONDS, WEBHOOK_OVERDUE_SWEEP_SECONDS
 
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
@@ -44,6 +45,17 @@ CELERY_BEAT_SCHEDULE = {
     "send-due-mails": {
         "task": "games.mail.tasks.send_due",
         "schedule": MAIL_SWEEP_SECONDS,  # config/mail_settings.py
+    },
+    # Webhooks (games/webhooks/batches.py): the push that finds the events' list empty
+    # sends a drain; this one catches a list whose drain task a broker outage lost.
+    "drain-webhook-events": {
+        "task": "games.webhooks.tasks.drain_events",
+        "schedule": WEBHOOK_DRAIN_SWEEP_SECONDS,  # config/webhook_settings.py
+    },
+    # ... and deliveries whose deliver task a broker outage lost (games/webhooks/overdue.py)
+    "resend-overdue-webhooks": {
+        "task": "games.webhooks.tasks.resend_overdue",
+        "schedule": WEBHOOK_OVERDUE_SWEEP_SECONDS,
     },
     "send-mail-digests": {
         "task": "games.mail.tasks.send_digests",

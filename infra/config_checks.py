@@ -17,6 +17,9 @@ a Warning is printed and the process starts (docs/operations.md "Configuration")
   task's Celery retries (50) also cover database outages, so more attempts would end in
   Celery's own give-up with the delivery left pending instead of failed and its endpoint
   disabled.
+- config.E006: ``WEBHOOK_BATCH_SIZE`` outside 1..1000 or ``WEBHOOK_BATCH_THREADS`` outside
+  1..32: a batch of none drains nothing (events pile up in Redis), and a huge one holds
+  the drain's lock and its memory for long.
 - config.W001: DEBUG off with a database password from this repository (``game``,
   ``game_owner``: scripts/db_roles.sql, the compose file's old defaults).
 """
@@ -105,6 +108,27 @@ def webhook_attempts_fit_the_retries(app_configs=None, **kwargs) -> list[checks.
         hint=f"Set WEBHOOK_MAX_ATTEMPTS between 1 and {WEBHOOK_MAX_ATTEMPTS_CAP} "
         '(docs/webhooks.md "Retries, disabling, the log").',
         id="config.E005")]
+
+
+#: the bounds of a webhook drain's batch and of its sending threads (games/webhooks/batches.py)
+WEBHOOK_BATCH_SIZE_RANGE = (1, 1000)
+WEBHOOK_BATCH_THREADS_RANGE = (1, 32)
+
+
+@checks.register()
+def webhook_batches_fit(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    errors = []
+    for name, (low, high) in (("WEBHOOK_BATCH_SIZE", WEBHOOK_BATCH_SIZE_RANGE),
+                              ("WEBHOOK_BATCH_THREADS", WEBHOOK_BATCH_THREADS_RANGE)):
+        value = getattr(settings, name, low)
+        if not low <= value <= high:
+            errors.append(checks.Error(
+                f"{name}={value} is outside {low}..{high}: no batch would drain, or one "
+                "would hold the drain's lock and memory too long.",
+                hint=f"Set {name} between {low} and {high} (docs/webhooks.md "
+                '"How events travel").',
+                id="config.E006"))
+    return errors
 
 
 @checks.register()

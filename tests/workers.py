@@ -37,6 +37,35 @@ def purge_test_queue() -> None:
             conn.default_channel.queue_purge(queue)
 
 
+def worker_environment(env: dict | None = None) -> dict:
+    """What a test's Celery process (worker or beat) runs with: the test database as the
+    runtime role, the test broker db and queues."""
+    return {
+        **os.environ,
+        "DATABASE_URL": runtime_database_url(),
+        "CELERY_BROKER_URL": celery_app.conf.broker_url,
+        "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
+        "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,
+        "CELERY_ANALYSIS_QUEUE": TEST_ANALYSIS_QUEUE,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "REDIS_URL": settings.REDIS_URL,
+        "DATABASE_OWNER_URL": "",  # tests/settings.py: connect as DATABASE_URL's role
+        **(env or {}),
+    }
+
+
+def start_beat(log_path: Path, schedule_path: Path, env: dict | None = None) -> subprocess.Popen:
+    """Start ``celery beat`` sending the schedule (config/celery_settings.py) to the test
+    queues; stop it with ``stop_worker``."""
+    command = [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "warning",
+               "--schedule", str(schedule_path)]
+    with open(log_path, "ab") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=worker_environment(env), stdout=log,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    process.log_path = log_path
+    return process
+
+
 def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrency: int = 2,
                  include: tuple[str, ...] = (), env: dict | None = None,
                  level: str = "warning", celery_options: tuple[str, ...] = (),
@@ -52,18 +81,7 @@ def start_worker(log_path: Path, name: str, *, pool: str = "threads", concurrenc
                "-l", level, "-n", f"{name}-{os.getpid()}@%h"]
     for module in include:
         command += ["-I", module]
-    full_env = {
-        **os.environ,
-        "DATABASE_URL": runtime_database_url(),
-        "CELERY_BROKER_URL": celery_app.conf.broker_url,
-        "CELERY_TASK_DEFAULT_QUEUE": TEST_QUEUE,
-        "CELERY_BOT_QUEUE": TEST_BOT_QUEUE,
-        "CELERY_ANALYSIS_QUEUE": TEST_ANALYSIS_QUEUE,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "REDIS_URL": settings.REDIS_URL,
-        "DATABASE_OWNER_URL": "",  # tests/settings.py: connect as DATABASE_URL's role
-        **(env or {}),
-    }
+    full_env = worker_environment(env)
     with open(log_path, "ab") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=log,
                                    stderr=subprocess.STDOUT, start_new_session=True)

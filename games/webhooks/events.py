@@ -1,8 +1,9 @@
 """What becomes a webhook: a match's committed change (a receiver of
 ``games.matches.changes``, connected in games/apps.py), an invitation (the lobby calls
 ``invitation_sent`` in its transaction) and a chat message (the chat calls
-``chat_message_sent`` in its). Each hands one ``queue_event`` task per event
-type to Celery after the commit; the task finds the subscribed endpoints.
+``chat_message_sent`` in its). After the commit each event some endpoint takes is
+appended to the events' Redis list (event_queue.py); a drain task makes the deliveries
+of many at once (batches.py), finding the subscribed endpoints.
 
 The data are ids and public facts only (a match's id, game, ply, the seat that owes a
 move, how it ended): never a hand, a deck or a seed, so no seat's hidden information can
@@ -13,9 +14,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.dispatch import enqueue
 from games.matches.changes import ChangeKind, MatchChanged
 from games.matches.models import ENDED_STATUSES, MatchStatus
+from games.webhooks.event_queue import push
 from games.webhooks.models import (
     CHAT_MESSAGE,
     INVITATION,
@@ -25,8 +26,6 @@ from games.webhooks.models import (
     Endpoint,
 )
 from infra.checked_every import CheckedEvery
-
-QUEUE_TASK = "games.webhooks.tasks.queue_event"
 
 #: the kinds of change after which the seats owing a move are told: a move, the deal, a
 #: seat handed back (a clock's change at the same ply owes nobody anything new)
@@ -42,7 +41,7 @@ def _active_event_types() -> frozenset[str]:
 
 #: The event types some active endpoint takes, asked at most once per
 #: WEBHOOK_ENDPOINTS_CHECK_SECONDS per process (infra/checked_every.py): a change nobody
-#: subscribed to sends no task (a service without webhooks sends none per move: the
+#: subscribed to pushes nothing (a service without webhooks sends none per move: the
 #: move's ack is not to pay for a feature nobody uses).
 subscribed_types: CheckedEvery[frozenset[str]] = CheckedEvery(
     "WEBHOOK_ENDPOINTS_CHECK_SECONDS", _active_event_types, frozenset())
@@ -81,7 +80,7 @@ def _events_of(event: MatchChanged) -> list[tuple[str, list[int], dict]]:
 
 
 def send_change_events(event: MatchChanged) -> None:
-    """After the commit of a match's change: a task per event some endpoint takes."""
+    """After the commit of a match's change: each event some endpoint takes, pushed."""
     if not any(seat.user_id is not None for seat in event.seats):
         return
     types = subscribed_types()
@@ -89,7 +88,7 @@ def send_change_events(event: MatchChanged) -> None:
         return
     for event_type, user_ids, data in change_events(event):
         if event_type in types:
-            enqueue(QUEUE_TASK, event_type, user_ids, data)
+            push(event_type, user_ids, data)
 
 
 def invitation_sent(invitation) -> None:
@@ -98,8 +97,8 @@ def invitation_sent(invitation) -> None:
     invitee = invitation.invitee_id
     # robust: the check reads the database after the commit; a failure is logged, never
     # raised into the answer of an invitation that was stored (as the chat's, below)
-    transaction.on_commit(lambda: INVITATION in subscribed_types() and enqueue(
-        QUEUE_TASK, INVITATION, [invitee], data), robust=True)
+    transaction.on_commit(lambda: INVITATION in subscribed_types() and push(
+        INVITATION, [invitee], data), robust=True)
 
 
 def chat_message_sent(*, match_id: int, room: str, message_id: int, author_id: int,
@@ -113,5 +112,5 @@ def chat_message_sent(*, match_id: int, room: str, message_id: int, author_id: i
             "author_id": author_id, "text": text}
     # robust: the check reads the database after the commit; its failure is logged, and
     # the chat's sender is still answered that the message was stored
-    transaction.on_commit(lambda: CHAT_MESSAGE in subscribed_types() and enqueue(
-        QUEUE_TASK, CHAT_MESSAGE, sorted(readers), data), robust=True)
+    transaction.on_commit(lambda: CHAT_MESSAGE in subscribed_types() and push(
+        CHAT_MESSAGE, sorted(readers), data), robust=True)

@@ -61,9 +61,17 @@ class Delivery(models.Model):
     last_latency_ms = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    #: when its ``deliver`` task is due (a retry's back-off, or now when handed over):
+    #: a pending row overdue by WEBHOOK_OVERDUE_MARGIN_SECONDS lost its task message, and
+    #: the sweep sends it again (games/webhooks/overdue.py); null once finished
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("-id",)
-        indexes = [models.Index(fields=["endpoint", "-id"], name="webhook_delivery_log")]
+        indexes = [models.Index(fields=["endpoint", "-id"], name="webhook_delivery_log"),
+                   # the sweep's read: only rows waiting for a deliver task are in it
+                   models.Index(fields=["next_attempt_at"], name="webhook_delivery_due",
+                                condition=models.Q(status="pending",
+                                                   next_attempt_at__isnull=False))]
         verbose_name = _("webhook delivery")
         verbose_name_plural = _("webhook deliveries")

@@ -1,5 +1,5 @@
 """The writes of webhooks: endpoints registered, changed and removed by their app's
-owner; deliveries queued for an event, attempted, given up (the endpoint disabled, its
+owner; deliveries attempted, given up (the endpoint disabled, its
 status saying why), sent again. The tasks (``tasks``) only call these."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import base64
 import json
 import logging
 import secrets
-from collections.abc import Iterable
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -16,11 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.dispatch import enqueue
-from games.webhooks import metrics, selectors, sending
+from games.webhooks import metrics, sending
 from games.webhooks.addresses import UrlRefused, check_url
 from games.webhooks.models import Delivery, Endpoint
 from infra.api_errors import ApiError
-from infra.timestamps import utc_iso
 
 logger = logging.getLogger(__name__)
 
@@ -63,24 +62,6 @@ def delete_endpoint(endpoint: Endpoint) -> None:
     endpoint.delete()
 
 
-def queue_event(event_type: str, user_ids: Iterable[int], data: dict) -> list[Delivery]:
-    """A delivery to every endpoint subscribed to ``event_type`` of every app serving one
-    of ``user_ids`` (selectors.apps_serving), one per user: the stored rows, their
-    endpoints loaded, each to be sent by ``attempt``. ``data`` holds ids and public facts
-    only: each user's copy adds their own id."""
-    serving = selectors.apps_serving(list(dict.fromkeys(user_ids)))
-    if not serving:
-        return []
-    now = utc_iso(timezone.now())  # the one timestamp format (infra/timestamps.py)
-    rows = [Delivery(endpoint=endpoint, event_type=event_type,
-                     message_id=f"msg_{secrets.token_hex(16)}",
-                     payload={"type": event_type, "timestamp": now,
-                              "data": {**data, "user_id": user_id}})
-            for endpoint in selectors.subscribed_endpoints(serving, event_type)
-            for user_id in sorted(serving[endpoint.app_id])]
-    return Delivery.objects.bulk_create(rows)
-
-
 def backoff_seconds(attempts: int) -> float:
     """The wait after the ``attempts``-th failed attempt: doubling from
     WEBHOOK_BACKOFF_BASE_SECONDS, capped by WEBHOOK_BACKOFF_MAX_SECONDS (kept below the
@@ -100,51 +81,84 @@ def attempt(delivery_id: int) -> float | None:
 
 
 def attempt_row(delivery: Delivery) -> float | None:
-    """``attempt`` of a pending row already in hand with its endpoint (the one
-    ``queue_event`` has just stored: read again, it would say the same)."""
+    """``attempt`` of a pending row already in hand with its endpoint."""
     endpoint = delivery.endpoint
     if not endpoint.active:
         _finish(delivery, Delivery.Status.FAILED, "dropped")
         return None
+    verdict = record_outcome(delivery, send_row(delivery))
+    if verdict == Delivery.Status.PENDING:
+        delivery.save(update_fields=ATTEMPT_FIELDS)
+        return backoff_seconds(delivery.attempts)
+    delivery.save(update_fields=ATTEMPT_FIELDS)
+    if verdict == Delivery.Status.FAILED:
+        disable_endpoint(endpoint, give_up_reason(delivery))
+    return None
+
+
+def send_row(delivery: Delivery, connections=None) -> sending.Outcome:
+    """One signed POST of ``delivery`` to its endpoint, the URL checked again first (DNS
+    may say otherwise now); over ``connections`` (keepalive.Connections) when given, a
+    new connection otherwise. Touches no database: a batch's threads call it."""
+    endpoint = delivery.endpoint
     body = json.dumps(delivery.payload, separators=(",", ":"))
     try:
-        target = check_url(endpoint.url)  # again at every send: DNS may say otherwise now
+        target = check_url(endpoint.url)
     except UrlRefused as error:
-        outcome = sending.Outcome(False, None, f"refused: {error.default_code}", 0.0)
         metrics.ATTEMPTS.labels("refused").inc()
-    else:
+        return sending.Outcome(False, None, f"refused: {error.default_code}", 0.0)
+    if connections is None:
         outcome = sending.post(target, endpoint.secret, delivery.message_id, body)
-        metrics.LATENCY.observe(outcome.latency_seconds)
-        metrics.ATTEMPTS.labels("success" if outcome.ok else
-                                "http_error" if outcome.status_code else "network").inc()
+    else:
+        headers = {"Content-Type": "application/json",
+                   "User-Agent": "game-service-webhooks/1",
+                   **sending.signed_headers(endpoint.secret, delivery.message_id, body)}
+        outcome = connections.post(target, body.encode(), headers)
+    metrics.LATENCY.observe(outcome.latency_seconds)
+    metrics.ATTEMPTS.labels("success" if outcome.ok else
+                            "http_error" if outcome.status_code else "network").inc()
+    return outcome
+
+
+def record_outcome(delivery: Delivery, outcome: sending.Outcome) -> str:
+    """Write ``outcome`` into the row in memory (the caller saves it, alone or in bulk):
+    the status it now has. ``failed`` means attempts are exhausted: the caller disables
+    the endpoint; ``pending`` means a retry after ``backoff_seconds(attempts)``."""
     delivery.attempts += 1
     delivery.last_status_code = outcome.status_code
     delivery.last_error = outcome.error
     delivery.last_latency_ms = round(outcome.latency_seconds * 1000)
     if outcome.ok:
-        _finish(delivery, Delivery.Status.DELIVERED, "delivered")
-        return None
-    if delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
-        _finish(delivery, Delivery.Status.FAILED, "failed")
-        disable_endpoint(endpoint, _give_up_reason(delivery))
-        return None
-    delivery.save(update_fields=["attempts", "last_status_code", "last_error",
-                                 "last_latency_ms"])
-    metrics.RETRIES.inc()
-    return backoff_seconds(delivery.attempts)
+        _mark(delivery, Delivery.Status.DELIVERED, "delivered")
+    elif delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+        _mark(delivery, Delivery.Status.FAILED, "failed")
+    else:  # its deliver task is due then; the overdue sweep's mark (overdue.py)
+        delivery.next_attempt_at = timezone.now() + timedelta(
+            seconds=backoff_seconds(delivery.attempts))
+        metrics.RETRIES.inc()
+    return delivery.status
 
 
-def _give_up_reason(delivery: Delivery) -> str:
+def give_up_reason(delivery: Delivery) -> str:
     return (f"{delivery.attempts} failed attempts of delivery {delivery.pk}: "
             f"{delivery.last_error}")[:200]
 
 
-def _finish(delivery: Delivery, status: str, outcome: str) -> None:
+#: what an attempt changes in a row
+ATTEMPT_FIELDS = ["status", "finished", "attempts", "last_status_code", "last_error",
+                   "last_latency_ms", "next_attempt_at"]
+
+
+def _mark(delivery: Delivery, status: str, outcome: str) -> None:
     delivery.status = status
     delivery.finished = timezone.now()
-    delivery.save(update_fields=["status", "finished", "attempts", "last_status_code",
-                                 "last_error", "last_latency_ms"])
+    delivery.next_attempt_at = None
     metrics.DELIVERIES.labels(outcome).inc()
+
+
+def _finish(delivery: Delivery, status: str, outcome: str) -> None:
+    _mark(delivery, status, outcome)
+    delivery.save(update_fields=ATTEMPT_FIELDS)
 
 
 def disable_endpoint(endpoint: Endpoint, reason: str) -> None:
@@ -167,7 +181,7 @@ def send_again(delivery: Delivery) -> Delivery:
         raise EndpointDisabled()
     Delivery.objects.filter(pk=delivery.pk).update(
         status=Delivery.Status.PENDING, attempts=0, finished=None, last_error="",
-        last_status_code=None, last_latency_ms=None)
+        last_status_code=None, last_latency_ms=None, next_attempt_at=timezone.now())
     transaction.on_commit(lambda: enqueue(DELIVER_TASK, delivery.pk))
     delivery.refresh_from_db()
     return delivery

@@ -1,43 +1,33 @@
-"""The webhooks' Celery tasks: thin, the work is ``services``'. Sent by name
-(games.dispatch)."""
+"""The webhooks' Celery tasks: thin, the work is ``batches``' and ``services``'. Sent by
+name (games.dispatch)."""
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
 
-from games.dispatch import enqueue, enqueue_after
 from games.task_options import RETRY_OPTIONS
-from games.webhooks import services
+from games.webhooks import batches, event_queue, overdue, services
 
-logger = logging.getLogger(__name__)
+
+@shared_task(name="games.webhooks.tasks.drain_events", **RETRY_OPTIONS)
+def drain_events() -> int:
+    """Make and first-attempt the deliveries of every event waiting in the list
+    (games/webhooks/batches.py). Sent by the push that found the list empty, and by beat
+    every WEBHOOK_DRAIN_SWEEP_SECONDS as a safety net (one LLEN when nothing waits)."""
+    return batches.drain()
+
+
+@shared_task(name="games.webhooks.tasks.resend_overdue", **RETRY_OPTIONS)
+def resend_overdue() -> int:
+    """Beat's sweep of deliveries whose deliver task was lost (games/webhooks/overdue.py)."""
+    return overdue.resend_overdue()
 
 
 @shared_task(name="games.webhooks.tasks.queue_event", **RETRY_OPTIONS)
-def queue_event(event_type: str, user_ids: list[int], data: dict) -> int:
-    """An event for ``user_ids``: a delivery per subscribed endpoint and user. Several
-    are each sent by their own ``deliver`` task (one slow receiver holds up no other);
-    one alone (a "your turn" to the one app a player uses) gets its first attempt here,
-    a task less per turn: at 500 matches two tasks per turn left the worker behind
-    (docs/webhooks.md "Under load"), and a retry is a ``deliver`` task as ever."""
-    rows = services.queue_event(event_type, user_ids, data)
-    if len(rows) == 1:
-        (row,) = rows
-        try:
-            wait = services.attempt_row(row)
-        except Exception:  # noqa: BLE001 - the row is committed: this task's own retry
-            # would queue the event twice; the deliver task, with its retries, takes over
-            logger.exception("webhook delivery %s: first attempt failed", row.pk)
-            enqueue(services.DELIVER_TASK, row.pk)
-            return 1
-        if wait is not None:
-            enqueue_after(services.DELIVER_TASK, wait, row.pk,
-                          fallback="it stays pending: 'send again' sends it")
-        return 1
-    for row in rows:
-        enqueue(services.DELIVER_TASK, row.pk)
-    return len(rows)
+def queue_event(event_type: str, user_ids: list[int], data: dict) -> None:
+    """An event sent as a task of its own before events went to the list: a message of
+    that time still queued joins the list (wire names never change: games/dispatch.py)."""
+    event_queue.push(event_type, user_ids, data)
 
 
 # The receiver's failures retry on the delivery's own back-off (services.backoff_seconds),

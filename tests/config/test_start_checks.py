@@ -26,6 +26,7 @@ BAD_CONFIGURATIONS = {
     "proxies": ({"FORWARDED_ALLOW_IPS": "*", "DEBUG": "false"}, "config.E004",
                 "FORWARDED_ALLOW_IPS"),
     "webhook_attempts": ({"WEBHOOK_MAX_ATTEMPTS": "41"}, "config.E005", "WEBHOOK_MAX_ATTEMPTS"),
+    "webhook_batch": ({"WEBHOOK_BATCH_SIZE": "0"}, "config.E006", "WEBHOOK_BATCH_SIZE"),
 }
 PROCESSES = {
     "web": [str(ROOT / "scripts" / "serve_web.sh")],
@@ -48,7 +49,7 @@ def _environment(tmp_path, overrides: dict) -> dict:
 # The case in every kind of process; the others in one each (the same checks).
 RUNS = [("throttle", "web"), ("throttle", "worker"), ("throttle", "beat"),
         ("threads", "web"), ("proxies", "web"), ("tier", "worker"), ("threads", "beat"),
-        ("webhook_attempts", "worker")]
+        ("webhook_attempts", "worker"), ("webhook_batch", "worker")]
 
 
 @pytest.mark.parametrize(("case", "process"), RUNS)

@@ -1,7 +1,8 @@
 """A local HTTP receiver of webhooks for the tests: a real server on 127.0.0.1 that checks
 every request with the ``standardwebhooks`` package (the receiving side's own library,
 not the service's code) and answers 500 to the first ``failures`` arrivals of each
-``webhook-id``, then 200."""
+``webhook-id``, then 200. With ``keep_alive`` it speaks HTTP/1.1 and keeps connections
+open, counting them (``connections``): a batch's reuse is seen where it lands."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class Receiver:
     failures: int = 0
     secret: str | None = None
     arrivals: list[Arrival] = field(default_factory=list)
+    connections: int = 0
     _seen: Counter = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -46,10 +48,17 @@ class Receiver:
 
 
 @contextmanager
-def running_receiver(failures: int = 0):
+def running_receiver(failures: int = 0, keep_alive: bool = False):
     state: dict = {}
 
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
+        def setup(self):  # once per accepted connection
+            super().setup()
+            with state["receiver"]._lock:
+                state["receiver"].connections += 1
+
         def do_POST(self):  # noqa: N802 - http.server's name
             receiver = state["receiver"]
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
