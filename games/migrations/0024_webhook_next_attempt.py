@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0022_spectator_chat_option'),
+        ('games', '0023_chat_room_rule_from_match'),
     ]
 
     operations = [
