@@ -41,10 +41,13 @@ from games.dispatch import enqueue, enqueue_after
 from games.webhooks import event_queue, selectors, services
 from games.webhooks.keepalive import Connections
 from games.webhooks.models import Delivery
+from infra.outages import UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 
 LOCK_KEY = "webhooks:events:drain-lock"
+#: events that raised on their own (logged): kept for an operator, never retried by itself
+DEAD_KEY = "webhooks:events:set-aside"
 
 #: release the lock only if this drain still holds it (a lock that expired may be another's)
 _RELEASE = """
@@ -85,12 +88,32 @@ def drain() -> int:
 def _drain_locked(client, token: str, lock_ms: int) -> int:
     taken = 0
     while raw := client.lrange(event_queue.EVENTS_KEY, 0, settings.WEBHOOK_BATCH_SIZE - 1):
-        process([json.loads(item) for item in raw])
+        try:
+            process([json.loads(item) for item in raw])
+        except UNAVAILABLE:
+            raise  # the database or Redis away: the task retries, the list waits for it
+        except Exception:  # noqa: BLE001 - one bad event must not hold up the rest
+            logger.exception("webhook batch of %s events failed: each on its own", len(raw))
+            _process_one_by_one(client, raw)
         client.ltrim(event_queue.EVENTS_KEY, len(raw), -1)
         taken += len(raw)
         if not client.eval(_RENEW, 1, LOCK_KEY, token, lock_ms):
             break  # held too long: another drain has the list now (same webhook-ids)
     return taken
+
+
+def _process_one_by_one(client, raw: list[bytes]) -> None:
+    """A batch that raised, again event by event (the same webhook-ids: nothing doubles):
+    an event that still raises is set aside on ``DEAD_KEY`` with the error logged, so one
+    event the code cannot handle never stops every app's deliveries behind it."""
+    for item in raw:
+        try:
+            process([json.loads(item)])
+        except UNAVAILABLE:
+            raise
+        except Exception:  # noqa: BLE001 - logged, kept for an operator
+            logger.exception("webhook event set aside on %s: %r", DEAD_KEY, item[:200])
+            client.rpush(DEAD_KEY, item)
 
 
 def process(events: list[dict]) -> list[Delivery]:

@@ -180,3 +180,30 @@ def test_a_drain_that_finds_the_lock_held_leaves_the_list_to_its_holder(
         arrivals = receiver.wait_for(lambda seen: len(seen) >= 2)
     assert len(_once_each_verified(arrivals)) == 2
     assert event_queue.redis().get(batches.LOCK_KEY) is None  # released after draining
+
+
+def test_an_event_that_cannot_be_handled_is_set_aside_and_holds_up_nothing(
+        queues, make_user, make_auth_client, caplog):
+    owner, ann = make_user(), make_user()
+    app = make_app(owner)
+    connect(ann, app)
+    client = event_queue.redis()
+    client.delete(batches.DEAD_KEY)
+    with running_receiver() as receiver:
+        _endpoint(make_auth_client(owner), app, receiver)
+        _turns([ann], 2)
+        # between good events, one whose data is not an object (and one not even JSON):
+        # the batch raises; each event is then handled on its own
+        poison = json.dumps({"id": "poison", "type": "your_turn", "users": [ann.pk],
+                             "data": "not an object", "at": "2026-12-05T00:00:00Z"})
+        client.rpush(event_queue.EVENTS_KEY, poison, b"{not json")
+        _turns([ann], 2)
+        with caplog.at_level("ERROR", logger="games.webhooks.batches"):
+            assert batches.drain() == 6
+        arrivals = receiver.wait_for(lambda seen: len(seen) >= 4)
+    assert len(_once_each_verified(arrivals)) == 4
+    assert sorted(arrival.payload["data"]["ply"] for arrival in arrivals) == [0, 0, 1, 1]
+    assert event_queue.waiting() == 0
+    assert client.lrange(batches.DEAD_KEY, 0, -1) == [poison.encode(), b"{not json"]
+    assert sum("set aside" in record.getMessage() for record in caplog.records) == 2
+    client.delete(batches.DEAD_KEY)
