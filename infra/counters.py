@@ -116,7 +116,7 @@ class PendingAdd:
     sends the INCR and EXPIRE without waiting; ``count()`` reads their answer (once; the
     connection goes back to the pool then). A play socket's move sends its rate limit's
     count before the match's lock and read and reads it after them (games/play/
-    operations.py, docs/capacity.md "The rate limit beside the lock (issue 45)"). Redis
+    operations.py, docs/capacity.md "Fewer round trips on a socket move"). Redis
     away at either half: counted in this process, as ``add`` does."""
 
     def __init__(self, name: str, ttl: int) -> None:

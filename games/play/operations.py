@@ -66,7 +66,7 @@ def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) 
 
     The ``move`` rate limit's count is sent to Redis first and its answer read once the
     match is locked and read (``after_lock``): the two round trips overlap instead of
-    following each other (docs/capacity.md "The rate limit beside the lock"). Over the
+    following each other (docs/capacity.md "Fewer round trips on a socket move"). Over the
     limit, the transaction rolls back before anything is written, and ``throttled`` wins
     over any other answer, as when the limit was checked before the service."""
     limit = throttles.PendingHit(throttles.MOVE, ident)

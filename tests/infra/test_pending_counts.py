@@ -42,7 +42,7 @@ def test_pending_counts_read_out_of_order_each_get_their_own_answer(fresh_counts
     assert get_redis_connection("default").ttl(cache.make_and_validate_key("pending:a")) > 0
 
 
-def test_a_pending_hit_answers_as_hit_does_and_counts_every_attempt(fresh_counts, limits):
+def test_a_pending_hit_answers_as_hit_does_and_counts_every_attempt(fresh_counts, limits):  # noqa: F811
     limits(move="2/min")
     assert throttles.PendingHit(throttles.MOVE, "user:1").wait() is None
     assert throttles.PendingHit(throttles.MOVE, "user:1").wait() is None
@@ -56,7 +56,7 @@ def test_a_pending_hit_answers_as_hit_does_and_counts_every_attempt(fresh_counts
 
 
 def test_with_redis_refusing_a_pending_count_is_this_process_s(fresh_counts,
-                                                                redis_refuses):
+                                                                redis_refuses):  # noqa: F811
     counts = [counters.PendingAdd("pending:down", 60).count() for _ in range(3)]
     assert counts == [1, 2, 3]
     assert counters.local_key_count() == 1

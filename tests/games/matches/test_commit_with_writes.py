@@ -44,7 +44,7 @@ def _a_move_batch(match: Match, ply: int) -> WriteBatch:
     return batch
 
 
-def test_in_the_outermost_block_the_writes_are_committed_when_they_return(match_and_people):
+def test_in_the_outermost_block_the_writes_are_committed_when_they_return(match_and_people):  # noqa: F811
     match, _creator, _other = match_and_people
     hooks = []
     with transaction.atomic():
@@ -61,7 +61,7 @@ def test_in_the_outermost_block_the_writes_are_committed_when_they_return(match_
     assert _seen_by_another_session(match.pk) == (2, 2)
 
 
-def test_in_an_inner_block_the_commit_waits_for_the_outer_one(match_and_people):
+def test_in_an_inner_block_the_commit_waits_for_the_outer_one(match_and_people):  # noqa: F811
     match, _creator, _other = match_and_people
     with pytest.raises(RuntimeError), transaction.atomic():
         with transaction.atomic():
@@ -73,7 +73,7 @@ def test_in_an_inner_block_the_commit_waits_for_the_outer_one(match_and_people):
 
 
 @pytest.mark.parametrize("failure", ["a gap in the log", "an update of no row"])
-def test_a_failed_write_takes_the_commit_back_with_it(match_and_people, failure):
+def test_a_failed_write_takes_the_commit_back_with_it(match_and_people, failure):  # noqa: F811
     match, _creator, _other = match_and_people
     hooks = []
     batch = WriteBatch()
