@@ -391,7 +391,5 @@ def submit_move(
                              *CLOCK_FIELDS])
         schedule_follow_up(match, new_state, seats, batch, move=logged,
                            bot_plays_on=bot_seat if bot_plays_on else None)
-        # the last statement of the transaction: its COMMIT goes with it when this block
-        # is the outermost (games.matches.writes; one round trip fewer per move, issue 45)
-        batch.execute(commit=True)
+        batch.execute()
     return SubmittedMove(match=match, move=logged, events=events, state=new_state)

@@ -102,22 +102,10 @@ class WriteBatch:
                 raise DatabaseError(f"{obj.__class__.__name__} {obj.pk}: the update "
                                     "matched no row.")
 
-        # The database fails the statement itself when the update matched no row (the
-        # key read back is cast from text, and the text is then the sentence below), so
-        # the whole statement rolls back even when its COMMIT went with it (``execute``).
-        guard = (f"CAST(COALESCE(CAST({{read}} AS text), 'the update matched no row') "
-                 f"AS {meta.pk.db_type(connection)})")
-        self._parts.append((f"{sql} RETURNING {pk_column}", params,
-                            [(pk_column, guard)], matched))
+        self._parts.append((f"{sql} RETURNING {pk_column}", params, [pk_column], matched))
 
-    def execute(self, *, commit: bool = False) -> None:
-        """Send every collected write as one statement, then set what it returned.
-
-        ``commit``: when the caller's ``transaction.atomic()`` block is the outermost one
-        (no outer block, no savepoint) and ends with this statement, its COMMIT goes in the
-        same round trip (psycopg's pipeline mode: ``commits_with_writes``); the block's own
-        commit then finds nothing left to commit and runs the on-commit hooks as always.
-        Anywhere else (an outer block, a test's transaction) the block commits as before."""
+    def execute(self) -> None:
+        """Send every collected write as one statement, then set what it returned."""
         if not self._parts:
             return
         ctes, params, reads = [], [], []
@@ -125,22 +113,11 @@ class WriteBatch:
             name = f"write_{index}"
             ctes.append(f"{name} AS ({sql})")
             params.extend(part_params)
-            for column in columns:
-                column, guard = column if isinstance(column, tuple) else (column, "{read}")
-                reads.append(guard.format(read=f"(SELECT {column} FROM {name})"))
+            reads += [f"(SELECT {column} FROM {name})" for column in columns]
         # a statement of inserts that return nothing still needs something to select
         statement = f"WITH {', '.join(ctes)} SELECT {', '.join(reads) or '1'}"
-        connection = connections[self.using]
         with prepared_cursor(self.using) as cursor:  # infra/prepared.py
-            if commit and commits_with_writes(connection):
-                # one round trip: the writes, the COMMIT, one Sync. A failed write makes
-                # PostgreSQL skip the COMMIT (the pipeline is aborted up to the Sync) and
-                # raises here: the block rolls back as for any error.
-                with connection.wrap_database_errors, connection.connection.pipeline():
-                    cursor.execute(statement, params)
-                    connection.connection.execute("COMMIT", prepare=False)
-            else:
-                cursor.execute(statement, params)
+            cursor.execute(statement, params)
             row = list(cursor.fetchone())
         for _sql, _params, columns, apply in self._parts:
             values, row = row[:len(columns)], row[len(columns):]
@@ -168,16 +145,6 @@ class WriteBatch:
 
     def _quote(self, name: str) -> str:
         return connections[self.using].ops.quote_name(name)
-
-
-def commits_with_writes(connection) -> bool:
-    """Whether the transaction may commit with the statement about to be sent: the one
-    ``atomic`` block open is the outermost (Django began the transaction for it), it
-    holds no savepoint and nothing marked it for rollback. Django tracks each open block
-    in ``atomic_blocks``; a test's own transaction or a caller's outer block adds one."""
-    return (connection.in_atomic_block and len(connection.atomic_blocks) == 1
-            and not connection.savepoint_ids and not connection.needs_rollback
-            and not connection.get_autocommit())
 
 
 # -- statements, built once per shape -------------------------------------------------------
