@@ -80,22 +80,71 @@ _redis_down_until = 0.0  # time.monotonic() before which this process counts alo
 
 
 def _call(operation: str, *args):
-    global _redis_down_until
-    if time.monotonic() >= _redis_down_until:
+    if _asking_redis():
         try:
             result = getattr(_REDIS, operation)(*args)
         except REDIS_UNAVAILABLE as exc:
-            if not _redis_down_until:
-                # once per outage; the driver's text (host, port) goes to the log only
-                logger.warning("rate limits: Redis unreachable (%r); counting in this "
-                               "process until it answers", exc)
-            _redis_down_until = time.monotonic() + RETRY_REDIS_AFTER_SECONDS
+            _redis_failed(exc)
         else:
-            if _redis_down_until:
-                logger.warning("rate limits: Redis answers again; counting there")
-                _redis_down_until = 0.0
+            _redis_answered()
             return result
     return getattr(_LOCAL, operation)(*args)
+
+
+def _asking_redis() -> bool:
+    return time.monotonic() >= _redis_down_until
+
+
+def _redis_failed(exc: BaseException) -> None:
+    global _redis_down_until
+    if not _redis_down_until:
+        # once per outage; the driver's text (host, port) goes to the log only
+        logger.warning("rate limits: Redis unreachable (%r); counting in this "
+                       "process until it answers", exc)
+    _redis_down_until = time.monotonic() + RETRY_REDIS_AFTER_SECONDS
+
+
+def _redis_answered() -> None:
+    global _redis_down_until
+    if _redis_down_until:
+        logger.warning("rate limits: Redis answers again; counting there")
+        _redis_down_until = 0.0
+
+
+class PendingAdd:
+    """``add`` in two halves, so its round trip to Redis overlaps other work: made, it
+    sends the INCR and EXPIRE without waiting; ``count()`` reads their answer (once; the
+    connection goes back to the pool then). A play socket's move sends its rate limit's
+    count before the match's lock and read and reads it after them (games/play/
+    operations.py, docs/capacity.md "Fewer round trips on a socket move"). Redis
+    away at either half: counted in this process, as ``add`` does."""
+
+    def __init__(self, name: str, ttl: int) -> None:
+        self._name, self._ttl = name, ttl
+        self._count: int | None = None
+        self._sent = None  # (pool, connection) holding the unread answer
+        if _asking_redis():
+            try:
+                self._sent = _REDIS.send_add(name, ttl)
+            except REDIS_UNAVAILABLE as exc:
+                _redis_failed(exc)
+
+    def count(self) -> int:
+        if self._count is None:
+            self._count = self._read()
+        return self._count
+
+    def _read(self) -> int:
+        sent, self._sent = self._sent, None
+        if sent is not None:
+            try:
+                count = _REDIS.read_add(*sent)
+            except REDIS_UNAVAILABLE as exc:
+                _redis_failed(exc)
+            else:
+                _redis_answered()
+                return count
+        return _LOCAL.add(self._name, self._ttl, False)
 
 
 class _RedisCounters:
@@ -111,6 +160,35 @@ class _RedisCounters:
         pipe.expire(key, ttl, nx=not extend)
         count, _ = pipe.execute()
         return count
+
+    def send_add(self, name: str, ttl: int) -> tuple:
+        """``add``'s commands written to a connection of the pool, their answer unread:
+        (pool, connection) for ``read_add``. What redis-py's pipeline does in one go."""
+        key = self._key(name)
+        pool = self._client().connection_pool
+        connection = pool.get_connection()
+        try:
+            connection.send_packed_command(connection.pack_commands(
+                [("INCR", key), ("EXPIRE", key, ttl, "NX")]))
+        except BaseException:
+            connection.disconnect()
+            pool.release(connection)
+            raise
+        return pool, connection
+
+    @staticmethod
+    def read_add(pool, connection) -> int:
+        """The count ``send_add``'s INCR returned; the connection back to the pool (cut
+        first if anything went wrong: an answer left unread would be the next caller's)."""
+        try:
+            count = connection.read_response()
+            connection.read_response()  # EXPIRE's 0 or 1
+        except BaseException:
+            connection.disconnect()
+            raise
+        finally:
+            pool.release(connection)
+        return int(count)
 
     def get(self, name: str) -> int:
         value = self._client().get(self._key(name))

@@ -115,6 +115,42 @@ def hit(scope: str, ident: str, rate=_DEFAULT_RATE) -> float | None:
     return None
 
 
+class PendingHit:
+    """``hit`` in two halves (infra/counters.py ``PendingAdd``): made, the count is on its
+    way to Redis; ``wait()`` reads it, the same answer as ``hit`` (asked once, kept), and
+    ``check()`` raises ``Throttled`` as ``check`` does. The limit means what it means for
+    ``hit``: one shared count per scope, caller and window, every attempt counted, the
+    window the one of the moment the count was sent."""
+
+    def __init__(self, scope: str, ident: str) -> None:
+        self._scope = scope
+        self._wait: float | None = None
+        self._pending = None
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+        if rate is None:
+            return
+        self._limit, duration = parse_rate(rate)
+        now = time.time()
+        window = int(now // duration)
+        self._window_ends = (window + 1) * duration
+        self._pending = counters.PendingAdd(f"throttle:{scope}:{ident}:{window}",
+                                            duration + 1)
+
+    def wait(self) -> float | None:
+        pending, self._pending = self._pending, None
+        if pending is not None and pending.count() > self._limit:
+            metrics.throttled(self._scope)
+            self._wait = max(0.0, self._window_ends - time.time())
+        return self._wait
+
+    def check(self) -> None:
+        from infra.api_errors import Throttled  # as in ``check``
+
+        wait = self.wait()
+        if wait is not None:
+            raise Throttled(retry_after_seconds(wait))
+
+
 def app_rate(application) -> str | None:
     """The rate of an app: its tier's (``APP_RATE_TIERS``), else the ``app`` scope's."""
     tier = getattr(application, "rate_tier", None)  # the App model's field

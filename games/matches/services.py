@@ -17,7 +17,7 @@ service that raises has written nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,6 +306,7 @@ def submit_move(
     bot_seat: int | None = None,
     expected_ply: int | None = None,
     bot_plays_on: bool = False,
+    after_lock: Callable[[], None] | None = None,
 ) -> SubmittedMove:
     """Append ``move`` to the match's log, for ``user``'s seat or for bot seat ``bot_seat``
     (exactly one of the two), following docs/architecture.md "Writing a move": lock, check the seat
@@ -314,6 +315,9 @@ def submit_move(
     are sent what they may see and the bot turns or the scoring are enqueued.
     ``bot_plays_on``: the bot task at ``bot_seat`` plays that seat's next decision itself
     if it owes one (games/matches/bot_moves.py), so no task is sent for it.
+    ``after_lock``: called once the match is locked and read, before anything else; what
+    it raises rolls the transaction back (the play socket reads its rate limit's count
+    there, sent before the lock: games/play/operations.py).
 
     Raises MalformedMove, InvalidPly, MatchNotFound, MatchNotActive, NotSeated, StalePly,
     NotYourTurn, IllegalMoveError (the engine's own code and message)."""
@@ -331,6 +335,8 @@ def submit_move(
         # for a user, the lock is taken only if they hold a seat: an outsider never waits
         # on it (games/matches/guards.py)
         match = lock_match_to_play(match_id, user)
+        if after_lock is not None:
+            after_lock()
         if match.status != MatchStatus.ACTIVE:
             raise errors.MatchNotActive(details={"status": match.status})
         seats = list(match.seats.all())

@@ -51,15 +51,38 @@ def subscription(match_id: int, since: int | None, user, ident: str) -> dict:
     return body
 
 
+class _OverTheLimit(Exception):
+    """The move's rate limit refused it after the lock: roll back (``play_move``). Not an
+    ApiError, so the move metrics do not count it as a refusal of the rules, as they do
+    not when the limit refuses before the service is called."""
+
+
 def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) -> int:
     """Submit the move; returns the ply it brought the match to. Its change goes out as
     every change does once it commits (games/live/fanout.py): this process's followers get
     their frames at once (the mover's own held until its ack: games/play/sending.py), the
     other processes over Pub/Sub, and the tasks it owes from the sender thread, so the
-    ack waits for neither Redis nor the broker."""
-    throttles.check(throttles.MOVE, ident)
-    submitted = services.submit_move(match_id=match_id, move=move, user=user,
-                                     expected_ply=expected)
+    ack waits for neither Redis nor the broker.
+
+    The ``move`` rate limit's count is sent to Redis first and its answer read once the
+    match is locked and read (``after_lock``): the two round trips overlap instead of
+    following each other (docs/capacity.md "Fewer round trips on a socket move"). Over the
+    limit, the transaction rolls back before anything is written, and ``throttled`` wins
+    over any other answer, as when the limit was checked before the service."""
+    limit = throttles.PendingHit(throttles.MOVE, ident)
+
+    def refuse_if_over() -> None:
+        if limit.wait() is not None:
+            raise _OverTheLimit
+
+    try:
+        submitted = services.submit_move(match_id=match_id, move=move, user=user,
+                                         expected_ply=expected, after_lock=refuse_if_over)
+    except BaseException:
+        limit.check()  # raises Throttled if over; else the service's own answer stands
+        raise
+    finally:
+        limit.wait()  # read in any case: the connection goes back to Redis's pool
     return submitted.match.ply
 
 
