@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import bench_env  # noqa: E402
+from bench.percentiles import percentile  # noqa: E402
 
 bench_env.prepare()
 
@@ -82,9 +82,8 @@ def main() -> None:
         for name, variant in VARIANTS.items():
             results[name] += _play(users, variant, 150)
     for name, times in results.items():
-        cuts = statistics.quantiles(times, n=100)
-        print(f"{name:7s} {len(times)} moves: p50 {cuts[49]:.3f} / p90 {cuts[89]:.3f} / "
-              f"p99 {cuts[98]:.3f} ms")
+        p50, p90, p99 = (percentile(times, share) for share in (0.5, 0.9, 0.99))
+        print(f"{name:7s} {len(times)} moves: p50 {p50:.3f} / p90 {p90:.3f} / p99 {p99:.3f} ms")
 
 
 if __name__ == "__main__":

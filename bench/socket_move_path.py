@@ -23,7 +23,6 @@ import json
 import os
 import random
 import secrets
-import statistics
 import subprocess
 import sys
 import time
@@ -33,14 +32,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_env import RAISED_THROTTLES  # noqa: E402
+from bench.percentiles import percentile  # noqa: E402
 from bench.socket_memory import _http, _tokens  # noqa: E402
 
 
 def _percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "-"
-    cuts = statistics.quantiles(values, n=100, method="inclusive")
-    return f"{cuts[49]:.2f} / {cuts[94]:.2f} / {cuts[98]:.2f} ms"
+    p50, p95, p99 = (percentile(values, share) for share in (0.5, 0.95, 0.99))
+    return f"{p50:.2f} / {p95:.2f} / {p99:.2f} ms"
 
 
 class Seat:
