@@ -36,6 +36,10 @@ WEBHOOK_BATCH_THREADS = env_int("WEBHOOK_BATCH_THREADS", 4)
 #: runs: the events of that while go in its batch (a task per event otherwise, at a
 #: steady rate); what it adds to a delivery's latency
 WEBHOOK_BATCH_WAIT_SECONDS = env_float("WEBHOOK_BATCH_WAIT_SECONDS", 0.25)
+#: how much nicer than the worker's the drain's thread runs (infra/low_priority.py): on
+#: cores shared with the web processes, a move's ack comes before a delivery; 0 = the
+#: worker's own priority
+WEBHOOK_DRAIN_NICENESS = env_int("WEBHOOK_DRAIN_NICENESS", 10)
 #: how long one drain holds its Redis lock without renewing it (renewed after each batch);
 #: a drain that died frees it after this
 WEBHOOK_DRAIN_LOCK_SECONDS = env_float("WEBHOOK_DRAIN_LOCK_SECONDS", 30.0)

@@ -4,17 +4,20 @@ name (games.dispatch)."""
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from games.task_options import RETRY_OPTIONS
 from games.webhooks import batches, event_queue, overdue, services
+from infra.low_priority import run_yielding
 
 
 @shared_task(name="games.webhooks.tasks.drain_events", **RETRY_OPTIONS)
 def drain_events() -> int:
     """Make and first-attempt the deliveries of every event waiting in the list
     (games/webhooks/batches.py). Sent by the push that found the list empty, and by beat
-    every WEBHOOK_DRAIN_SWEEP_SECONDS as a safety net (one LLEN when nothing waits)."""
-    return batches.drain()
+    every WEBHOOK_DRAIN_SWEEP_SECONDS as a safety net (one LLEN when nothing waits). On a
+    thread WEBHOOK_DRAIN_NICENESS nicer than the worker's: the moves come first."""
+    return run_yielding(settings.WEBHOOK_DRAIN_NICENESS, batches.drain, "webhook-drain")
 
 
 @shared_task(name="games.webhooks.tasks.resend_overdue", **RETRY_OPTIONS)
