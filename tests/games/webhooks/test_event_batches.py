@@ -48,6 +48,9 @@ def _once_each_verified(arrivals) -> Counter:
     return seen
 
 
+# committed rows: the task drains on a thread of its own (infra/low_priority.py), with its
+# own database connection, as in a worker
+@pytest.mark.django_db(transaction=True)
 def test_many_events_one_drain_task_one_delivery_each_over_few_connections(
         queues, make_user, make_auth_client):
     owner, ann, bob = make_user(), make_user(), make_user()
