@@ -44,6 +44,20 @@ def _http(port: int, method: str, path: str, token: str | None = None, body=None
         return json.loads(answer.read() or b"null")
 
 
+def wait_live(port: int, web) -> None:
+    """Until the web tier ``web`` (a Popen) answers /health/live on ``port``: two minutes
+    at most, and not after it has ended."""
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            _http(port, "GET", "/health/live")
+            return
+        except OSError:
+            if time.monotonic() > deadline or web.poll() is not None:
+                raise SystemExit("the web tier did not start") from None
+            time.sleep(0.5)
+
+
 def _tokens(count: int) -> list[str]:
     """Users made directly in the database (the registration's rate limit would refuse
     this many from one address)."""
@@ -131,15 +145,7 @@ def main() -> None:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                _http(args.port, "GET", "/health/live")
-                break
-            except OSError:
-                if time.monotonic() > deadline or web.poll() is not None:
-                    raise SystemExit("the web tier did not start") from None
-                time.sleep(0.5)
+        wait_live(args.port, web)
         match_ids = []
         for pair in range(USERS // 2):
             match = _http(args.port, "POST", "/api/v1/matches/", tokens[2 * pair],

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_env import RAISED_THROTTLES  # noqa: E402
 from bench.percentiles import percentile  # noqa: E402
-from bench.socket_memory import _http, _tokens  # noqa: E402
+from bench.socket_memory import _http, _tokens, wait_live  # noqa: E402
 
 
 def _percentiles(values: list[float]) -> str:
@@ -155,15 +155,7 @@ def main() -> None:
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                _http(args.port, "GET", "/health/live")
-                break
-            except OSError:
-                if time.monotonic() > deadline or web.poll() is not None:
-                    raise SystemExit("the web tier did not start") from None
-                time.sleep(0.5)
+        wait_live(args.port, web)
         timings = asyncio.run(_run(args.port, tokens, args))
     finally:
         web.terminate()
