@@ -19,7 +19,8 @@ a Warning is printed and the process starts (docs/operations.md "Configuration")
   disabled.
 - config.E006: ``WEBHOOK_BATCH_SIZE`` outside 1..1000 or ``WEBHOOK_BATCH_THREADS`` outside
   1..32: a batch of none drains nothing (events pile up in Redis), and a huge one holds
-  the drain's lock and its memory for long.
+  the drain's lock and its memory for long; or ``WEBHOOK_OVERDUE_MARGIN_SECONDS`` not
+  above ``CELERY_VISIBILITY_TIMEOUT`` (the sweep would double held tasks).
 - config.W001: DEBUG off with a database password from this repository (``game``,
   ``game_owner``: scripts/db_roles.sql, the compose file's old defaults).
 """
@@ -128,6 +129,15 @@ def webhook_batches_fit(app_configs=None, **kwargs) -> list[checks.CheckMessage]
                 hint=f"Set {name} between {low} and {high} (docs/webhooks.md "
                 '"How events travel").',
                 id="config.E006"))
+    margin = getattr(settings, "WEBHOOK_OVERDUE_MARGIN_SECONDS", 0)
+    visibility = getattr(settings, "CELERY_VISIBILITY_TIMEOUT", 0)
+    if margin <= visibility:
+        errors.append(checks.Error(
+            f"WEBHOOK_OVERDUE_MARGIN_SECONDS={margin} is not above "
+            f"CELERY_VISIBILITY_TIMEOUT={visibility}: the overdue sweep would send again "
+            "deliveries whose task a busy or dead worker still holds.",
+            hint="Keep the margin above the broker's visibility timeout (docs/webhooks.md).",
+            id="config.E006"))
     return errors
 
 

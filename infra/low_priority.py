@@ -26,20 +26,15 @@ from django.db import connections
 
 Result = TypeVar("Result")
 
-#: the highest niceness Linux knows
-_LOWEST = 19
-
-
 def lower_this_thread(niceness: int) -> None:
-    """Raise the calling thread's niceness by ``niceness`` (at most to 19); nothing where
-    the platform does not allow it."""
-    if niceness <= 0 or not hasattr(os, "setpriority"):
+    """Raise the calling thread's niceness by ``niceness`` (``os.nice``: on Linux the
+    calling thread's own, capped at 19, as config/celery.py's WORKER_NICE relies on);
+    nothing where the platform does not allow it."""
+    if niceness <= 0:
         return
-    thread = threading.get_native_id()
     try:
-        current = os.getpriority(os.PRIO_PROCESS, thread)
-        os.setpriority(os.PRIO_PROCESS, thread, min(_LOWEST, current + niceness))
-    except OSError:
+        os.nice(niceness)
+    except (OSError, AttributeError):
         pass  # not permitted here: the work runs at the worker's own priority
 
 

@@ -54,10 +54,13 @@ _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
-#: renew the lock for the next batch only if this drain still holds it
-_RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
+#: drop the batch just handled from the list's head and renew the lock for the next one,
+#: only if this drain still holds it: a drain whose lock expired meanwhile (a batch that
+#: outlived it) trims nothing, since the drain that took the lock read the same head
+_TRIM_AND_RENEW = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('LTRIM', KEYS[2], ARGV[3], -1)
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 """
 
 
@@ -95,10 +98,10 @@ def _drain_locked(client, token: str, lock_ms: int) -> int:
         except Exception:  # noqa: BLE001 - one bad event must not hold up the rest
             logger.exception("webhook batch of %s events failed: each on its own", len(raw))
             _process_one_by_one(client, raw)
-        client.ltrim(event_queue.EVENTS_KEY, len(raw), -1)
+        if not client.eval(_TRIM_AND_RENEW, 2, LOCK_KEY, event_queue.EVENTS_KEY, token,
+                           lock_ms, len(raw)):
+            break  # held too long: another drain has the list (and this batch) now
         taken += len(raw)
-        if not client.eval(_RENEW, 1, LOCK_KEY, token, lock_ms):
-            break  # held too long: another drain has the list now (same webhook-ids)
     return taken
 
 
@@ -113,7 +116,23 @@ def _process_one_by_one(client, raw: list[bytes]) -> None:
             raise
         except Exception:  # noqa: BLE001 - logged, kept for an operator
             logger.exception("webhook event set aside on %s: %r", DEAD_KEY, item[:200])
+            _hand_stored_rows_to_sweep(item)
             client.rpush(DEAD_KEY, item)
+
+
+def _hand_stored_rows_to_sweep(item: bytes) -> None:
+    """The rows a set-aside event had stored before it raised, if any, marked due now:
+    the overdue sweep (overdue.py) sends them, instead of their waiting pending forever."""
+    try:
+        event = json.loads(item)
+        ids = [message_id(event["id"], endpoint.pk, user_id)
+               for _event, endpoint, user_ids in _recipients([event]) for user_id in user_ids]
+        Delivery.objects.filter(message_id__in=ids, status=Delivery.Status.PENDING,
+                                next_attempt_at__isnull=True).update(
+                                    next_attempt_at=timezone.now())
+    except Exception:  # noqa: BLE001 - an event beyond reading has stored nothing
+        logger.warning("set-aside webhook event: no rows of it handed to the sweep",
+                       exc_info=True)
 
 
 def process(events: list[dict]) -> list[Delivery]:
@@ -124,32 +143,40 @@ def process(events: list[dict]) -> list[Delivery]:
     return fresh
 
 
-def store(events: list[dict]) -> list[Delivery]:
-    """The deliveries of ``events``, inserted once: the rows of this batch still pending
-    and never attempted, their endpoints loaded."""
+def _recipients(events: list[dict]) -> list[tuple[dict, object, list[int]]]:
+    """(event, endpoint, user ids) for each endpoint taking an event's type of an app
+    serving some of its users: one read of who the apps serve for all the events' users,
+    one of the endpoints taking any of their types."""
     serving = selectors.apps_serving(sorted({user for event in events
                                              for user in event["users"]}))
     if not serving:
         return []
     endpoints = selectors.endpoints_taking(serving, {event["type"] for event in events})
-    rows = []
+    found = []
     for event in events:
         users = set(event["users"])
         for endpoint in endpoints:
-            if event["type"] not in endpoint.event_types:
-                continue
-            rows.extend(
-                Delivery(endpoint=endpoint, event_type=event["type"],
-                         message_id=message_id(event["id"], endpoint.pk, user_id),
-                         payload={"type": event["type"], "timestamp": event["at"],
-                                  "data": {**event["data"], "user_id": user_id}})
-                for user_id in sorted(serving.get(endpoint.app_id, set()) & users))
+            served = sorted(serving.get(endpoint.app_id, set()) & users)
+            if event["type"] in endpoint.event_types and served:
+                found.append((event, endpoint, served))
+    return found
+
+
+def store(events: list[dict]) -> list[Delivery]:
+    """The deliveries of ``events``, inserted once: the rows of this batch still pending,
+    never attempted and not handed to a ``deliver`` task (a batch read again after a
+    crash: those have their task), their endpoints loaded."""
+    rows = [Delivery(endpoint=endpoint, event_type=event["type"],
+                     message_id=message_id(event["id"], endpoint.pk, user_id),
+                     payload={"type": event["type"], "timestamp": event["at"],
+                              "data": {**event["data"], "user_id": user_id}})
+            for event, endpoint, user_ids in _recipients(events) for user_id in user_ids]
     if not rows:
         return []
     Delivery.objects.bulk_create(rows, ignore_conflicts=True)
     return list(Delivery.objects.select_related("endpoint").filter(
         message_id__in=[row.message_id for row in rows], status=Delivery.Status.PENDING,
-        attempts=0).order_by("id"))
+        attempts=0, next_attempt_at__isnull=True).order_by("id"))
 
 
 def first_attempts(rows: list[Delivery]) -> None:
@@ -196,13 +223,18 @@ def write_back(rows: list[Delivery]) -> None:
 
 def _send_endpoints_rows(rows: list[Delivery]) -> tuple[list[Delivery], list[Delivery]]:
     """One endpoint's rows in turn over keep-alive connections (no database here: a pool
-    thread): (the rows attempted, the rows left after a network failure)."""
+    thread): (the rows attempted, the rows left after a network failure or once the
+    endpoint has taken WEBHOOK_TIMEOUT_SECONDS of this batch)."""
     connections = Connections()
+    spent = 0.0
     try:
         for index, row in enumerate(rows):
             outcome = services.send_row(row, connections)
             services.record_outcome(row, outcome)
-            if _network_failure(outcome):
+            spent += outcome.latency_seconds
+            # a dead receiver, or a slow one that has had a timeout's worth of this batch:
+            # its other rows go to deliver tasks, and the next batch waits for no one
+            if _network_failure(outcome) or spent >= settings.WEBHOOK_TIMEOUT_SECONDS:
                 return rows[:index + 1], rows[index + 1:]
         return rows, []
     finally:

@@ -74,11 +74,10 @@ def signed_headers(secret: str, message_id: str, body: str) -> dict[str, str]:
     }
 
 
-def post(target: Target, secret: str, message_id: str, body: str) -> Outcome:
-    """Send ``body`` once; never raises for what the receiver or the network does."""
-    headers = {"Content-Type": "application/json", "User-Agent": "game-service-webhooks/1",
-               **signed_headers(secret, message_id, body)}
-    return post_bytes(target, body.encode(), headers)
+def webhook_headers(secret: str, message_id: str, body: str) -> dict[str, str]:
+    """A webhook POST's headers: JSON, who sends it, and the Standard Webhooks signature."""
+    return {"Content-Type": "application/json", "User-Agent": "game-service-webhooks/1",
+            **signed_headers(secret, message_id, body)}
 
 
 def post_bytes(target: Target, body: bytes, headers: dict[str, str]) -> Outcome:

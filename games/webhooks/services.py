@@ -87,10 +87,9 @@ def attempt_row(delivery: Delivery) -> float | None:
         _finish(delivery, Delivery.Status.FAILED, "dropped")
         return None
     verdict = record_outcome(delivery, send_row(delivery))
-    if verdict == Delivery.Status.PENDING:
-        delivery.save(update_fields=ATTEMPT_FIELDS)
-        return backoff_seconds(delivery.attempts)
     delivery.save(update_fields=ATTEMPT_FIELDS)
+    if verdict == Delivery.Status.PENDING:
+        return backoff_seconds(delivery.attempts)
     if verdict == Delivery.Status.FAILED:
         disable_endpoint(endpoint, give_up_reason(delivery))
     return None
@@ -107,13 +106,9 @@ def send_row(delivery: Delivery, connections=None) -> sending.Outcome:
     except UrlRefused as error:
         metrics.ATTEMPTS.labels("refused").inc()
         return sending.Outcome(False, None, f"refused: {error.default_code}", 0.0)
-    if connections is None:
-        outcome = sending.post(target, endpoint.secret, delivery.message_id, body)
-    else:
-        headers = {"Content-Type": "application/json",
-                   "User-Agent": "game-service-webhooks/1",
-                   **sending.signed_headers(endpoint.secret, delivery.message_id, body)}
-        outcome = connections.post(target, body.encode(), headers)
+    headers = sending.webhook_headers(endpoint.secret, delivery.message_id, body)
+    post = sending.post_bytes if connections is None else connections.post
+    outcome = post(target, body.encode(), headers)
     metrics.LATENCY.observe(outcome.latency_seconds)
     metrics.ATTEMPTS.labels("success" if outcome.ok else
                             "http_error" if outcome.status_code else "network").inc()

@@ -17,6 +17,8 @@ def drain_events() -> int:
     (games/webhooks/batches.py). Sent by the push that found the list empty, and by beat
     every WEBHOOK_DRAIN_SWEEP_SECONDS as a safety net (one LLEN when nothing waits). On a
     thread WEBHOOK_DRAIN_NICENESS nicer than the worker's: the moves come first."""
+    if not event_queue.waiting():
+        return 0  # beat's drain of an empty list: one LLEN, no thread
     return run_yielding(settings.WEBHOOK_DRAIN_NICENESS, batches.drain, "webhook-drain")
 
 

@@ -48,7 +48,8 @@ class Receiver:
 
 
 @contextmanager
-def running_receiver(failures: int = 0, keep_alive: bool = False):
+def running_receiver(failures: int = 0, keep_alive: bool = False, delay: float = 0.0):
+    """``delay``: seconds each answer waits (a slow receiver)."""
     state: dict = {}
 
     class Handler(BaseHTTPRequestHandler):
@@ -74,6 +75,7 @@ def running_receiver(failures: int = 0, keep_alive: bool = False):
                 answer = 500 if receiver._seen[message_id] <= receiver.failures else 200
                 receiver.arrivals.append(Arrival(message_id, verified, json.loads(body or b"{}"),
                                                  answer, time.monotonic()))
+            time.sleep(delay)
             self.send_response(answer)
             self.send_header("Content-Length", "0")
             self.end_headers()

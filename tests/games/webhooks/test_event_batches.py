@@ -13,6 +13,7 @@ import time
 from collections import Counter
 
 import pytest
+from django.utils import timezone
 
 from games.webhooks import batches, event_queue, tasks
 from games.webhooks.models import Delivery
@@ -210,3 +211,63 @@ def test_an_event_that_cannot_be_handled_is_set_aside_and_holds_up_nothing(
     assert client.lrange(batches.DEAD_KEY, 0, -1) == [poison.encode(), b"{not json"]
     assert sum("set aside" in record.getMessage() for record in caplog.records) == 2
     client.delete(batches.DEAD_KEY)
+
+
+def test_a_slow_receiver_gets_a_timeout_s_worth_of_a_batch_and_its_other_rows_go_to_tasks(
+        queues, settings, make_user, make_auth_client):
+    settings.WEBHOOK_TIMEOUT_SECONDS = 1.0
+    owner, ann = make_user(), make_user()
+    app = make_app(owner)
+    connect(ann, app)
+    with running_receiver(keep_alive=True, delay=0.4) as receiver:
+        _endpoint(make_auth_client(owner), app, receiver)
+        _turns([ann], 6)
+        started = time.monotonic()
+        assert batches.drain() == 6
+        took = time.monotonic() - started
+    # 0.4 s each: after three answers (1.2 s >= 1 s) the other three are handed over
+    assert len(receiver.arrivals) == 3 and took < 2.5, (len(receiver.arrivals), took)
+    handed = Delivery.objects.filter(attempts=0, next_attempt_at__isnull=False)
+    assert handed.count() == 3
+    assert sorted(args[0] for name, args in queued_tasks() if name == DELIVER) == sorted(
+        handed.values_list("pk", flat=True))
+
+
+def test_rows_handed_to_tasks_get_no_second_first_attempt_when_a_batch_is_read_again(
+        queues, make_user, make_auth_client):
+    owner, ann = make_user(), make_user()
+    app = make_app(owner)
+    connect(ann, app)
+    with running_receiver() as receiver:
+        _endpoint(make_auth_client(owner), app, receiver)
+        _turns([ann], 3)
+        events = [json.loads(item)
+                  for item in event_queue.redis().lrange(event_queue.EVENTS_KEY, 0, -1)]
+        batches.store(events)
+        # a drain handed them to deliver tasks, then died before its trim
+        Delivery.objects.update(next_attempt_at=timezone.now())
+        assert batches.drain() == 3
+        time.sleep(0.3)
+    assert receiver.arrivals == []  # their tasks send them, not the batch read again
+
+
+def test_a_drain_whose_lock_expired_trims_nothing(queues, make_user, make_auth_client):
+    owner, ann = make_user(), make_user()
+    app = make_app(owner)
+    connect(ann, app)
+    client = event_queue.redis()
+    with running_receiver() as receiver:
+        _endpoint(make_auth_client(owner), app, receiver)
+        _turns([ann], 3)
+        client.set(batches.LOCK_KEY, "another-drain")  # ours expired; another took it
+        try:
+            assert batches._drain_locked(client, "ours", 30_000) == 0
+            # the head stays for the drain that holds the lock (same webhook-ids)
+            assert event_queue.waiting() == 3
+        finally:
+            client.delete(batches.LOCK_KEY)
+        assert batches.drain() == 3
+        arrivals = receiver.wait_for(lambda seen: len(seen) >= 3)
+        time.sleep(0.3)
+        arrivals = list(receiver.arrivals)
+    assert len(_once_each_verified(arrivals)) == 3
