@@ -115,6 +115,34 @@ def hit(scope: str, ident: str, rate=_DEFAULT_RATE) -> float | None:
     return None
 
 
+#: callers this process found over a limit, until their window ends: (scope, ident) ->
+#: the window's end (a caller over the limit is counted and refused before any lock:
+#: games/play/operations.py)
+_over_until: dict[tuple[str, str], float] = {}
+#: past this many, the ended entries are dropped
+_OVER_KEPT = 10_000
+
+
+def known_over(scope: str, ident: str) -> bool:
+    """Whether this process found ``ident`` over ``scope``'s limit in the window still
+    running (an answer of this process's own: another process may know better)."""
+    ends = _over_until.get((scope, ident))
+    if ends is None:
+        return False
+    if ends <= time.time():
+        _over_until.pop((scope, ident), None)
+        return False
+    return True
+
+
+def _remember_over(scope: str, ident: str, ends: float) -> None:
+    if len(_over_until) >= _OVER_KEPT:
+        now = time.time()
+        for key in [key for key, until in _over_until.items() if until <= now]:
+            _over_until.pop(key, None)
+    _over_until[(scope, ident)] = ends
+
+
 class PendingHit:
     """``hit`` in two halves (infra/counters.py ``PendingAdd``): made, the count is on its
     way to Redis; ``wait()`` reads it, the same answer as ``hit`` (asked once, kept), and
@@ -123,7 +151,7 @@ class PendingHit:
     window the one of the moment the count was sent."""
 
     def __init__(self, scope: str, ident: str) -> None:
-        self._scope = scope
+        self._scope, self._ident = scope, ident
         self._wait: float | None = None
         self._pending = None
         rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
@@ -141,6 +169,7 @@ class PendingHit:
         if pending is not None and pending.count() > self._limit:
             metrics.throttled(self._scope)
             self._wait = max(0.0, self._window_ends - time.time())
+            _remember_over(self._scope, self._ident, self._window_ends)
         return self._wait
 
     def check(self) -> None:

@@ -54,7 +54,10 @@ def subscription(match_id: int, since: int | None, user, ident: str) -> dict:
 class _OverTheLimit(Exception):
     """The move's rate limit refused it after the lock: roll back (``play_move``). Not an
     ApiError, so the move metrics do not count it as a refusal of the rules, as they do
-    not when the limit refuses before the service is called."""
+    not when the limit refuses before the service is called. (A refusal the service makes
+    before the lock, a malformed move or a match the caller has no seat in, is counted as
+    the rules' though the answer is ``throttled``: only the first attempt over the limit
+    in a window can be, since ``known_over`` refuses the later ones first.)"""
 
 
 def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) -> int:
@@ -68,7 +71,16 @@ def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) 
     match is locked and read (``after_lock``): the two round trips overlap instead of
     following each other (docs/capacity.md "Fewer round trips on a socket move"). Over the
     limit, the transaction rolls back before anything is written, and ``throttled`` wins
-    over any other answer, as when the limit was checked before the service."""
+    over any other answer, as when the limit was checked before the service.
+
+    A caller this process already found over the limit in this window is counted and
+    refused before the service, as before the overlap: a flooder's every attempt would
+    otherwise take the match's lock (and hold it while a slow Redis answers), making the
+    other seat's moves and the bots wait."""
+    if throttles.known_over(throttles.MOVE, ident):
+        throttles.check(throttles.MOVE, ident)  # raises Throttled unless a new window began
+        return services.submit_move(match_id=match_id, move=move, user=user,
+                                    expected_ply=expected).match.ply
     limit = throttles.PendingHit(throttles.MOVE, ident)
 
     def refuse_if_over() -> None:

@@ -10,7 +10,9 @@ import asyncio
 import secrets
 import time
 
+import psycopg
 import pytest
+from django.db import connection
 
 from tests.games.graphql.asgi_server import running_web_tier
 from tests.games.graphql.support import snapshot, start_match
@@ -19,6 +21,22 @@ from tests.games.play.client import PlayClient
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 LIMIT = 3
+#: the runtime role's lock timeout in this tier (DATABASE_LOCK_TIMEOUT_MS's default)
+LOCK_TIMEOUT_S = 2.0
+
+
+class HeldLock:
+    """Another session holding the match's row lock in an open transaction."""
+
+    def __init__(self, match_id: int) -> None:
+        db = connection.settings_dict
+        self.conn = psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
+                                    user=db["USER"], password=db["PASSWORD"])
+        self.conn.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE", [match_id])
+
+    def release(self) -> None:
+        self.conn.rollback()
+        self.conn.close()
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +92,17 @@ def test_a_throttled_move_writes_nothing_and_throttled_wins(limited_tier, player
             answer = await mover.move(match, move, expected_ply=expected)
             assert answer["error"]["code"] == "throttled", answer
         assert await asyncio.to_thread(snapshot, match_id) == before
+        # known over the limit, a caller is refused before the match's lock: another
+        # session holding it (for far longer than the answer may take) makes no wait
+        held = await asyncio.to_thread(HeldLock, match_id)
+        try:
+            started = time.monotonic()
+            answer = await mover.move(match_id, _pick(legal), expected_ply=ply)
+            took = time.monotonic() - started
+        finally:
+            await asyncio.to_thread(held.release)
+        assert answer["error"]["code"] == "throttled", answer
+        assert took < LOCK_TIMEOUT_S / 2, took  # not a lock's wait: the limit came first
         # the other user's count is their own; nothing was pushed for the refused moves
         refused_not_yours = await other.move(match_id, _pick(legal), expected_ply=ply)
         assert refused_not_yours["error"]["code"] == "not_your_turn"
