@@ -43,8 +43,9 @@ def invitation_sent(invitation, game: str) -> None:
 
 
 def notify_now(event_type: str, user_ids: list[int], data: dict) -> None:
-    """Any other event, already committed: its ``fan_out``, unless nobody can be
-    reached."""
+    """``notify_after_commit``'s second half, once the event has committed: its
+    ``fan_out``, unless nobody can be reached. (Callers in a transaction use
+    ``notify_after_commit``.)"""
     if user_ids and anyone_reachable():
         enqueue(FAN_OUT_TASK, event_type, user_ids, data)
 
