@@ -5,7 +5,7 @@ from django.db import migrations
 # ChatRoom.readable_by_players was a copy of the match's fixed option
 # (Match.players_read_spectator_chat), made when the room was; the chat now reads the
 # match's. Data kept: where a spectators' room said otherwise than its match, the room's
-# value was the rule enforced, so the match takes it before the copy goes.
+# value was the rule enforced, so the match takes it.
 ROOMS_RULE_KEPT = """
 UPDATE games_match AS m SET players_read_spectator_chat = r.readable_by_players
 FROM games_chatroom AS r
@@ -19,6 +19,17 @@ FROM games_match AS m WHERE r.match_id = m.id
 """
 
 
+# Expand now, contract a release later (docs/operations.md "Rolling restarts"): the
+# column leaves Django's state, and stays in the database, nullable, for the release still
+# running during the upgrade (its inserts fill it; this release's leave it NULL, which the
+# old code reads as "players do not read": nothing shown that should not be). The DROP
+# COLUMN comes in the next release's migration.
+COLUMN_NULLABLE = "ALTER TABLE games_chatroom ALTER COLUMN readable_by_players DROP NOT NULL"
+COLUMN_REQUIRED_AGAIN = (ROOMS_RULE_COPIED + ";"
+                         "ALTER TABLE games_chatroom ALTER COLUMN readable_by_players "
+                         "SET NOT NULL")
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -26,9 +37,13 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunSQL(ROOMS_RULE_KEPT, reverse_sql=ROOMS_RULE_COPIED),
-        migrations.RemoveField(
-            model_name='chatroom',
-            name='readable_by_players',
+        migrations.RunSQL(ROOMS_RULE_KEPT, reverse_sql=migrations.RunSQL.noop),
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.RemoveField(model_name='chatroom', name='readable_by_players'),
+            ],
+            database_operations=[
+                migrations.RunSQL(COLUMN_NULLABLE, reverse_sql=COLUMN_REQUIRED_AGAIN),
+            ],
         ),
     ]

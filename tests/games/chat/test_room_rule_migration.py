@@ -1,8 +1,10 @@
-"""Migration 0023_chat_room_rule_from_match drops ``ChatRoom.readable_by_players``, a copy of the match's fixed
-option ``Match.players_read_spectator_chat`` (review finding: the two said the same
-thing twice), and keeps the data: where a spectators' room said otherwise than its
-match, the room's value was the rule enforced, and the match takes it. Here the column is
-put back for the test's transaction, as it was before the migration."""
+"""Migration 0023_chat_room_rule_from_match takes ``ChatRoom.readable_by_players``, a copy
+of the match's fixed option ``Match.players_read_spectator_chat`` (review finding: the two
+said the same thing twice), out of the model, and keeps the data: where a spectators' room
+said otherwise than its match, the room's value was the rule enforced, and the match takes
+it. The column stays in the database, nullable, for the release still running during a
+rolling upgrade (expand now, contract a release later): this release's rooms leave it
+NULL."""
 
 from __future__ import annotations
 
@@ -28,11 +30,12 @@ def test_a_rooms_own_rule_passes_to_its_match_before_the_column_goes(make_user):
         services.send_message(match.pk, "spectators", onlooker, "hello")
     assert Match.objects.get(pk=differs.pk).players_read_spectator_chat is True
     with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the deferred checks, now
-        cursor.execute("ALTER TABLE games_chatroom ADD COLUMN readable_by_players boolean "
-                       "NOT NULL DEFAULT true")
-        cursor.execute("UPDATE games_chatroom SET readable_by_players = false "
-                       "WHERE match_id = %s", [differs.pk])
+        cursor.execute("SELECT count(*) FROM games_chatroom WHERE match_id IN (%s, %s) "
+                       "AND readable_by_players IS NULL", [differs.pk, agrees.pk])
+        assert cursor.fetchone()[0] == 2  # made by this release: the column left NULL
+        # as the release before would have left them: each room with its own rule
+        cursor.execute("UPDATE games_chatroom SET readable_by_players = (match_id = %s) "
+                       "WHERE match_id IN (%s, %s)", [agrees.pk, differs.pk, agrees.pk])
         cursor.execute(migration.ROOMS_RULE_KEPT)
     assert Match.objects.get(pk=differs.pk).players_read_spectator_chat is False
     assert Match.objects.get(pk=agrees.pk).players_read_spectator_chat is True
