@@ -35,6 +35,14 @@ def _endpoint(client, app, receiver):
     return created.json()["id"]
 
 
+def _app_and_its_player(make_user):
+    """An app's owner, a player who connected the app, and the app."""
+    owner, player = make_user(), make_user()
+    app = make_app(owner)
+    connect(player, app)
+    return owner, player, app
+
+
 def _turns(users, count: int) -> None:
     for ply in range(count):
         event_queue.push("your_turn", [users[ply % len(users)].pk],
@@ -80,9 +88,7 @@ def test_many_events_one_drain_task_one_delivery_each_over_few_connections(
 @pytest.mark.parametrize("crashed_after", ["insert", "attempts"])
 def test_a_batch_read_again_after_a_crash_doubles_nothing(
         queues, crashed_after, make_user, make_auth_client):
-    owner, ann = make_user(), make_user()
-    app = make_app(owner)
-    connect(ann, app)
+    owner, ann, app = _app_and_its_player(make_user)
     with running_receiver() as receiver:
         _endpoint(make_auth_client(owner), app, receiver)
         _turns([ann], 5)
@@ -120,9 +126,7 @@ def test_a_dead_receiver_costs_another_endpoint_nothing_and_the_batch_one_timeou
         queues, settings, dead_receiver, make_user, make_auth_client):
     settings.WEBHOOK_TIMEOUT_SECONDS = 1.0
     settings.WEBHOOK_BATCH_THREADS = 4
-    owner, ann = make_user(), make_user()
-    app = make_app(owner)
-    connect(ann, app)
+    owner, ann, app = _app_and_its_player(make_user)
     owner_client = make_auth_client(owner)
     dead = register(owner_client, app, dead_receiver, event_types=["your_turn"])
     assert dead.status_code == 201, dead.content
@@ -170,9 +174,7 @@ def test_eager_mode_delivers_an_invitation_inline(make_user, make_auth_client):
 
 def test_a_drain_that_finds_the_lock_held_leaves_the_list_to_its_holder(
         queues, make_user, make_auth_client):
-    owner, ann = make_user(), make_user()
-    app = make_app(owner)
-    connect(ann, app)
+    owner, ann, app = _app_and_its_player(make_user)
     with running_receiver() as receiver:
         _endpoint(make_auth_client(owner), app, receiver)
         _turns([ann], 2)
@@ -188,9 +190,7 @@ def test_a_drain_that_finds_the_lock_held_leaves_the_list_to_its_holder(
 
 def test_an_event_that_cannot_be_handled_is_set_aside_and_holds_up_nothing(
         queues, make_user, make_auth_client, caplog):
-    owner, ann = make_user(), make_user()
-    app = make_app(owner)
-    connect(ann, app)
+    owner, ann, app = _app_and_its_player(make_user)
     client = event_queue.redis()
     client.delete(batches.DEAD_KEY)
     with running_receiver() as receiver:
@@ -216,9 +216,7 @@ def test_an_event_that_cannot_be_handled_is_set_aside_and_holds_up_nothing(
 def test_a_slow_receiver_gets_a_timeout_s_worth_of_a_batch_and_its_other_rows_go_to_tasks(
         queues, settings, make_user, make_auth_client):
     settings.WEBHOOK_TIMEOUT_SECONDS = 1.0
-    owner, ann = make_user(), make_user()
-    app = make_app(owner)
-    connect(ann, app)
+    owner, ann, app = _app_and_its_player(make_user)
     with running_receiver(keep_alive=True, delay=0.4) as receiver:
         _endpoint(make_auth_client(owner), app, receiver)
         _turns([ann], 6)
@@ -235,9 +233,7 @@ def test_a_slow_receiver_gets_a_timeout_s_worth_of_a_batch_and_its_other_rows_go
 
 def test_rows_handed_to_tasks_get_no_second_first_attempt_when_a_batch_is_read_again(
         queues, make_user, make_auth_client):
-    owner, ann = make_user(), make_user()
-    app = make_app(owner)
-    connect(ann, app)
+    owner, ann, app = _app_and_its_player(make_user)
     with running_receiver() as receiver:
         _endpoint(make_auth_client(owner), app, receiver)
         _turns([ann], 3)
@@ -252,9 +248,7 @@ def test_rows_handed_to_tasks_get_no_second_first_attempt_when_a_batch_is_read_a
 
 
 def test_a_drain_whose_lock_expired_trims_nothing(queues, make_user, make_auth_client):
-    owner, ann = make_user(), make_user()
-    app = make_app(owner)
-    connect(ann, app)
+    owner, ann, app = _app_and_its_player(make_user)
     client = event_queue.redis()
     with running_receiver() as receiver:
         _endpoint(make_auth_client(owner), app, receiver)
