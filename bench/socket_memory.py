@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_env import RAISED_THROTTLES  # noqa: E402
+from bench.process_groups import stop_process_groups  # noqa: E402
 from bench.process_memory import rollup  # noqa: E402
 from bench.process_tree import tree  # noqa: E402
 
@@ -157,11 +158,7 @@ def main() -> None:
                    for _ in range(args.rounds)]
         print(f"per open socket, RSS: {' / '.join(f'{f:.1f}' for f in figures)} KiB")
     finally:
-        web.terminate()
-        try:
-            web.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(web.pid, 9)
+        stop_process_groups([web], timeout=20)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_env import RAISED_THROTTLES  # noqa: E402
 from bench.percentiles import percentile  # noqa: E402
+from bench.process_groups import stop_process_groups  # noqa: E402
 from bench.socket_memory import _http, _tokens, wait_live  # noqa: E402
 
 
@@ -158,11 +159,7 @@ def main() -> None:
         wait_live(args.port, web)
         timings = asyncio.run(_run(args.port, tokens, args))
     finally:
-        web.terminate()
-        try:
-            web.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(web.pid, 9)
+        stop_process_groups([web], timeout=20)
     print(f"tree {tree.name}: {len(timings['update'])} moves in {args.seconds:.0f} s "
           f"({args.matches} matches, think {args.think[0]}-{args.think[1]} s, "
           f"{args.web_processes} web processes), {len(timings['refused'])} refused")
