@@ -38,9 +38,11 @@ def _message(address: MailAddress, subject: str, template: str, context: dict,
     headers = {}
     if unsubscribe_scope is not None:
         # RFC 8058: a mail client's one-click "unsubscribe" POSTs to this URL
-        one_click = context["unsubscribe_url"] if one_click_scope in (
-            None, unsubscribe_scope) else tokens.link(
-                "unsubscribe", tokens.unsubscribe_token(address.user_id, one_click_scope))
+        one_click = (
+            context["unsubscribe_url"] if one_click_scope in (None, unsubscribe_scope) else
+            context["unsubscribe_all_url"] if one_click_scope == tokens.ALL else
+            tokens.link("unsubscribe", tokens.unsubscribe_token(address.user_id,
+                                                                one_click_scope)))
         headers = {"List-Unsubscribe": f"<{one_click}>",
                    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
     message = EmailMultiAlternatives(subject=subject, body=text, to=[address.address],

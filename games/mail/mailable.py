@@ -13,12 +13,12 @@ is one "your turn" mail too many, as with a Redis that is away.
 
 from __future__ import annotations
 
-from games.mail.models import MailAddress
+from games.notifications.reach import confirmed_addresses
 from infra.checked_every import CheckedEvery
 
 
 def _anyone_confirmed() -> bool:
-    return MailAddress.objects.filter(verified_at__isnull=False).exists()
+    return confirmed_addresses().exists()
 
 
 anyone_mailable: CheckedEvery[bool] = CheckedEvery(
