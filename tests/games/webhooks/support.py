@@ -25,4 +25,13 @@ def register(client, app, url: str, event_types=("your_turn", "match_started",
                        {"url": url, "event_types": list(event_types)}, format="json")
 
 
-__all__ = ["connect", "make_app", "register"]
+def register_your_turn(client, app, receiver) -> int:
+    """A ``your_turn`` endpoint of ``app`` at the test receiver, its secret handed to the
+    receiver to verify with: the endpoint's id."""
+    created = register(client, app, receiver.url, event_types=["your_turn"])
+    assert created.status_code == 201, created.content
+    receiver.secret = created.json()["secret"]
+    return created.json()["id"]
+
+
+__all__ = ["connect", "make_app", "register", "register_your_turn"]

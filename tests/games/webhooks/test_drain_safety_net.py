@@ -13,7 +13,7 @@ from games.webhooks import event_queue
 from games.webhooks.models import Delivery
 from infra.background_sends import wait_until_sent
 from tests.games.webhooks.receiver import running_receiver
-from tests.games.webhooks.support import connect, make_app, register
+from tests.games.webhooks.support import connect, make_app, register_your_turn
 from tests.workers import purge_test_queue, start_beat, start_worker, stop_worker, worker_log
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker,
@@ -26,9 +26,7 @@ def test_a_list_whose_drain_task_was_lost_is_drained_by_beat(
     app = make_app(owner)
     connect(ann, app)
     with running_receiver() as receiver:
-        created = register(make_auth_client(owner), app, receiver.url,
-                           event_types=["your_turn"])
-        receiver.secret = created.json()["secret"]
+        register_your_turn(make_auth_client(owner), app, receiver)
         for ply in range(3):
             event_queue.push("your_turn", [ann.pk], {"match_id": 9, "ply": ply, "seat": 0})
         # twice: the push's job on the sender thread hands it the drain task's send

@@ -20,19 +20,12 @@ from games.webhooks.models import Delivery
 from infra.background_sends import wait_until_sent
 from tests.games.support import queued_tasks
 from tests.games.webhooks.receiver import running_receiver
-from tests.games.webhooks.support import connect, make_app, register
+from tests.games.webhooks.support import connect, make_app, register, register_your_turn
 
 pytestmark = pytest.mark.django_db
 
 DRAIN = "games.webhooks.tasks.drain_events"
 DELIVER = "games.webhooks.tasks.deliver"
-
-
-def _endpoint(client, app, receiver):
-    created = register(client, app, receiver.url, event_types=["your_turn"])
-    assert created.status_code == 201, created.content
-    receiver.secret = created.json()["secret"]
-    return created.json()["id"]
 
 
 def _app_and_its_player(make_user):
@@ -67,7 +60,7 @@ def test_many_events_one_drain_task_one_delivery_each_over_few_connections(
     connect(ann, app)
     connect(bob, app)
     with running_receiver(keep_alive=True) as receiver:
-        _endpoint(make_auth_client(owner), app, receiver)
+        register_your_turn(make_auth_client(owner), app, receiver)
         _turns([ann, bob], 30)
         # only the push that found the list empty sent a drain task
         assert [name for name, _args in queued_tasks()] == [DRAIN]
@@ -90,7 +83,7 @@ def test_a_batch_read_again_after_a_crash_doubles_nothing(
         queues, crashed_after, make_user, make_auth_client):
     owner, ann, app = _app_and_its_player(make_user)
     with running_receiver() as receiver:
-        _endpoint(make_auth_client(owner), app, receiver)
+        register_your_turn(make_auth_client(owner), app, receiver)
         _turns([ann], 5)
         raw = event_queue.redis().lrange(event_queue.EVENTS_KEY, 0, -1)
         events = [json.loads(item) for item in raw]
@@ -131,7 +124,7 @@ def test_a_dead_receiver_costs_another_endpoint_nothing_and_the_batch_one_timeou
     dead = register(owner_client, app, dead_receiver, event_types=["your_turn"])
     assert dead.status_code == 201, dead.content
     with running_receiver() as receiver:
-        _endpoint(owner_client, app, receiver)
+        register_your_turn(owner_client, app, receiver)
         _turns([ann], 3)
         started = time.monotonic()
         assert batches.drain() == 3
@@ -176,7 +169,7 @@ def test_a_drain_that_finds_the_lock_held_leaves_the_list_to_its_holder(
         queues, make_user, make_auth_client):
     owner, ann, app = _app_and_its_player(make_user)
     with running_receiver() as receiver:
-        _endpoint(make_auth_client(owner), app, receiver)
+        register_your_turn(make_auth_client(owner), app, receiver)
         _turns([ann], 2)
         event_queue.redis().set(batches.LOCK_KEY, "another drain", px=10_000)
         assert batches.drain() == 0
@@ -194,7 +187,7 @@ def test_an_event_that_cannot_be_handled_is_set_aside_and_holds_up_nothing(
     client = event_queue.redis()
     client.delete(batches.DEAD_KEY)
     with running_receiver() as receiver:
-        _endpoint(make_auth_client(owner), app, receiver)
+        register_your_turn(make_auth_client(owner), app, receiver)
         _turns([ann], 2)
         # between good events, one whose data is not an object (and one not even JSON):
         # the batch raises; each event is then handled on its own
@@ -218,7 +211,7 @@ def test_a_slow_receiver_gets_a_timeout_s_worth_of_a_batch_and_its_other_rows_go
     settings.WEBHOOK_TIMEOUT_SECONDS = 1.0
     owner, ann, app = _app_and_its_player(make_user)
     with running_receiver(keep_alive=True, delay=0.4) as receiver:
-        _endpoint(make_auth_client(owner), app, receiver)
+        register_your_turn(make_auth_client(owner), app, receiver)
         _turns([ann], 6)
         started = time.monotonic()
         assert batches.drain() == 6
@@ -235,7 +228,7 @@ def test_rows_handed_to_tasks_get_no_second_first_attempt_when_a_batch_is_read_a
         queues, make_user, make_auth_client):
     owner, ann, app = _app_and_its_player(make_user)
     with running_receiver() as receiver:
-        _endpoint(make_auth_client(owner), app, receiver)
+        register_your_turn(make_auth_client(owner), app, receiver)
         _turns([ann], 3)
         events = [json.loads(item)
                   for item in event_queue.redis().lrange(event_queue.EVENTS_KEY, 0, -1)]
@@ -251,7 +244,7 @@ def test_a_drain_whose_lock_expired_trims_nothing(queues, make_user, make_auth_c
     owner, ann, app = _app_and_its_player(make_user)
     client = event_queue.redis()
     with running_receiver() as receiver:
-        _endpoint(make_auth_client(owner), app, receiver)
+        register_your_turn(make_auth_client(owner), app, receiver)
         _turns([ann], 3)
         client.set(batches.LOCK_KEY, "another-drain")  # ours expired; another took it
         try:
