@@ -100,19 +100,8 @@ _DEFAULT_RATE = object()
 def hit(scope: str, ident: str, rate=_DEFAULT_RATE) -> float | None:
     """Count one request of ``ident`` in ``scope``; the seconds to wait if it is over the
     limit (the request is refused), None if it may go ahead. ``rate`` overrides the
-    scope's (an app's tier)."""
-    if rate is _DEFAULT_RATE:
-        rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
-    if rate is None:
-        return None
-    limit, duration = parse_rate(rate)
-    now = time.time()
-    window = int(now // duration)
-    count = counters.add(f"throttle:{scope}:{ident}:{window}", duration + 1)
-    if count > limit:
-        metrics.throttled(scope)
-        return (window + 1) * duration - now
-    return None
+    scope's (an app's tier). ``PendingHit`` sent and read at once."""
+    return PendingHit(scope, ident, rate).wait()
 
 
 #: callers this process found over a limit, until their window ends: (scope, ident) ->
@@ -150,11 +139,12 @@ class PendingHit:
     ``hit``: one shared count per scope, caller and window, every attempt counted, the
     window the one of the moment the count was sent."""
 
-    def __init__(self, scope: str, ident: str) -> None:
+    def __init__(self, scope: str, ident: str, rate=_DEFAULT_RATE) -> None:
         self._scope, self._ident = scope, ident
         self._wait: float | None = None
         self._pending = None
-        rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+        if rate is _DEFAULT_RATE:
+            rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
         if rate is None:
             return
         self._limit, duration = parse_rate(rate)
@@ -210,12 +200,7 @@ def retry_after_seconds(wait: float) -> int:
 
 def check(scope: str, ident: str) -> None:
     """Count one request of ``ident`` in ``scope``; raise ``Throttled`` if it is over."""
-    # imported here: the error module loads DRF's settings, which load this module
-    from infra.api_errors import Throttled
-
-    wait = hit(scope, ident)
-    if wait is not None:
-        raise Throttled(retry_after_seconds(wait))
+    PendingHit(scope, ident).check()
 
 
 def read_scope(user) -> str:
