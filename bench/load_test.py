@@ -366,6 +366,7 @@ class Webhooks:
             arrivals = [(p, at) for p, at in self.receiver.arrivals
                         if p["data"]["match_id"] in wanted]
             bad = list(self.receiver.bad)
+            receiver_cpu = self.receiver.cpu_seconds
         commits = {(match, ply + 1): at.timestamp() for match, ply, at in
                    Move.objects.filter(match_id__in=match_ids)
                    .values_list("match_id", "ply", "created_at")}
@@ -386,7 +387,7 @@ class Webhooks:
                       .order_by().values_list("status").annotate(n=models.Count("id")))
         return {"received": len(arrivals), "bad": bad, "latencies": latencies,
                 "unmatched": unmatched, "doubled": doubled, "starts": starts,
-                "queued": queued}
+                "queued": queued, "receiver_cpu_s": receiver_cpu}
 
     def stop(self) -> None:
         self.receiver.stop()
@@ -405,7 +406,8 @@ def webhook_line(result: dict) -> str:
     queued = hooks["queued"]
     line = (f"webhooks your_turn: received {hooks['received']} (the same turn twice: "
             f"{hooks['doubled']}), bad signatures {len(hooks['bad'])} {hooks['bad'][:3]}; "
-            f"queued {sum(queued.values())} {dict(sorted(queued.items()))}")
+            f"queued {sum(queued.values())} {dict(sorted(queued.items()))}; the receiver's "
+            f"CPU (niced, not the service's) {hooks['receiver_cpu_s']:.1f} s")
     if latencies:
         line += (f"\nwebhook delivery from the move's commit (its log stamp): "
                  f"p50 {statistics.median(latencies):.0f} ms, p99 "

@@ -18,6 +18,8 @@ import time
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from infra.low_priority import lower_this_thread
+
 #: the bench's receiver on loopback passes the SSRF check (never set in production)
 BENCH_ENV = {"WEBHOOK_HTTP_URLS": "true", "WEBHOOK_ALLOWED_ADDRESSES": "127.0.0.1"}
 
@@ -28,12 +30,19 @@ class Receiver:
     """A ThreadingHTTPServer on 127.0.0.1 (a free port) in a daemon thread: each POST is
     verified with the endpoint's secret (``secret``, set once registered) and answered
     204; ``arrivals`` holds (payload, time.time() at arrival) of the verified ones,
-    ``bad`` the errors of the others."""
+    ``bad`` the errors of the others; ``cpu_seconds`` the CPU its threads spent on them.
 
-    def __init__(self) -> None:
+    A real receiver is another party's machine. On a bench machine it shares the cores
+    with the service under test, so with ``niceness`` (19 by default) its threads run at
+    the lowest priority (on Linux a thread's own: infra/low_priority.py): what the bench
+    measures is the service's cost of sending, not a receiver's of verifying. 0 keeps the
+    receiver at the bench's own priority."""
+
+    def __init__(self, niceness: int = 19) -> None:
         self.secret: str | None = None
         self.arrivals: list[tuple[dict, float]] = []
         self.bad: list[str] = []
+        self.cpu_seconds = 0.0
         self.lock = threading.Lock()
         receiver = self
 
@@ -41,6 +50,17 @@ class Receiver:
             # keeps connections open as a real receiver's server does (nginx, any
             # HTTP/1.1 framework): a drain's batch reuses them (games/webhooks/keepalive.py)
             protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                lower_this_thread(niceness)  # one thread per connection, started here
+                super().setup()
+
+            def handle_one_request(self):
+                started = time.thread_time()
+                super().handle_one_request()
+                spent = time.thread_time() - started
+                with receiver.lock:
+                    receiver.cpu_seconds += spent
 
             def do_POST(self):  # noqa: N802
                 body = self.rfile.read(int(self.headers["Content-Length"]))
@@ -55,7 +75,11 @@ class Receiver:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_port}/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._serve, args=(niceness,), daemon=True).start()
+
+    def _serve(self, niceness: int) -> None:
+        lower_this_thread(niceness)  # the accepting thread too
+        self.server.serve_forever()
 
     def received(self, body: bytes, headers: dict, at: float) -> None:
         from standardwebhooks.webhooks import Webhook
