@@ -10,6 +10,7 @@ import json
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,6 +34,8 @@ class Receiver:
     secret: str | None = None
     arrivals: list[Arrival] = field(default_factory=list)
     connections: int = 0
+    #: called with each arrival before it is answered (the sender waits meanwhile)
+    on_arrival: Callable[[Arrival], None] | None = None
     _seen: Counter = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -73,8 +76,11 @@ def running_receiver(failures: int = 0, keep_alive: bool = False, delay: float =
             with receiver._lock:
                 receiver._seen[message_id] += 1
                 answer = 500 if receiver._seen[message_id] <= receiver.failures else 200
-                receiver.arrivals.append(Arrival(message_id, verified, json.loads(body or b"{}"),
-                                                 answer, time.monotonic()))
+                arrival = Arrival(message_id, verified, json.loads(body or b"{}"), answer,
+                                  time.monotonic())
+                receiver.arrivals.append(arrival)
+            if receiver.on_arrival is not None:
+                receiver.on_arrival(arrival)
             time.sleep(delay)
             self.send_response(answer)
             self.send_header("Content-Length", "0")

@@ -258,3 +258,35 @@ def test_a_drain_whose_lock_expired_trims_nothing(queues, make_user, make_auth_c
         time.sleep(0.3)
         arrivals = list(receiver.arrivals)
     assert len(_once_each_verified(arrivals)) == 3
+
+
+def test_a_tail_pushed_while_a_drain_works_gets_a_drain_task_of_its_own(
+        queues, make_user, make_auth_client):
+    """Chasing the events pushed during a batch made batches of one or two, each paying a
+    batch's fixed cost; the drain leaves them to a task due after the batch wait."""
+    owner, ann, app = _app_and_its_player(make_user)
+    with running_receiver() as receiver:
+        register_your_turn(make_auth_client(owner), app, receiver)
+        _turns([ann], 3)
+        pushed_during_the_batch = []
+
+        def push_a_tail(_arrival):
+            if not pushed_during_the_batch:  # the batch's first attempt: before its LTRIM
+                pushed_during_the_batch.append(True)
+                for ply in range(2):
+                    event_queue.push("your_turn", [ann.pk], {"match_id": 8, "ply": ply,
+                                                            "seat": 0})
+                assert wait_until_sent()  # in the list before the answer
+
+        receiver.on_arrival = push_a_tail
+        assert batches.drain() == 3  # the batch, not its tail
+        assert event_queue.waiting() == 2
+        assert wait_until_sent()
+        # the first push's task, and the tail's (its pushes found the list not empty)
+        assert [name for name, _args in queued_tasks()] == [DRAIN, DRAIN]
+        assert batches.drain() == 2  # that task's drain
+        arrivals = receiver.wait_for(lambda seen: len(seen) >= 5)
+    assert len(_once_each_verified(arrivals)) == 5
+    assert sorted((a.payload["data"]["match_id"], a.payload["data"]["ply"])
+                  for a in arrivals) == [(7, 0), (7, 1), (7, 2), (8, 0), (8, 1)]
+    assert event_queue.waiting() == 0
