@@ -45,17 +45,28 @@ def redis():
 
 def push(event_type: str, user_ids: list[int], data: dict) -> None:
     """Append one event for ``user_ids``; returns at once (the sender thread pushes)."""
-    event = json.dumps({"id": uuid.uuid4().hex, "type": event_type,
-                        "users": sorted(set(user_ids)), "data": data,
-                        "at": utc_iso(timezone.now())}, separators=(",", ":"))
+    push_all([(event_type, user_ids, data)])
+
+
+def push_all(events: list[tuple[str, list[int], dict]]) -> None:
+    """Append ``(event type, user ids, data)`` events in order with ONE RPUSH (a match's
+    start is "match started" and "your turn" at once); returns at once."""
+    if not events:
+        return
+    at = utc_iso(timezone.now())
+    encoded = [json.dumps({"id": uuid.uuid4().hex, "type": event_type,
+                           "users": sorted(set(user_ids)), "data": data, "at": at},
+                          separators=(",", ":"))
+               for event_type, user_ids, data in events]
     if current_app.conf.task_always_eager:
-        _push_now(event)
+        _push_now(encoded)
     else:
-        send_in_background(lambda: _push_now(event))
+        send_in_background(lambda: _push_now(encoded))
 
 
-def _push_now(event: str) -> None:
-    if redis().rpush(EVENTS_KEY, event) == 1:  # the list was empty: nobody will drain it
+def _push_now(events: list[str]) -> None:
+    # the list was empty before these: nobody will drain it
+    if redis().rpush(EVENTS_KEY, *events) == len(events):
         # due WEBHOOK_BATCH_WAIT_SECONDS from now: the events of that while join this
         # one's batch, so a drain task serves many even when they come one at a time
         enqueue_after(DRAIN_TASK, settings.WEBHOOK_BATCH_WAIT_SECONDS,

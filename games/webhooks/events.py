@@ -16,7 +16,7 @@ from django.db import transaction
 
 from games.matches.changes import ChangeKind, MatchChanged
 from games.matches.models import ENDED_STATUSES, MatchStatus
-from games.webhooks.event_queue import push
+from games.webhooks.event_queue import push, push_all
 from games.webhooks.models import (
     CHAT_MESSAGE,
     INVITATION,
@@ -86,9 +86,8 @@ def send_change_events(event: MatchChanged) -> None:
     types = subscribed_types()
     if not types:
         return
-    for event_type, user_ids, data in change_events(event):
-        if event_type in types:
-            push(event_type, user_ids, data)
+    push_all([(event_type, user_ids, data) for event_type, user_ids, data
+              in change_events(event) if event_type in types])
 
 
 def invitation_sent(invitation) -> None:

@@ -290,3 +290,22 @@ def test_a_tail_pushed_while_a_drain_works_gets_a_drain_task_of_its_own(
     assert sorted((a.payload["data"]["match_id"], a.payload["data"]["ply"])
                   for a in arrivals) == [(7, 0), (7, 1), (7, 2), (8, 0), (8, 1)]
     assert event_queue.waiting() == 0
+
+
+def test_the_events_of_one_change_go_in_one_rpush(queues):
+    """A match's start is "match started" and "your turn" at once: one round trip."""
+    client = event_queue.redis()
+
+    def rpush_calls() -> int:
+        return client.info("commandstats").get("cmdstat_rpush", {}).get("calls", 0)
+
+    before = rpush_calls()
+    event_queue.push_all([("match_started", [2, 1], {"match_id": 5}),
+                          ("your_turn", [1], {"match_id": 5, "ply": 0, "seat": 0})])
+    assert wait_until_sent()
+    assert rpush_calls() - before == 1
+    listed = [json.loads(item) for item in client.lrange(event_queue.EVENTS_KEY, 0, -1)]
+    assert [(event["type"], event["users"]) for event in listed] == [
+        ("match_started", [1, 2]), ("your_turn", [1])]
+    assert listed[0]["id"] != listed[1]["id"]
+    assert [name for name, _args in queued_tasks()] == [DRAIN]  # the list was empty
