@@ -44,10 +44,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot_strength import mean_ci, wilson  # noqa: E402 - bench/ is the script folder
+from bot_strength import bot_for, mean_ci, wilson  # noqa: E402 - bench/ is the script folder
 
 from rules import get_engine  # noqa: E402
 from rules.analysis import (  # noqa: E402
+    JUDGE_VERSION,
     AnalysisBudget,
     analyse_decision,
     decision_key,
@@ -55,22 +56,26 @@ from rules.analysis import (  # noqa: E402
     match_summary,
     thresholds_for,
 )
-from rules.bots import bot_rng, get_bot  # noqa: E402
+from rules.bots import bot_rng  # noqa: E402
 
 LEVELS = ("random", "greedy", "easy", "medium", "hard")
 PAIRS = list(itertools.combinations(LEVELS, 2))
 
 
 def play(game: str, kinds: list[str], seed: str) -> tuple[list, dict]:
-    """A bot-only game: its log ``[(seat, move)]`` and its result."""
+    """A bot-only game: its log ``[(seat, move)]`` and its result. The search levels play
+    without their wall-clock backstop (``bot_strength.bot_for``): a level is its iteration
+    budget, so a busy machine, or a run paused for minutes (SIGSTOP), plays the same moves;
+    nothing here reads the clock but the CPU figures."""
     engine = get_engine(game)
     state = engine.setup(len(kinds), None, seed)
+    bots = {kind: bot_for(kind, lift_backstop=True) for kind in set(kinds)}
     log, ply = [], 0
     while not engine.is_over(state):
         seat = engine.to_act(state)[0]
-        move = get_bot(kinds[seat])(engine, engine.view(state, seat),
-                                    engine.legal_moves(state, seat), seat,
-                                    bot_rng(seed, ply, seat))
+        move = bots[kinds[seat]](engine, engine.view(state, seat),
+                                 engine.legal_moves(state, seat), seat,
+                                 bot_rng(seed, ply, seat))
         state, _ = engine.apply(state, seat, move)
         log.append((seat, move))
         ply += 1
@@ -128,7 +133,8 @@ def equal_game(task: tuple) -> dict:
     seed = f"analysis-equals:{game}:{index}"
     log, result = play(game, ["medium", "medium"], seed)
     analysed = analyse(game, 2, seed, log, budget)
-    return {"check": "equals", "game": game, "winners": result["winners"],
+    return {"check": "equals", "game": game, "index": index, "judge_version": JUDGE_VERSION,
+            "winners": result["winners"],
             "scores": result["scores"],
             "accuracy": [s["accuracy"] for s in analysed["seats"]],
             "accuracy_judge5": [s["accuracy"] for s in analysed["seats_judge5"]],
