@@ -27,6 +27,10 @@ Games and analyses run exactly as in the service: bots get their seat's view onl
     .venv/bin/python bench/analysis_validity.py --report equals.jsonl
     .venv/bin/python bench/analysis_validity.py --cost          # one 2p Han + one 4p Hansa
 
+``--reward bots`` judges with the search rewarded by the bots' reward instead of winning
+alone: judge 6's figures (tests/rules/test_judge_version.py), to compare the judges on the
+same games.
+
 ``--cost`` analyses a two-player Han and a four-player Hansa game of hard bots and prints
 the wall time and CPU per decision (the one-worker figure of docs/analysis.md).
 """
@@ -44,10 +48,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot_strength import mean_ci, wilson  # noqa: E402 - bench/ is the script folder
+from bot_strength import bot_for, mean_ci, wilson  # noqa: E402 - bench/ is the script folder
 
 from rules import get_engine  # noqa: E402
 from rules.analysis import (  # noqa: E402
+    JUDGE_VERSION,
     AnalysisBudget,
     analyse_decision,
     decision_key,
@@ -55,22 +60,30 @@ from rules.analysis import (  # noqa: E402
     match_summary,
     thresholds_for,
 )
-from rules.bots import bot_rng, get_bot  # noqa: E402
+from rules.analysis.decision import JUDGE_REWARD  # noqa: E402
+from rules.bots import bot_rng  # noqa: E402
+from rules.bots.ismcts import rewards_from_scores  # noqa: E402
 
 LEVELS = ("random", "greedy", "easy", "medium", "hard")
+#: what the judge's search plays for: today's judge's, or the bots' (judge 6)
+REWARDS = {"judge": JUDGE_REWARD, "bots": rewards_from_scores}
 PAIRS = list(itertools.combinations(LEVELS, 2))
 
 
 def play(game: str, kinds: list[str], seed: str) -> tuple[list, dict]:
-    """A bot-only game: its log ``[(seat, move)]`` and its result."""
+    """A bot-only game: its log ``[(seat, move)]`` and its result. The search levels play
+    without their wall-clock backstop (``bot_strength.bot_for``): a level is its iteration
+    budget, so a busy machine, or a run paused for minutes (SIGSTOP), plays the same moves;
+    nothing here reads the clock but the CPU figures."""
     engine = get_engine(game)
     state = engine.setup(len(kinds), None, seed)
+    bots = {kind: bot_for(kind, lift_backstop=True) for kind in set(kinds)}
     log, ply = [], 0
     while not engine.is_over(state):
         seat = engine.to_act(state)[0]
-        move = get_bot(kinds[seat])(engine, engine.view(state, seat),
-                                    engine.legal_moves(state, seat), seat,
-                                    bot_rng(seed, ply, seat))
+        move = bots[kinds[seat]](engine, engine.view(state, seat),
+                                 engine.legal_moves(state, seat), seat,
+                                 bot_rng(seed, ply, seat))
         state, _ = engine.apply(state, seat, move)
         log.append((seat, move))
         ply += 1
@@ -84,7 +97,8 @@ def judge5_result_loss(row: dict) -> float:
     return 0.0 if row["best"] == row["played"] else row["result_loss"]
 
 
-def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudget) -> dict:
+def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudget,
+            reward: str = "judge") -> dict:
     """Every decision of the game analysed; per seat its summary (and the one judge 5's rule
     would have given, ``seats_judge5``), and the CPU spent."""
     engine = get_engine(game)
@@ -95,7 +109,8 @@ def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudge
         started = time.process_time()
         judged = analyse_decision(engine, decision.view, decision.legal_moves, decision.seat,
                                   decision.played, decision_key(seed, decision.ply,
-                                                                decision.seat), budget)
+                                                                decision.seat), budget,
+                                  REWARDS[reward])
         cpu.append(time.process_time() - started)
         by_seat[decision.seat].append({"ply": decision.ply, **judged.to_json()})
     rows = [{"seat": seat, **row} for seat, seat_rows in by_seat.items() for row in seat_rows]
@@ -110,13 +125,13 @@ def analyse(game: str, players: int, seed: str, log: list, budget: AnalysisBudge
 
 
 def level_game(task: tuple) -> dict:
-    game, index, budget = task
+    game, index, budget, reward = task
     pair = PAIRS[index % len(PAIRS)]
     kinds = list(pair) if (index // len(PAIRS)) % 2 == 0 else list(reversed(pair))
     seed = f"analysis-levels:{game}:{index}"
     log, _result = play(game, kinds, seed)
-    analysed = analyse(game, 2, seed, log, budget)
-    return {"check": "levels", "game": game, "kinds": kinds,
+    analysed = analyse(game, 2, seed, log, budget, reward)
+    return {"check": "levels", "reward": reward, "game": game, "kinds": kinds,
             "losses": {kinds[seat]: losses for seat, losses in analysed["losses"].items()},
             "result_losses": {kinds[seat]: losses
                               for seat, losses in analysed["result_losses"].items()},
@@ -124,11 +139,13 @@ def level_game(task: tuple) -> dict:
 
 
 def equal_game(task: tuple) -> dict:
-    game, index, budget = task
+    game, index, budget, reward = task
     seed = f"analysis-equals:{game}:{index}"
     log, result = play(game, ["medium", "medium"], seed)
-    analysed = analyse(game, 2, seed, log, budget)
-    return {"check": "equals", "game": game, "winners": result["winners"],
+    analysed = analyse(game, 2, seed, log, budget, reward)
+    return {"check": "equals", "game": game, "index": index, "judge_version": JUDGE_VERSION,
+            "reward": reward,
+            "winners": result["winners"],
             "scores": result["scores"],
             "accuracy": [s["accuracy"] for s in analysed["seats"]],
             "accuracy_judge5": [s["accuracy"] for s in analysed["seats_judge5"]],
@@ -216,6 +233,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=AnalysisBudget().samples)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--log", type=Path, help="append each game's outcome (JSON lines)")
+    parser.add_argument("--reward", choices=sorted(REWARDS), default="judge",
+                        help="what the judge's search plays for (bots: judge 6's figures)")
     parser.add_argument("--cost", action="store_true", help="only the one-worker cost figures")
     parser.add_argument("--report", type=Path, help="only print the figures of a --log file")
     args = parser.parse_args()
@@ -230,10 +249,10 @@ def main() -> None:
     games = [args.only] if args.only else ["han", "hansa"]
     # the games alternate, so a run cut short still has figures for both
     first = args.first
-    tasks = [(level_game, (g, i, budget)) for i in range(first, first + args.level_games)
-             for g in games]
-    tasks += [(equal_game, (g, i, budget)) for i in range(first, first + args.equal_games)
-              for g in games]
+    tasks = [(level_game, (g, i, budget, args.reward))
+             for i in range(first, first + args.level_games) for g in games]
+    tasks += [(equal_game, (g, i, budget, args.reward))
+              for i in range(first, first + args.equal_games) for g in games]
     outcomes = []
     started = time.perf_counter()
     with Pool(args.workers) as pool:

@@ -4,11 +4,13 @@ move the search finds, both valued from the seat's view at that ply.
 The search (from the view alone) names its ``CANDIDATES`` best moves, then gives the move
 played iterations of its own until it has a tenth of the search's (``search.PLAYED_SHARE``),
 so every move judged is valued the same way: by the search's **result**, its mean reward
-for the seat after that move (half the share of the other seats it finishes ahead of, half
-its margin over the best of them, ``rules.bots.ismcts.rewards_from_scores``), with the
-opponents' replies searched below it. The result lost is read against the candidate with
-the best result; that candidate is also the move shown as the best, unless the move played
-scores at least as many points (then the move played is shown, and loses no points).
+for the seat after that move, with the opponents' replies searched below it. The judge's
+search is rewarded by winning alone (judge 7, ``rules.analysis.rewards.win_shares``: the
+share of the other seats the seat finishes ahead of, a tie half), not by the bots' reward,
+whose margin half values points that change no winner. The result lost is read against
+the candidate with the best result; that candidate is also the move shown as the best,
+unless the move played scores at least as many points (then the move played is shown, and
+loses no points).
 Each move's **value** (points) is the mean of the seat's points ahead of the field (its
 score minus the mean of the other seats') where it is played out in the same worlds sampled
 from the seat's view (``engine.sample_state``), with the same rollout randomness (common
@@ -32,6 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.analysis import search
+from rules.analysis.rewards import win_shares
+from rules.bots.ismcts import Reward
 from rules.engine import Engine
 from rules.rng import SeededRng
 
@@ -51,8 +55,14 @@ CANDIDATES = 3
 #: played is the best move whenever it scores at least as many points as the search's
 #: best (issue 41); 6: as 5 for the move shown and the points lost, but the result lost is
 #: always against the candidate with the best result (issue 44: 5's rule made accuracy
-#: read points again).
-JUDGE_VERSION = 6
+#: read points again); 7: as 6, the judge's search rewarded by winning alone, not the
+#: bots' reward with its margin half (issue 44, rules/analysis/rewards.py).
+JUDGE_VERSION = 7
+
+#: what the judge's search plays for (judge 7): winning alone, the expected share of the
+#: other seats beaten; the bots' reward (``rules.bots.ismcts.rewards_from_scores``) in its
+#: place gives judge 6's figures (tests/rules/test_judge_version.py)
+JUDGE_REWARD: Reward = win_shares
 
 
 @dataclass(frozen=True)
@@ -70,7 +80,7 @@ class AnalysisBudget:
 
 @dataclass(frozen=True)
 class DecisionAnalysis:
-    """Two judgements of one decision, each against its own best (judge 6):
+    """Two judgements of one decision, each against its own best (since judge 6):
 
     - in **points** (what the labels read), against the move **shown** as the best:
       ``best``, the candidate with the best result, unless the move played scores at least
@@ -88,10 +98,9 @@ class DecisionAnalysis:
     #: expected points ahead of the field after the move played / after the move shown
     value_played: float
     value_best: float
-    #: the search's mean reward for the seat (0 to 1: half the share of the other seats
-    #: beaten, half the margin over the best of them) after the move played, and the best
-    #: mean reward among the candidates (the move played included): not necessarily the
-    #: shown move's
+    #: the search's mean reward for the seat (0 to 1: the expected share of the other
+    #: seats beaten, judge 7) after the move played, and the best mean reward among the
+    #: candidates (the move played included): not necessarily the shown move's
     result_played: float
     result_best: float
     #: legal moves the seat had (1: a forced move, not counted in accuracy)
@@ -127,17 +136,19 @@ def points_ahead(scores: list[float], seat: int) -> float:
 
 
 def analyse_decision(engine: Engine, view: dict, legal_moves: list[dict], seat: int,
-                     played: dict, key: str, budget: AnalysisBudget) -> DecisionAnalysis:
+                     played: dict, key: str, budget: AnalysisBudget,
+                     reward: Reward = JUDGE_REWARD) -> DecisionAnalysis:
     """Judge ``played`` (one of ``legal_moves``) for ``seat`` from ``view``. Every random
     number comes from ``key`` (the match's revealed seed, the ply and the seat: the same
-    decision gets the same analysis anywhere)."""
+    decision gets the same analysis anywhere). ``reward`` is what the search plays for:
+    the judge's unless a study compares judges on the same decisions (bench/)."""
     if played not in legal_moves:
         raise ValueError(f"the move judged is not among seat {seat}'s legal moves")
     candidates, rewards = [played], [0.0]
     if len(legal_moves) > 1:
         searched_played, found = search.searched_moves(
             engine, view, legal_moves, seat, played, SeededRng(f"{key}:search"),
-            budget.iterations, CANDIDATES)
+            budget.iterations, CANDIDATES, reward)
         rewards = [searched_played.reward]
         for runner in found:
             if runner.move != played:

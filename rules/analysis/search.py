@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.bots.ismcts import IsmctsSearch, SearchBudget, move_key, play_out
+from rules.analysis.rewards import win_shares
+from rules.bots.ismcts import IsmctsSearch, Reward, SearchBudget, move_key, play_out
 from rules.engine import Engine
 from rules.rng import SeededRng
 
@@ -40,8 +41,8 @@ class SearchedMove:
     move: dict
     #: iterations through the move at the root
     visits: int
-    #: the search's mean reward for the seat after it (rules.bots.ismcts.rewards_from_scores:
-    #: half the share of the other seats beaten, half the margin over the best of them)
+    #: the search's mean reward for the seat after it: with the judge's reward (judge 7,
+    #: rules/analysis/rewards.py), the expected share of the other seats it beats
     reward: float
 
 
@@ -79,16 +80,20 @@ class _JudgeSearch(IsmctsSearch):
 
 
 def searched_moves(engine: Engine, view: dict, legal_moves: list[dict], seat: int,
-                   played: dict, rng: SeededRng, iterations: int,
-                   count: int) -> tuple[SearchedMove, list[SearchedMove]]:
+                   played: dict, rng: SeededRng, iterations: int, count: int,
+                   reward: Reward = win_shares) -> tuple[SearchedMove, list[SearchedMove]]:
     """The move played and the ``count`` moves the search rates best for ``seat`` from
     ``view`` (its choice first: the root's most visited moves), each with the visits and
     the mean reward the search gave it. ``iterations`` is the search's budget; the move
-    played then gets iterations of its own until it has ``PLAYED_SHARE`` of them."""
+    played then gets iterations of its own until it has ``PLAYED_SHARE`` of them.
+    ``reward`` is what every seat in the search plays for: the judge's, winning alone
+    (judge 7), unless a study asks for another (the bots' ``rewards_from_scores`` is
+    judge 6's)."""
     # the analysis's budget is its own: as many iterations at any number of seats
     budget = SearchBudget(iterations=iterations, seconds=_NO_CLOCK_CAP,
                           rollout_depth=ROLLOUT_DEPTH, grow_with_seats=False)
-    search = _JudgeSearch(engine, view, legal_moves, seat, rng, budget, played=played)
+    search = _JudgeSearch(engine, view, legal_moves, seat, rng, budget, played=played,
+                          reward=reward)
     choice = search.run()
     ranked = search.ranked_moves() or [choice]
     search.force_played(max(1, round(PLAYED_SHARE * iterations)))

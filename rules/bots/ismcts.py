@@ -46,6 +46,7 @@ import logging
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.engine import Engine
@@ -148,11 +149,19 @@ def best_move_so_far(interruption: BaseException) -> dict | None:
     return getattr(interruption, _BEST_SO_FAR, None)
 
 
+#: what a rollout's scores are worth to each seat: ``reward(scores, score_scale)``, each in
+#: [0, 1]
+Reward = Callable[[list[float], float], list[float]]
+
+
 class IsmctsSearch:
-    """One search for one decision of ``seat``; ``run`` returns the move to play."""
+    """One search for one decision of ``seat``; ``run`` returns the move to play. The bots
+    search for ``rewards_from_scores``; the post-game analysis passes its own ``reward``
+    (rules/analysis/search.py)."""
 
     def __init__(self, engine: Engine, view: dict, legal_moves: list[dict], seat: int,
-                 rng: SeededRng, budget: SearchBudget, clock=time.perf_counter) -> None:
+                 rng: SeededRng, budget: SearchBudget, clock=time.perf_counter,
+                 reward: Reward = rewards_from_scores) -> None:
         self.engine = engine
         self.view = view
         self.legal = legal_moves
@@ -160,6 +169,7 @@ class IsmctsSearch:
         self.rng = rng
         self.budget = budget
         self.clock = clock
+        self.reward = reward
         self.root = _Node()
         self.iterations = 0
         #: the iterations this search runs (``budget.iterations_for`` the game's seats)
@@ -281,7 +291,7 @@ class IsmctsSearch:
                 child = node.children[child_key] = _Node()
             node.visits += 1
             node = child
-        rewards = rewards_from_scores(self._rollout(state), self.score_scale)
+        rewards = self.reward(self._rollout(state), self.score_scale)
         for edge, mover in path:
             edge.visits += 1
             edge.reward += rewards[mover]

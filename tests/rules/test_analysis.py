@@ -17,7 +17,7 @@ from rules.analysis import (
     seat_summary,
     thresholds_for,
 )
-from rules.analysis.decision import CANDIDATES, points_ahead
+from rules.analysis.decision import CANDIDATES, JUDGE_REWARD, points_ahead
 from rules.analysis.grading import ACCURACY_SCALE, decision_accuracy
 from rules.bots import bot_rng, get_bot
 from rules.bots.ismcts import IsmctsSearch, SearchBudget
@@ -104,7 +104,7 @@ def test_a_move_the_search_would_not_try_still_gets_its_share_of_the_search():
     plain = IsmctsSearch(engine, decision.view, decision.legal_moves, decision.seat,
                          SeededRng("k:search"),
                          SearchBudget(iterations=iterations, seconds=1e9,
-                                      grow_with_seats=False))
+                                      grow_with_seats=False), reward=JUDGE_REWARD)
     plain.run()
     tried = plain.ranked_moves()
     untried = [move for move in decision.legal_moves if move not in tried]

@@ -21,6 +21,7 @@ from rules.analysis import (
     iter_decisions,
 )
 from rules.bots import bot_rng, get_bot
+from rules.bots.ismcts import rewards_from_scores
 
 #: per judge version, the fingerprint of the decisions judged below
 FINGERPRINTS = {
@@ -32,12 +33,16 @@ FINGERPRINTS = {
     # this hash is also what judge 4's and judge 5's code give merged that way (9 of the 22
     # decisions differ from 5's), each first checked against its own fingerprint above
     6: "b5a8e8ce15e5f87a42134c251752cac79cab664685656941c9d572b01b5f2861",
+    # judge 7 is 6 with the search rewarded by winning alone: 6's hash is what today's
+    # code gives with the bots' reward passed in its place (the test below), so the reward
+    # is the only change (all 22 decisions differ, 18 in their result loss)
+    7: "4dc5caf3c0c442adbb71d75a0a20ac6099001d1b661dfcae57c4cfd46d1f4c9a",
 }
 
 BUDGET = AnalysisBudget(iterations=24, samples=4)
 
 
-def judged_figures() -> list[dict]:
+def judged_figures(**reward) -> list[dict]:
     figures = []
     for game, players, plies in (("han", 2, 6), ("hansa", 2, 6), ("han", 3, 4),
                                  ("hansa", 4, 6)):
@@ -54,15 +59,25 @@ def judged_figures() -> list[dict]:
         for decision in iter_decisions(engine, players, None, seed, log):
             judged = analyse_decision(engine, decision.view, decision.legal_moves,
                                       decision.seat, decision.played,
-                                      decision_key(seed, decision.ply, decision.seat), BUDGET)
+                                      decision_key(seed, decision.ply, decision.seat), BUDGET,
+                                      **reward)
             figures.append(judged.to_json())
     return figures
 
 
+def fingerprint_of(figures: list[dict]) -> str:
+    return hashlib.sha256(json.dumps(figures, sort_keys=True).encode()).hexdigest()
+
+
 def test_the_judge_s_figures_are_those_of_its_version():
-    fingerprint = hashlib.sha256(
-        json.dumps(judged_figures(), sort_keys=True).encode()).hexdigest()
+    fingerprint = fingerprint_of(judged_figures())
     assert JUDGE_VERSION in FINGERPRINTS, "record the fingerprint of the new judge version"
     assert fingerprint == FINGERPRINTS[JUDGE_VERSION], (
         f"the judge's figures changed ({fingerprint}): raise rules.analysis.JUDGE_VERSION "
         "and record the new fingerprint, or undo the change")
+
+
+def test_judge_7_is_judge_6_with_the_search_rewarded_by_winning_alone():
+    """Judge 7 changed what the judge's search plays for and nothing else: handed the bots'
+    reward, today's judge gives judge 6's figures to the digit."""
+    assert fingerprint_of(judged_figures(reward=rewards_from_scores)) == FINGERPRINTS[6]

@@ -70,8 +70,8 @@ class AnalysedDecisionSerializer(serializers.Serializer):
     loss = serializers.FloatField(
         help_text="Points given away against the move shown as best (what labels read).")
     result_played = serializers.FloatField(
-        help_text="The search's mean reward for the seat after the move, 0-1: half the "
-        "share of the other seats beaten, half the margin over the best of them.")
+        help_text="The search's mean reward for the seat after the move, 0-1: the expected "
+        "share of the other seats it finishes ahead of (a tie half).")
     result_best = serializers.FloatField(
         help_text="The best result the search found among the candidates (the move played "
         "included), whichever move is shown as best.")

@@ -1171,7 +1171,7 @@ export interface components {
             loss: number;
             /**
              * Format: double
-             * @description The search's mean reward for the seat after the move, 0-1: half the share of the other seats beaten, half the margin over the best of them.
+             * @description The search's mean reward for the seat after the move, 0-1: the expected share of the other seats it finishes ahead of (a tie half).
              */
             result_played: number;
             /**
