@@ -60,9 +60,9 @@ from rules.analysis import (  # noqa: E402
     match_summary,
     thresholds_for,
 )
-from rules.analysis.decision import JUDGE_REWARD  # noqa: E402
+from rules.analysis.search import JUDGE_REWARD  # noqa: E402
 from rules.bots import bot_rng  # noqa: E402
-from rules.bots.ismcts import rewards_from_scores  # noqa: E402
+from rules.bots.rewards import rewards_from_scores  # noqa: E402
 
 LEVELS = ("random", "greedy", "easy", "medium", "hard")
 #: what the judge's search plays for: today's judge's, or the bots' (judge 6)

@@ -5,7 +5,7 @@ The search (from the view alone) names its ``CANDIDATES`` best moves, then gives
 played iterations of its own until it has a tenth of the search's (``search.PLAYED_SHARE``),
 so every move judged is valued the same way: by the search's **result**, its mean reward
 for the seat after that move, with the opponents' replies searched below it. The judge's
-search is rewarded by winning alone (judge 7, ``rules.analysis.rewards.win_shares``: the
+search is rewarded by winning alone (judge 7, ``search.JUDGE_REWARD``: the
 share of the other seats the seat finishes ahead of, a tie half), not by the bots' reward,
 whose margin half values points that change no winner. The result lost is read against
 the candidate with the best result; that candidate is also the move shown as the best,
@@ -34,8 +34,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.analysis import search
-from rules.analysis.rewards import win_shares
-from rules.bots.ismcts import Reward
 from rules.engine import Engine
 from rules.rng import SeededRng
 
@@ -56,14 +54,8 @@ CANDIDATES = 3
 #: best (issue 41); 6: as 5 for the move shown and the points lost, but the result lost is
 #: always against the candidate with the best result (issue 44: 5's rule made accuracy
 #: read points again); 7: as 6, the judge's search rewarded by winning alone, not the
-#: bots' reward with its margin half (issue 44, rules/analysis/rewards.py).
+#: bots' reward with its margin half (issue 44, search.JUDGE_REWARD).
 JUDGE_VERSION = 7
-
-#: what the judge's search plays for (judge 7): winning alone, the expected share of the
-#: other seats beaten; the bots' reward (``rules.bots.ismcts.rewards_from_scores``) in its
-#: place gives judge 6's figures (tests/rules/test_judge_version.py)
-JUDGE_REWARD: Reward = win_shares
-
 
 @dataclass(frozen=True)
 class AnalysisBudget:
@@ -137,7 +129,7 @@ def points_ahead(scores: list[float], seat: int) -> float:
 
 def analyse_decision(engine: Engine, view: dict, legal_moves: list[dict], seat: int,
                      played: dict, key: str, budget: AnalysisBudget,
-                     reward: Reward = JUDGE_REWARD) -> DecisionAnalysis:
+                     reward: search.Reward = search.JUDGE_REWARD) -> DecisionAnalysis:
     """Judge ``played`` (one of ``legal_moves``) for ``seat`` from ``view``. Every random
     number comes from ``key`` (the match's revealed seed, the ply and the seat: the same
     decision gets the same analysis anywhere). ``reward`` is what the search plays for:

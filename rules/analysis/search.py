@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.analysis.rewards import win_shares
-from rules.bots.ismcts import IsmctsSearch, Reward, SearchBudget, move_key, play_out
+from rules.bots.ismcts import IsmctsSearch, SearchBudget, move_key, play_out
+from rules.bots.rewards import Reward, win_shares
 from rules.engine import Engine
 from rules.rng import SeededRng
 
@@ -30,6 +30,20 @@ _NO_CLOCK_CAP = 1e9
 #: decision's loss 0.25 against 0.80 at 8 plies, 1,000 Han decisions; docs/analysis.md)
 ROLLOUT_DEPTH = 8
 
+#: What the judge's search plays for (judge 7, issue 44): winning alone, the share of the
+#: other seats a seat finishes ahead of, a tie half. Accuracy reads the result lost, how much
+#: of the chance to win a move gave away; the bots' reward (``rewards_from_scores``) is half
+#: that share and half a ``tanh`` of the margin over the best opponent, and that margin half
+#: moves the value of a move that widens a lead already safe, or narrows a deficit already
+#: hopeless, neither of which changes who wins. A win is a hard threshold on a rollout's
+#: scores, not a logistic of the estimated margin: at the bots' own scale such a logistic
+#: *is* their margin half (``(1 + tanh(m / s)) / 2 = 1 / (1 + exp(-2 m / s))``), and any
+#: other scale would be a free parameter with no measurement of the estimate's error
+#: behind it; the search averages the threshold over the worlds and rollouts it draws,
+#: which spreads a win into a probability (docs/analysis.md, "Judge 7"). The bots'
+#: reward in its place gives judge 6's figures (tests/rules/test_judge_version.py).
+JUDGE_REWARD: Reward = win_shares
+
 #: the least share of the search's iterations spent on the move played: a move the search
 #: would not have tried (progressive widening grows the root's moves slowly) still gets a
 #: value from the tree, with the opponents' best replies searched below it
@@ -41,8 +55,8 @@ class SearchedMove:
     move: dict
     #: iterations through the move at the root
     visits: int
-    #: the search's mean reward for the seat after it: with the judge's reward (judge 7,
-    #: rules/analysis/rewards.py), the expected share of the other seats it beats
+    #: the search's mean reward for the seat after it: with the judge's reward
+    #: (``JUDGE_REWARD``), the expected share of the other seats it beats
     reward: float
 
 
@@ -81,7 +95,7 @@ class _JudgeSearch(IsmctsSearch):
 
 def searched_moves(engine: Engine, view: dict, legal_moves: list[dict], seat: int,
                    played: dict, rng: SeededRng, iterations: int, count: int,
-                   reward: Reward = win_shares) -> tuple[SearchedMove, list[SearchedMove]]:
+                   reward: Reward = JUDGE_REWARD) -> tuple[SearchedMove, list[SearchedMove]]:
     """The move played and the ``count`` moves the search rates best for ``seat`` from
     ``view`` (its choice first: the root's most visited moves), each with the visits and
     the mean reward the search gave it. ``iterations`` is the search's budget; the move

@@ -46,9 +46,9 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from rules.bots.rewards import Reward, rewards_from_scores
 from rules.engine import Engine
 from rules.rng import SeededRng
 
@@ -121,25 +121,6 @@ def move_key(move: dict) -> str:
     return repr(move)
 
 
-def rewards_from_scores(scores: list[float], score_scale: float = 10.0) -> list[float]:
-    """Per seat, in [0, 1]: half the share of opponents it beats (a tie is half a win), half
-    ``(1 + tanh(margin / score_scale)) / 2`` of its margin over the best opponent."""
-    n = len(scores)
-    if n < 2:
-        return [1.0] * n
-    out = []
-    for seat, mine in enumerate(scores):
-        beaten = 0.0
-        best = -math.inf
-        for other, score in enumerate(scores):
-            if other != seat:
-                beaten += 1.0 if mine > score else 0.5 if mine == score else 0.0
-                if score > best:
-                    best = score
-        out.append(0.5 * beaten / (n - 1) + 0.25 * (1.0 + math.tanh((mine - best) / score_scale)))
-    return out
-
-
 _BEST_SO_FAR = "ismcts_best_move_so_far"
 
 
@@ -147,11 +128,6 @@ def best_move_so_far(interruption: BaseException) -> dict | None:
     """The best move an interrupted search had found (its root's most visited move), or
     None when the exception did not stop a search after at least one iteration."""
     return getattr(interruption, _BEST_SO_FAR, None)
-
-
-#: what a rollout's scores are worth to each seat: ``reward(scores, score_scale)``, each in
-#: [0, 1]
-Reward = Callable[[list[float], float], list[float]]
 
 
 class IsmctsSearch:

@@ -17,8 +17,9 @@ from rules.analysis import (
     seat_summary,
     thresholds_for,
 )
-from rules.analysis.decision import CANDIDATES, JUDGE_REWARD, points_ahead
+from rules.analysis.decision import CANDIDATES, points_ahead
 from rules.analysis.grading import ACCURACY_SCALE, decision_accuracy
+from rules.analysis.search import JUDGE_REWARD
 from rules.bots import bot_rng, get_bot
 from rules.bots.ismcts import IsmctsSearch, SearchBudget
 from rules.rng import SeededRng

@@ -16,7 +16,7 @@ import pytest
 from rules import get_engine
 from rules.analysis import AnalysisBudget, analyse_decision
 from rules.bots import bot_rng, get_bot
-from rules.bots.ismcts import rewards_from_scores
+from rules.bots.rewards import rewards_from_scores
 
 BUDGET = AnalysisBudget(iterations=60, samples=4)
 

@@ -17,8 +17,8 @@ from rules.bots.ismcts import (
     backstop_firings,
     best_move_so_far,
     move_key,
-    rewards_from_scores,
 )
+from rules.bots.rewards import rewards_from_scores
 from rules.rng import SeededRng
 
 BUDGET = SearchBudget(iterations=20, seconds=1e9)

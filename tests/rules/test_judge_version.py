@@ -21,7 +21,7 @@ from rules.analysis import (
     iter_decisions,
 )
 from rules.bots import bot_rng, get_bot
-from rules.bots.ismcts import rewards_from_scores
+from rules.bots.rewards import rewards_from_scores
 
 #: per judge version, the fingerprint of the decisions judged below
 FINGERPRINTS = {
