@@ -83,7 +83,7 @@ def drain() -> int:
     client = event_queue.redis()
     taken = 0
     while waiting := client.llen(event_queue.EVENTS_KEY):
-        if taken and waiting < settings.WEBHOOK_BATCH_SIZE:
+        if _a_tail(taken, waiting):
             _drain_the_tail_later()
             return taken
         token = uuid.uuid4().hex
@@ -97,6 +97,12 @@ def drain() -> int:
     return taken
 
 
+def _a_tail(taken: int, waiting: int) -> bool:
+    """Whether ``waiting`` events, found once this drain has taken some, are a tail to
+    leave to a drain task of its own rather than a batch to take now (the module doc)."""
+    return bool(taken) and waiting < settings.WEBHOOK_BATCH_SIZE
+
+
 def _drain_the_tail_later() -> None:
     """The events pushed while this drain worked: a drain of their own after the wait, so
     they gather into a batch (the module doc)."""
@@ -107,8 +113,8 @@ def _drain_the_tail_later() -> None:
 def _drain_locked(client, token: str, lock_ms: int) -> int:
     taken = 0
     while raw := client.lrange(event_queue.EVENTS_KEY, 0, settings.WEBHOOK_BATCH_SIZE - 1):
-        if taken and len(raw) < settings.WEBHOOK_BATCH_SIZE:
-            break  # a tail, not a batch: drain() gives it a drain task of its own
+        if _a_tail(taken, len(raw)):
+            break  # drain() gives it a drain task of its own
         try:
             process([json.loads(item) for item in raw])
         except UNAVAILABLE:
