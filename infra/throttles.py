@@ -129,6 +129,11 @@ def _remember_over(scope: str, ident: str, ends: float) -> None:
         now = time.time()
         for key in [key for key, until in _over_until.items() if until <= now]:
             _over_until.pop(key, None)
+        if len(_over_until) >= _OVER_KEPT:
+            # all still running (a flood from many callers): forget them rather than scan
+            # the whole dict again at every refusal; each is refused after the lock once
+            # more, and remembered again
+            _over_until.clear()
     _over_until[(scope, ident)] = ends
 
 

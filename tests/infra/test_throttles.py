@@ -277,3 +277,24 @@ def test_a_refusal_is_readable_by_a_browser_on_an_allowed_origin(limits, setting
     assert_throttled(refused)
     assert refused["Access-Control-Allow-Origin"] == "http://frontend.example:3000"
     assert "Retry-After" in refused["Access-Control-Expose-Headers"]
+
+
+def test_the_callers_known_over_a_limit_are_bounded_and_forgotten_when_their_window_ends(
+        monkeypatch):
+    """``known_over`` (a flooder refused before the match's lock) remembers callers until
+    their window ends, and never more than ``_OVER_KEPT`` of them: a flood from many
+    callers whose windows all still run empties it instead of growing it."""
+    from infra import throttles
+
+    monkeypatch.setattr(throttles, "_over_until", {})
+    monkeypatch.setattr(throttles, "_OVER_KEPT", 3)
+    with time_machine.travel(FROZEN, tick=False):
+        now = FROZEN.timestamp()
+        throttles._remember_over("move", "gone", now - 1)
+        for ident in ("a", "b"):
+            throttles._remember_over("move", ident, now + 30)
+        assert not throttles.known_over("move", "gone") and throttles.known_over("move", "a")
+        throttles._remember_over("move", "c", now + 30)  # full of running windows
+        throttles._remember_over("move", "d", now + 30)
+        assert len(throttles._over_until) <= 3
+        assert throttles.known_over("move", "d")
