@@ -34,10 +34,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from rolling_restart import ping_worker  # noqa: E402 - bench/ is the script folder
 from webhook_receiver import BENCH_ENV, Receiver, register_app  # noqa: E402
 
 from bench.cpu_accounting import postgres_postmaster_pid, tree_cpu_seconds  # noqa: E402
 from bench.percentiles import percentile  # noqa: E402
+from bench.process_groups import stop_process_groups  # noqa: E402
 
 os.environ.update(BENCH_ENV)
 VAR = ROOT / ".var" / "bench-webhook-worker"
@@ -56,10 +58,10 @@ def start_worker() -> subprocess.Popen:
         start_new_session=True)
 
 
-def wait_for_worker(app, seconds: float = 60) -> None:
+def wait_for_worker(app, worker: subprocess.Popen, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if app.control.ping(timeout=1.0):
+        if ping_worker(app, worker):  # this bench's worker, by its name
             return
     raise SystemExit(f"the worker did not answer in {seconds} s: see {VAR}/worker.log")
 
@@ -90,13 +92,14 @@ def main() -> None:
     worker = start_worker()
     spy = None
     try:
-        wait_for_worker(celery_app)
+        wait_for_worker(celery_app, worker)
         postmaster = postgres_postmaster_pid(connection)
         event_queue.push("your_turn", [users[0].pk], {"warm": True})  # connections, imports
         time.sleep(2)
         pushed_at: dict[int, float] = {}
         if options.py_spy:
-            spy = subprocess.Popen([str(ROOT / ".venv" / "bin" / "py-spy"), "record", "--gil", "--format", "raw",
+            spy = subprocess.Popen([str(ROOT / ".venv" / "bin" / "py-spy"), "record", "--gil",
+                                    "--format", "raw",
                                     "--rate", "50", "--pid", str(worker.pid),
                                     "--duration", str(int(options.seconds)),
                                     "--output", str(options.py_spy)],
@@ -145,11 +148,7 @@ def main() -> None:
     finally:
         if spy is not None and spy.poll() is None:
             spy.kill()
-        worker.terminate()
-        try:
-            worker.wait(30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop_process_groups([worker])
         receiver.stop()
         app.delete()
 
