@@ -45,7 +45,7 @@ from games.matches.seeds import new_seed, seed_commitment
 from games.matches.setup_checks import checked_setup
 from games.matches.writes import WriteBatch
 from infra import text_inputs
-from infra.text_inputs import find_control_characters
+from infra.observability import move_phases
 from infra.translation import message_of
 from rules import IllegalMove
 
@@ -257,7 +257,7 @@ def abort_match(*, user, match_id: Any, reason: str = "") -> Match:
     the APIs refuse it before, the admin's action reaches this check alone)."""
     require_user(user)
     reason = str(reason or "")
-    if find_control_characters(reason, "reason", multiline=("reason",)) is not None:
+    if text_inputs.find_control_characters(reason, "reason", multiline=("reason",)) is not None:
         raise errors.InvalidRequest(str(text_inputs.MULTILINE_MESSAGE),
                                     details={"field": "reason"})
     match = lock_match(match_id)
@@ -332,9 +332,11 @@ def submit_move(
     ):
         raise errors.InvalidPly(_("expected_ply must be a whole number >= 0."))
     with transaction.atomic():
+        move_phases.mark_when_committed()  # a bench's instrument (off: nothing)
         # for a user, the lock is taken only if they hold a seat: an outsider never waits
         # on it (games/matches/guards.py)
         match = lock_match_to_play(match_id, user)
+        move_phases.mark("locked_and_read")
         if after_lock is not None:
             after_lock()
         if match.status != MatchStatus.ACTIVE:
@@ -391,5 +393,8 @@ def submit_move(
                              *CLOCK_FIELDS])
         schedule_follow_up(match, new_state, seats, batch, move=logged,
                            bot_plays_on=bot_seat if bot_plays_on else None)
+        move_phases.mark("applied")
         batch.execute()
+        move_phases.mark("written")
+    move_phases.mark("sent_to_readers")  # the change's after-commit receivers ran
     return SubmittedMove(match=match, move=logged, events=events, state=new_state)

@@ -4,11 +4,14 @@ threads with a busy database turned into the same refusal as any other, and the
 
 from __future__ import annotations
 
+import time
+
 from django.db import OperationalError
 
 from games.play.hub import hub
 from games.play.protocol import frame
 from infra.api_errors import ApiError, DatabaseBusy
+from infra.observability import move_phases
 from infra.outages import database_busy
 
 
@@ -17,11 +20,29 @@ async def run_service(function, *args):
     outlasting the runtime role's bound is ``DatabaseBusy``: refused like any move,
     nothing written."""
     try:
+        if move_phases.ON:
+            return await _timed(function, *args)
         return await hub().run(function, *args)
     except OperationalError as exc:
         if not database_busy(exc):
             raise
         raise database_busy_refusal() from None
+
+
+async def _timed(function, *args):
+    """``run_service`` with the job's phases recorded (infra/observability/move_phases.py)."""
+    handed_over, marks = time.perf_counter(), []
+
+    def run(*args):
+        move_phases.begin()
+        try:
+            return function(*args)
+        finally:
+            marks[:] = move_phases.finish() or []
+    try:
+        return await hub().run(run, *args)
+    finally:
+        move_phases.record(function.__name__, handed_over, marks, time.perf_counter())
 
 
 def database_busy_refusal() -> DatabaseBusy:

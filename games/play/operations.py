@@ -16,6 +16,7 @@ from games.mail import looks
 from games.matches import selectors, services
 from games.matches.models import Match, Seat
 from infra import throttles
+from infra.observability import move_phases
 
 logger = logging.getLogger(__name__)
 
@@ -82,6 +83,7 @@ def play_move(user, ident: str, match_id: int, move: Any, expected: int | None) 
         return services.submit_move(match_id=match_id, move=move, user=user,
                                     expected_ply=expected).match.ply
     limit = throttles.PendingHit(throttles.MOVE, ident)
+    move_phases.mark("rate_limit_sent")
 
     def refuse_if_over() -> None:
         if limit.wait() is not None:
