@@ -14,7 +14,9 @@ health pings, the restart of a process that dies, TERM's graceful stop, SIGTTIN/
 SIGHUP still brings the new release's code (docs/operations.md "Rolling restarts"): a new
 forkserver (a new *generation*) loads it, uvicorn replaces the processes one by one from
 it (a new one serving before an old one retires), and the old forkserver stops once none
-of its processes is left (it alone would then hold a private copy of the old release).
+of its processes is left (it alone would then hold a private copy of the old release). A
+restart uvicorn gives up (a new process not ready in time) leaves the old forkserver the
+one later processes are forked from.
 
 A process dies with its forkserver (PR_SET_PDEATHSIG, TERM: it finishes what it serves),
 and a forkserver ends when the supervisor does: killing the supervisor leaves nothing.
@@ -54,6 +56,10 @@ class Generations:
         the code as it is on disk now) when the first of them is forked."""
         server = forkserver.ForkServer()
         server.set_forkserver_preload([PRELOAD])
+        self.servers.append(server)
+        self._make_current(server)
+
+    def _make_current(self, server: forkserver.ForkServer) -> None:
         # multiprocessing's forkserver context reaches its server through these names
         forkserver._forkserver = server
         forkserver.ensure_running = server.ensure_running
@@ -61,7 +67,16 @@ class Generations:
         forkserver.connect_to_new_process = server.connect_to_new_process
         forkserver.set_forkserver_preload = server.set_forkserver_preload
         self.current = server
-        self.servers.append(server)
+
+    def forked_by_current(self, made: multiprocessing.Process) -> bool:
+        return any(server is self.current and each is made for server, each in self.forked)
+
+    def keep_previous(self, previous: forkserver.ForkServer) -> None:
+        """A restart gave up (a new process was not ready in time): the processes it did
+        not replace keep the old code, and so does any process started later (one that
+        replaces a process that died), so the tier never forks from a release that could
+        not start. The new forkserver lives on while a process it forked does."""
+        self._make_current(previous)
 
     def process(self, **kwargs) -> multiprocessing.Process:
         self._forget_ended()
@@ -111,8 +126,11 @@ def _get_subprocess(config, target, sockets):
 
 
 def _restart_all_with_new_code(self) -> None:
+    previous = generations.current
     generations.begin()
     _restart_all(self)
+    if not all(generations.forked_by_current(process.process) for process in self.processes):
+        generations.keep_previous(previous)  # uvicorn gave up part-way (its log says so)
     generations.retire_idle()
 
 
