@@ -38,6 +38,7 @@ from django.db import connection
 from accounts.narrow_users import user_attnames, user_fields
 from games.matches.incidents import Incident
 from games.matches.models import Match, Seat
+from infra import pipelined_begin
 from infra.prepared import prepared_cursor
 
 #: the user columns shown beside a seat or a creator; the rest load on first access
@@ -184,14 +185,15 @@ def load_match(pk: int, *, lock: bool = False,
 
 def _lock_then_read(pk: int, seated_user_id: int | None = None):
     """The lock statement, then the read, sent together in one round trip (psycopg's
-    pipeline mode). PostgreSQL still runs them one after the other, and the read takes
-    its snapshot when it starts, after the lock is granted, so it sees everything the
-    previous holder committed, as two round trips would (module docstring)."""
+    pipeline mode), behind the transaction's BEGIN when it is still to begin
+    (infra/pipelined_begin.py). PostgreSQL still runs them one after the other, and the
+    read takes its snapshot when it starts, after the lock is granted, so it sees
+    everything the previous holder committed, as two round trips would (module docstring)."""
     with prepared_cursor() as lock_cursor, prepared_cursor() as read_cursor:
         # The pipeline's errors surface when it syncs, outside the cursors' own wrapping:
         # map them to Django's exceptions too, so callers (a task retrying on a database
         # error, the API's 503) see the same errors as for any other query.
-        with connection.wrap_database_errors, connection.connection.pipeline():
+        with connection.wrap_database_errors, pipelined_begin.pipeline(connection.connection):
             if seated_user_id is None:
                 lock_cursor.execute(_lock_statement(), [pk])
             else:
