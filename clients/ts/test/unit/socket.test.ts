@@ -258,6 +258,9 @@ describe("reconnecting", () => {
       drop();
       await server.until(() => reconnected === n);
     }
+    // onReconnect comes once the client has sent its feed again, which the server may
+    // not have read yet (a fresh-clone CI read three): wait for it to arrive
+    await server.until(() => server.ops("feed").length === 4);
     const feeds = server.ops("feed");
     assert.deepEqual(feeds.map((m) => m.after), [undefined, 2, 2, 2]);
     server.announce();
