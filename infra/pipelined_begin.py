@@ -4,9 +4,9 @@ Inside ``transaction.atomic`` Django turns psycopg's autocommit off, and psycopg
 starts the transaction itself before the first statement: in pipeline mode it sends
 ``BEGIN`` and waits for PostgreSQL's answer before anything else goes out (it syncs after
 it), so a pipeline opening a transaction cost two round trips, not one. On the match's
-lock and read, the first statements of every move, that wait was a fifth of the time a
-paced move spent in PostgreSQL (bench/move_phases_report.py; docs/capacity.md "A paced
-move, phase by phase").
+lock and read, the first statements of every move, sending BEGIN with them took that
+phase of a paced move from 1.46-1.56 to 1.28 ms at p50 (bench/move_phases_report.py;
+docs/capacity.md "A paced move, phase by phase").
 
 ``pipeline(raw)`` opens psycopg's pipeline on Django's connection ``raw`` and, when the
 transaction has not begun yet, queues ``BEGIN`` as the pipeline's first statement itself:
