@@ -57,9 +57,10 @@ class Generations:
         server = forkserver.ForkServer()
         server.set_forkserver_preload([PRELOAD])
         self.servers.append(server)
-        self._make_current(server)
+        self.make_current(server)
 
-    def _make_current(self, server: forkserver.ForkServer) -> None:
+    def make_current(self, server: forkserver.ForkServer) -> None:
+        """Fork processes started from now on from ``server``."""
         # multiprocessing's forkserver context reaches its server through these names
         forkserver._forkserver = server
         forkserver.ensure_running = server.ensure_running
@@ -70,13 +71,6 @@ class Generations:
 
     def forked_by_current(self, made: multiprocessing.Process) -> bool:
         return any(server is self.current and each is made for server, each in self.forked)
-
-    def keep_previous(self, previous: forkserver.ForkServer) -> None:
-        """A restart gave up (a new process was not ready in time): the processes it did
-        not replace keep the old code, and so does any process started later (one that
-        replaces a process that died), so the tier never forks from a release that could
-        not start. The new forkserver lives on while a process it forked does."""
-        self._make_current(previous)
 
     def process(self, **kwargs) -> multiprocessing.Process:
         self._forget_ended()
@@ -130,7 +124,11 @@ def _restart_all_with_new_code(self) -> None:
     generations.begin()
     _restart_all(self)
     if not all(generations.forked_by_current(process.process) for process in self.processes):
-        generations.keep_previous(previous)  # uvicorn gave up part-way (its log says so)
+        # uvicorn gave up part-way (its log says so: a new process was not ready in time).
+        # The processes it did not replace keep the old code, and so does any process
+        # started later (one replacing a process that died): the tier never forks from a
+        # release that could not start. The new forkserver lives while a process of it does.
+        generations.make_current(previous)
     generations.retire_idle()
 
 
