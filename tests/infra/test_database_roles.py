@@ -9,7 +9,6 @@ infra/database_roles.py; the ply-999 insert is refused by a trigger, not by priv
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection, connections
@@ -19,6 +18,7 @@ from rest_framework.authtoken.models import Token
 from accounts.models import User
 from games.matches import services as match_services
 from games.matches.models import Match, Move, Result
+from tests.db_sessions import another_session
 from tests.games.support import API, eager_celery, match_url, play_human_turns
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,9 +35,7 @@ def _runtime_credentials() -> dict:
 def runtime_sql():
     """A raw connection to the test database as the runtime role (no ORM, no checks)."""
     runtime = _runtime_credentials()
-    db = connection.settings_dict
-    with psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
-                         user=runtime["USER"], password=runtime["PASSWORD"],
+    with another_session(user=runtime["USER"], password=runtime["PASSWORD"],
                          autocommit=True) as conn:
         yield conn
 

@@ -16,18 +16,13 @@ from psycopg import pq
 from games.matches import services
 from games.matches.models import Match
 from games.matches.rows import load_match
+from tests.db_sessions import another_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _other_session() -> psycopg.Connection:
-    db = connection.settings_dict
-    return psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
-                           user=db["USER"], password=db["PASSWORD"], autocommit=True)
-
-
 def _locked_elsewhere(match_id: int) -> bool:
-    with _other_session() as other:
+    with another_session(autocommit=True) as other:
         try:
             other.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE NOWAIT",
                           [match_id])
@@ -37,7 +32,7 @@ def _locked_elsewhere(match_id: int) -> bool:
 
 
 def _ply_elsewhere(match_id: int) -> int:
-    with _other_session() as other:
+    with another_session(autocommit=True) as other:
         return other.execute("SELECT ply FROM games_match WHERE id = %s",
                              [match_id]).fetchone()[0]
 
@@ -111,15 +106,11 @@ def test_a_block_begun_already_keeps_psycopgs_begin(match):
     assert not [text for text in trace.statements() if '"BEGIN"' in text]
 
 
-def test_a_lock_timeout_leaves_the_connection_as_django_expects(match):
-    with _other_session() as holder:
-        holder.autocommit = False
+def test_a_lock_timeout_in_a_begun_block_leaves_the_connection_as_django_expects(match):
+    with another_session() as holder:
         holder.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE", [match.pk])
         with pytest.raises(OperationalError), transaction.atomic():
-            connection.cursor().execute("SET LOCAL lock_timeout = '50ms'")
-            load_match(match.pk, lock=True)
-        with pytest.raises(OperationalError), transaction.atomic():
-            with connection.cursor() as cursor:
+            with connection.cursor() as cursor:  # psycopg begins the transaction here
                 cursor.execute("SET LOCAL lock_timeout = '50ms'")
             load_match(match.pk, lock=True)
         holder.rollback()
@@ -130,9 +121,8 @@ def test_a_lock_timeout_leaves_the_connection_as_django_expects(match):
     assert connection.connection.autocommit
 
 
-def test_a_lock_timeout_as_the_first_statement_rolls_back_cleanly(match, settings):
-    with _other_session() as holder:
-        holder.autocommit = False
+def test_a_lock_timeout_as_the_first_statement_rolls_back_cleanly(match):
+    with another_session() as holder:
         holder.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE", [match.pk])
         connection.ensure_connection()
         connection.connection.execute("SET lock_timeout = '50ms'")

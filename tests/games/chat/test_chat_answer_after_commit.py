@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import asyncio
 
-import psycopg
 import pytest
-from django.db import connection
 
 from games.chat.models import ChatMessage
 from games.webhooks.models import Endpoint
+from tests.db_sessions import another_session
 from tests.fault.serving import http, player, serving_web
 from tests.games.play.client import PlayClient
 
@@ -40,9 +39,7 @@ class EndpointsLocked:
     nobody reads it until it lets go."""
 
     def __enter__(self):
-        db = connection.settings_dict
-        self.conn = psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
-                                    user=db["USER"], password=db["PASSWORD"])
+        self.conn = another_session()
         self.conn.execute(f'LOCK TABLE "{Endpoint._meta.db_table}" IN ACCESS EXCLUSIVE MODE')
         return self
 

@@ -4,13 +4,13 @@ deletion and hiding flags change."""
 
 from __future__ import annotations
 
-import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
 from psycopg import errors as pg
 
 from games.chat import services
+from tests.db_sessions import another_session
 from tests.games.chat.support import two_player_han
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,9 +21,7 @@ def runtime_sql():
     runtime = settings.RUNTIME_DATABASE
     if runtime["USER"] == connection.settings_dict["USER"]:
         pytest.skip("the suite connects as the runtime role: set DATABASE_OWNER_URL")
-    db = connection.settings_dict
-    with psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
-                         user=runtime["USER"], password=runtime["PASSWORD"],
+    with another_session(user=runtime["USER"], password=runtime["PASSWORD"],
                          autocommit=True) as conn:
         yield conn
 

@@ -17,11 +17,10 @@ import time
 import urllib.error
 import urllib.request
 
-import psycopg
 import pytest
-from django.db import connection
 
 from games.matches.models import Match, Move
+from tests.db_sessions import another_session
 from tests.fault.serving import http, player, serving_web
 from tests.games.play.client import PlayClient
 
@@ -62,9 +61,7 @@ class HeldLock:
     as a slow writer would."""
 
     def __init__(self, match_id: int) -> None:
-        db = connection.settings_dict
-        self.conn = psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
-                                    user=db["USER"], password=db["PASSWORD"])
+        self.conn = another_session()
         self.conn.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE", [match_id])
         self.since = time.monotonic()
 

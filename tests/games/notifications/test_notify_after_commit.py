@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-import psycopg
 import pytest
 import time_machine
 from django.db import connection
 
 from games.notifications import fanout, reminders
 from games.notifications.models import PushSubscription, Reminder
+from tests.db_sessions import another_session
 from tests.games.notifications.test_reminders import _match
 from tests.games.support import queued_tasks
 
@@ -44,9 +44,7 @@ class PushSubscriptionsLocked:
     the reach check ("anyone with a subscription?") cannot read it."""
 
     def __enter__(self):
-        db = connection.settings_dict
-        self.conn = psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
-                                    user=db["USER"], password=db["PASSWORD"])
+        self.conn = another_session()
         self.conn.execute(
             f'LOCK TABLE "{PushSubscription._meta.db_table}" IN ACCESS EXCLUSIVE MODE')
         return self

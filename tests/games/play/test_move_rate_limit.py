@@ -10,10 +10,9 @@ import asyncio
 import secrets
 import time
 
-import psycopg
 import pytest
-from django.db import connection
 
+from tests.db_sessions import another_session
 from tests.games.graphql.asgi_server import running_web_tier
 from tests.games.graphql.support import snapshot, start_match
 from tests.games.play.client import PlayClient
@@ -29,9 +28,7 @@ class HeldLock:
     """Another session holding the match's row lock in an open transaction."""
 
     def __init__(self, match_id: int) -> None:
-        db = connection.settings_dict
-        self.conn = psycopg.connect(host=db["HOST"], port=db["PORT"], dbname=db["NAME"],
-                                    user=db["USER"], password=db["PASSWORD"])
+        self.conn = another_session()
         self.conn.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE", [match_id])
 
     def release(self) -> None:
